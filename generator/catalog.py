@@ -1,0 +1,57 @@
+"""The catalog: shipped YAML data under `task_catalog/`, optionally overlaid by a user's folder.
+
+A user's file with the same relative path replaces the shipped one; a new
+file adds an entry (a new rule set, profile …).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator.errors import UserError
+from generator.resources import catalog_dir
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """An ordered list of catalog folders; earlier folders win."""
+
+    dirs: tuple[Path, ...]
+
+    @classmethod
+    def default(cls, user_dir: Path | None = None) -> Catalog:
+        shipped = catalog_dir()
+        if user_dir is None:
+            return cls((shipped,))
+        if not user_dir.is_dir():
+            raise UserError(f"'{user_dir}' is not a folder", where="option --catalog")
+        return cls((user_dir, shipped))
+
+    def path(self, relative: str) -> Path | None:
+        """The first folder's file at `relative`, or None."""
+        for folder in self.dirs:
+            candidate = folder / relative
+            if candidate.is_file():
+                return candidate
+        return None
+
+    def names(self, subdir: str, suffix: str = ".yaml") -> list[str]:
+        """The stems of all files in `subdir` across the folders, sorted."""
+        found: set[str] = set()
+        for folder in self.dirs:
+            sub = folder / subdir
+            if sub.is_dir():
+                found.update(p.stem for p in sub.glob(f"*{suffix}") if p.is_file())
+        return sorted(found)
+
+    def label(self, path: Path) -> str:
+        """A short name for a catalog file in messages and manifests."""
+        for folder in self.dirs:
+            try:
+                rel = path.relative_to(folder)
+            except ValueError:
+                continue
+            prefix = "task_catalog" if folder == catalog_dir() else str(folder)
+            return f"{prefix}/{rel.as_posix()}"
+        return str(path)

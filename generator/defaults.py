@@ -1,0 +1,18 @@
+"""The default set of sheets written by `dicesheets all` (and so by `make run`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from generator.kniffel.sheet import BlockRequest, write_block
+
+
+def write_default_set(out: str | Path, seed: int = 1) -> list[Path]:
+    """Write every default sheet into the folder `out`; return the PDF paths."""
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    written = [
+        write_block(BlockRequest(rules="kniffel", lang="de", players=4, seed=seed), folder),
+        write_block(BlockRequest(rules="yahtzee", lang="en", players=4, seed=seed), folder),
+    ]
+    return written

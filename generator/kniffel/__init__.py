@@ -1,0 +1,1 @@
+"""Kniffel / Yahtzee: rule sets, the scoring engine and the score block model."""

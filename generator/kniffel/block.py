@@ -1,0 +1,110 @@
+"""The Kniffel score block as data: which rows, which words, how many blocks (no geometry)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from generator.errors import OptionError
+from generator.kniffel.rules import RuleSet
+from generator.text import Texts
+
+MAX_PLAYERS = 8
+MAX_GAMES = 6
+
+
+@dataclass(frozen=True)
+class BlockRow:
+    """One row of the block: a box to fill (`category`), or a sum line."""
+
+    kind: str  # "category" | "sum" | "total" | "yahtzee_bonus"
+    key: str
+    label: str
+    hint: str = ""
+
+
+@dataclass(frozen=True)
+class BlockSpec:
+    rules: RuleSet
+    lang: str
+    games: int
+    names: tuple[str, ...]  # one entry per block of one copy; "" = a blank name line
+    copies: int = 1
+
+    @property
+    def blocks(self) -> tuple[str, ...]:
+        """The name of every block in print order (all players, then the next copy)."""
+        return self.names * self.copies
+
+
+def make_spec(
+    rules: RuleSet,
+    lang: str,
+    players: int | None,
+    games: int,
+    names: str | None,
+    copies: int,
+) -> BlockSpec:
+    """Check the block options against each other and build the spec."""
+    name_list: tuple[str, ...] = ()
+    if names is not None:
+        parts = [part.strip() for part in names.split(",")]
+        for i, part in enumerate(parts, start=1):
+            if not part:
+                raise OptionError("--names", f"name {i} is empty (expected comma-separated names)")
+        name_list = tuple(parts)
+    if players is None:
+        players = len(name_list) or 1
+    if not 1 <= players <= MAX_PLAYERS:
+        raise OptionError("--players", f"expected 1–{MAX_PLAYERS} players, found {players}")
+    if len(name_list) > players:
+        raise OptionError(
+            "--names",
+            f"{len(name_list)} names given for {players} players (expected at most {players})",
+        )
+    if not 1 <= games <= MAX_GAMES:
+        raise OptionError("--games", f"expected 1–{MAX_GAMES} game columns, found {games}")
+    if copies < 1:
+        raise OptionError("--copies", f"expected at least 1 copy, found {copies}")
+    padded = name_list + ("",) * (players - len(name_list))
+    return BlockSpec(rules=rules, lang=lang, games=games, names=padded, copies=copies)
+
+
+def block_rows(spec: BlockSpec) -> list[BlockRow]:
+    """The rows of one block from top to bottom, with their words in the block's language."""
+    t = Texts("kniffel_block", spec.lang)
+    rules, lang = spec.rules, spec.lang
+    rows = [BlockRow("category", c.id, c.label[lang], c.hint[lang]) for c in rules.upper]
+    rows += [
+        BlockRow("sum", "upper_sum", t("upper_sum"), t("upper_sum_hint")),
+        BlockRow(
+            "sum", "bonus", t("bonus", threshold=rules.bonus_threshold, value=rules.bonus_value)
+        ),
+        BlockRow("total", "upper_total", t("upper_total")),
+    ]
+    rows += [BlockRow("category", c.id, c.label[lang], c.hint[lang]) for c in rules.lower]
+    if rules.has_yahtzee_bonus and rules.yahtzee_category is not None:
+        ycat = rules.yahtzee_category
+        rows.append(
+            BlockRow(
+                "yahtzee_bonus",
+                "yahtzee_bonus",
+                t("yahtzee_bonus", name=ycat.label[lang]),
+                t("yahtzee_bonus_hint", value=rules.extra_yahtzee_bonus),
+            )
+        )
+    rows += [
+        BlockRow("sum", "lower_total", t("lower_total")),
+        BlockRow("sum", "upper_total_again", t("upper_total")),
+        BlockRow("total", "grand_total", t("grand_total")),
+    ]
+    return rows
+
+
+def block_words(spec: BlockSpec) -> dict[str, str]:
+    """The header words of a block (title, name label, game headings)."""
+    t = Texts("kniffel_block", spec.lang)
+    words = {"title": spec.rules.name[spec.lang], "name_label": t("name_label")}
+    for g in range(1, spec.games + 1):
+        words[f"game_{g}"] = t("game_label", n=g)
+    words["footer"] = t("footer", rules_name=spec.rules.name[spec.lang])
+    return words

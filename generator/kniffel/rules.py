@@ -1,0 +1,151 @@
+"""Kniffel/Yahtzee rule sets: `task_catalog/kniffel/<id>.yaml` loaded into frozen dataclasses."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator.catalog import Catalog
+from generator.errors import CatalogError, UserError
+from generator.text import LANGS
+from generator.yamlload import Fields, load_file
+
+KINDS = ("upper", "of_a_kind", "full_house", "straight", "yahtzee", "chance")
+JOKERS = ("none", "free", "forced")
+SUBDIR = "kniffel"
+
+
+@dataclass(frozen=True)
+class Category:
+    """One box of the block: what it scores and what it is called."""
+
+    id: str
+    section: str  # "upper" | "lower"
+    kind: str
+    label: dict[str, str]
+    hint: dict[str, str]
+    face: int = 0  # upper boxes: the face that counts
+    count: int = 0  # of_a_kind: how many equal dice
+    length: int = 0  # straight: how many in a row
+    score: int = 0  # fixed score (full house, straights, yahtzee)
+
+    def __hash__(self) -> int:
+        return hash(self.id)
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    id: str
+    name: dict[str, str]
+    lang: str
+    categories: tuple[Category, ...]
+    bonus_threshold: int
+    bonus_value: int
+    extra_yahtzee_bonus: int
+    joker: str
+    source: str
+
+    @property
+    def upper(self) -> tuple[Category, ...]:
+        return tuple(c for c in self.categories if c.section == "upper")
+
+    @property
+    def lower(self) -> tuple[Category, ...]:
+        return tuple(c for c in self.categories if c.section == "lower")
+
+    def category(self, key: str) -> Category:
+        """A category by id or by its label in any language (case-insensitive)."""
+        wanted = key.strip().casefold()
+        for cat in self.categories:
+            names = {cat.id.casefold()} | {v.casefold() for v in cat.label.values()}
+            if wanted in names:
+                return cat
+        raise KeyError(key)
+
+    @property
+    def yahtzee_category(self) -> Category | None:
+        return next((c for c in self.categories if c.kind == "yahtzee"), None)
+
+    @property
+    def has_yahtzee_bonus(self) -> bool:
+        return self.extra_yahtzee_bonus > 0
+
+
+def _texts(fields: Fields, key: str) -> dict[str, str]:
+    sub = Fields(fields.get(key, dict), fields.file, f"{fields.context}.{key}")
+    result = {}
+    for lang in LANGS:
+        result[lang] = sub.get(lang, str)
+    return result
+
+
+def _category(data: object, file: str, index: int) -> Category:
+    f = Fields(data, file, f"categories[{index}]")
+    f.unknown_keys({"id", "section", "kind", "face", "count", "length", "score", "label", "hint"})
+    kind = f.choice("kind", KINDS)
+    cat = Category(
+        id=f.get("id", str),
+        section=f.choice("section", ("upper", "lower")),
+        kind=kind,
+        label=_texts(f, "label"),
+        hint=_texts(f, "hint"),
+        face=f.int_in("face", 1, 6) if kind == "upper" else 0,
+        count=f.int_in("count", 2, 5) if kind == "of_a_kind" else 0,
+        length=f.int_in("length", 4, 5) if kind == "straight" else 0,
+        score=f.int_in("score", 0, 1000) if kind in ("full_house", "straight", "yahtzee") else 0,
+    )
+    if (cat.kind == "upper") != (cat.section == "upper"):
+        raise f.error("section", f"categories[{index}]: kind '{kind}' belongs in the other section")
+    return cat
+
+
+def load_rules_file(path: Path, label: str) -> RuleSet:
+    """Parse and validate one rule-set file."""
+    f = Fields(load_file(path, label), label)
+    f.unknown_keys(
+        {"id", "name", "lang", "upper_bonus", "extra_yahtzee_bonus", "joker", "categories"}
+    )
+    bonus = Fields(f.get("upper_bonus", dict), label, "upper_bonus")
+    raw = f.get("categories", list)
+    categories = tuple(_category(item, label, i) for i, item in enumerate(raw))
+    ids = [c.id for c in categories]
+    for i, cid in enumerate(ids):
+        if cid in ids[:i]:
+            line, col = raw.where(i) if hasattr(raw, "where") else (None, None)
+            raise CatalogError(
+                f"category id '{cid}' appears twice", file=label, line=line, column=col
+            )
+    if not categories:
+        raise f.error("categories", "expected at least one category")
+    rules = RuleSet(
+        id=f.get("id", str),
+        name=_texts(f, "name"),
+        lang=f.choice("lang", LANGS),
+        categories=categories,
+        bonus_threshold=bonus.int_in("threshold", 0, 1000),
+        bonus_value=bonus.int_in("value", 0, 1000),
+        extra_yahtzee_bonus=f.int_in("extra_yahtzee_bonus", 0, 1000, 0),
+        joker=f.choice("joker", JOKERS, "none"),
+        source=label,
+    )
+    if rules.joker != "none" and rules.yahtzee_category is None:
+        raise f.error("joker", "a joker needs a category of kind 'yahtzee'")
+    return rules
+
+
+def rule_set_names(catalog: Catalog | None = None) -> list[str]:
+    return (catalog or Catalog.default()).names(SUBDIR)
+
+
+def load_rules(name: str, catalog: Catalog | None = None) -> RuleSet:
+    """The rule set called `name` (a catalog entry such as 'kniffel', or a path to a YAML file)."""
+    catalog = catalog or Catalog.default()
+    path = catalog.path(f"{SUBDIR}/{name}.yaml")
+    if path is None and name.endswith((".yaml", ".yml")) and Path(name).is_file():
+        return load_rules_file(Path(name), name)
+    if path is None:
+        known = ", ".join(rule_set_names(catalog))
+        raise UserError(
+            f"unknown rule set '{name}' (expected one of {known})", where="option --rules"
+        )
+    return load_rules_file(path, catalog.label(path))

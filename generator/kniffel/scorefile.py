@@ -1,0 +1,97 @@
+"""Check a filled-in Kniffel/Yahtzee game from YAML: totals per game, and the winner.
+
+File format:
+
+    rules: kniffel            # or yahtzee, or a path to a rule-set file
+    players:
+      - name: Anna
+        games:                # one mapping per game column; boxes by id or label
+          - {Einser: 3, Zweier: 6, …, Chance: 22}
+      - name: Jörg
+        games:
+          - {ones: 2, …, yahtzee_bonus: 1}   # yahtzee_bonus: the number of ticks
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from generator.errors import CatalogError, UserError
+from generator.kniffel.rules import RuleSet, load_rules
+from generator.kniffel.scoring import possible_scores, totals
+from generator.yamlload import Fields, load_file
+
+
+def _game(data: Any, rules: RuleSet, file: str, where: str) -> dict[str, Any]:
+    f = Fields(data, file, where)
+    filled: dict[str, int] = {}
+    ticks = 0
+    for key in f.data:
+        if str(key).casefold() in ("yahtzee_bonus", "bonus_ticks"):
+            ticks = f.int_in(key, 0, 12)
+            if not rules.has_yahtzee_bonus and ticks:
+                raise f.error(key, f"{where}: rule set '{rules.id}' has no extra bonus")
+            continue
+        try:
+            cat = rules.category(str(key))
+        except KeyError:
+            known = ", ".join(c.id for c in rules.categories)
+            raise f.error(key, f"{where}: unknown box '{key}' (expected one of {known})") from None
+        if cat.id in filled:
+            raise f.error(key, f"{where}: box '{cat.id}' is filled twice")
+        value = f.get(key, int)
+        if value not in possible_scores(cat, rules):
+            raise f.error(
+                key, f"{where}: {value} is not a possible score for '{cat.label[rules.lang]}'"
+            )
+        filled[cat.id] = value
+    missing = [c.id for c in rules.categories if c.id not in filled]
+    if missing:
+        raise f.error(None, f"{where}: boxes not filled: {', '.join(missing)}")
+    t = totals(filled, rules, ticks)
+    return {"boxes": filled, "yahtzee_bonus_ticks": ticks, **t.__dict__}
+
+
+def check_score_file(path: str | Path) -> dict[str, Any]:
+    """Validate a filled-in score file and compute every total and the winner."""
+    file = str(path)
+    f = Fields(load_file(Path(path), file), file)
+    f.unknown_keys({"rules", "players"})
+    try:
+        rules = load_rules(f.get("rules", str, "kniffel"))
+    except UserError as exc:
+        raise f.error("rules", exc.message) from None
+    players_raw = f.get("players", list)
+    if not players_raw:
+        raise f.error("players", "expected at least one player")
+    players = []
+    for i, entry in enumerate(players_raw):
+        pf = Fields(entry, file, f"players[{i}]")
+        pf.unknown_keys({"name", "games"})
+        name = pf.get("name", str).strip()
+        if not name:
+            raise pf.error("name", f"players[{i}].name is empty")
+        games_raw = pf.get("games", list)
+        if not games_raw:
+            raise pf.error("games", f"players[{i}].games: expected at least one game")
+        games = [_game(g, rules, file, f"{name}, game {j + 1}") for j, g in enumerate(games_raw)]
+        players.append(
+            {"name": name, "games": games, "total": sum(g["grand_total"] for g in games)}
+        )
+    names = [p["name"] for p in players]
+    if len(set(names)) != len(names):
+        raise CatalogError("two players have the same name", file=file)
+    best = max(p["total"] for p in players)
+    winners = [p["name"] for p in players if p["total"] == best]
+    return {"rules": rules.id, "players": players, "winners": winners, "best_total": best}
+
+
+def format_result(result: dict[str, Any]) -> str:
+    """A short plain-text report (numbers only; names as given)."""
+    lines = []
+    for p in result["players"]:
+        per_game = " + ".join(str(g["grand_total"]) for g in p["games"])
+        lines.append(f"{p['name']}: {per_game} = {p['total']}")
+    lines.append(f"winner: {', '.join(result['winners'])} ({result['best_total']})")
+    return "\n".join(lines)

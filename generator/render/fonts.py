@@ -1,0 +1,51 @@
+"""The embedded Unicode fonts (DejaVu Sans) and text measurement."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+
+from generator.resources import fonts_dir
+
+REGULAR = "DejaVuSans"
+BOLD = "DejaVuSans-Bold"
+
+
+@cache
+def register_fonts() -> None:
+    """Register the shipped TTF files with ReportLab (once per process)."""
+    folder = fonts_dir()
+    pdfmetrics.registerFont(TTFont(REGULAR, str(folder / "DejaVuSans.ttf")))
+    pdfmetrics.registerFont(TTFont(BOLD, str(folder / "DejaVuSans-Bold.ttf")))
+
+
+def font_name(bold: bool) -> str:
+    return BOLD if bold else REGULAR
+
+
+def text_width(text: str, size: float, bold: bool = False) -> float:
+    """Width of `text` in points."""
+    register_fonts()
+    return pdfmetrics.stringWidth(text, font_name(bold), size)
+
+
+def fit_size(
+    text: str, size: float, max_width: float, bold: bool = False, minimum: float = 5
+) -> float:
+    """The largest size ≤ `size` at which `text` fits in `max_width` (not below `minimum`)."""
+    width = text_width(text, size, bold)
+    if width <= max_width or width == 0:
+        return size
+    return max(minimum, size * max_width / width)
+
+
+def ascent(size: float) -> float:
+    """Height above the baseline of capitals and accented letters, approximately."""
+    return 0.76 * size
+
+
+def descent(size: float) -> float:
+    """Depth below the baseline, approximately."""
+    return 0.24 * size

@@ -1,0 +1,102 @@
+"""All visible words come from Jinja2 templates in `templates/<lang>/`.
+
+A template file holds one macro per piece of text; `Texts` calls them by
+name. The environment is sandboxed and uses `StrictUndefined`, so a typo in a
+template is an error, not a blank, and a template cannot reach Python internals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from jinja2.sandbox import SandboxedEnvironment
+
+from generator.errors import CatalogError, UserError
+from generator.resources import templates_dir
+
+LANGS = ("de", "en")
+
+
+def number(value: float, lang: str, digits: int = 1) -> str:
+    """A decimal number written the way the language writes it (de: 12,5; en: 12.5)."""
+    text = f"{value:.{digits}f}"
+    return text.replace(".", ",") if lang == "de" else text
+
+
+def percent(value: float, lang: str, digits: int = 1) -> str:
+    """A probability as a percentage (de: 12,5 %; en: 12.5%)."""
+    text = number(100 * value, lang, digits)
+    return f"{text}\u202f%" if lang == "de" else f"{text}%"
+
+
+def make_environment(extra_dirs: Sequence[Path] = ()) -> SandboxedEnvironment:
+    """The one Jinja2 environment: user template folders first, then the shipped ones."""
+    search = [str(p) for p in extra_dirs] + [str(templates_dir())]
+    env = SandboxedEnvironment(
+        loader=jinja2.FileSystemLoader(search),
+        undefined=jinja2.StrictUndefined,
+        autoescape=False,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=False,
+    )
+    env.filters["number"] = number
+    env.filters["percent"] = percent
+    return env
+
+
+_DEFAULT_ENV: SandboxedEnvironment | None = None
+
+
+def default_environment() -> SandboxedEnvironment:
+    global _DEFAULT_ENV
+    if _DEFAULT_ENV is None:
+        _DEFAULT_ENV = make_environment()
+    return _DEFAULT_ENV
+
+
+class Texts:
+    """The macros of one template file (`templates/<lang>/<name>.j2`), called by name."""
+
+    def __init__(self, name: str, lang: str, env: SandboxedEnvironment | None = None) -> None:
+        if lang not in LANGS:
+            raise UserError(f"expected one of {', '.join(LANGS)}, found '{lang}'", where="--lang")
+        self.lang = lang
+        self.env = env or default_environment()
+        self.path = f"{lang}/{name}.j2"
+        try:
+            template = self.env.get_template(self.path)
+            self._module = template.make_module({"lang": lang})
+        except jinja2.TemplateSyntaxError as exc:
+            raise CatalogError(
+                f"template syntax error: {exc.message}",
+                file=exc.filename or self.path,
+                line=exc.lineno,
+            ) from None
+        except jinja2.TemplateNotFound:
+            raise CatalogError("template not found", file=self.path) from None
+
+    def __call__(self, key: str, **values: Any) -> str:
+        """The text of macro `key`, rendered with `values`, whitespace-trimmed."""
+        macro = getattr(self._module, key, None)
+        if macro is None:
+            raise CatalogError(f"template has no macro '{key}'", file=self.path)
+        try:
+            return " ".join(str(macro(**values)).split())
+        except jinja2.UndefinedError as exc:
+            raise CatalogError(f"macro '{key}': {exc.message}", file=self.path) from None
+
+    def paragraphs(self, key: str, **values: Any) -> list[str]:
+        """A longer text split into paragraphs at blank lines (each paragraph one line)."""
+        macro = getattr(self._module, key, None)
+        if macro is None:
+            raise CatalogError(f"template has no macro '{key}'", file=self.path)
+        try:
+            raw = str(macro(**values))
+        except jinja2.UndefinedError as exc:
+            raise CatalogError(f"macro '{key}': {exc.message}", file=self.path) from None
+        blocks = [" ".join(block.split()) for block in raw.split("\n\n")]
+        return [b for b in blocks if b]

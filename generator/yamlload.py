@@ -1,0 +1,261 @@
+"""Safe YAML loading that remembers where every key and item stood.
+
+Mappings load as `LocDict`, sequences as `LocList`; both can say `where(key)`
+as `file:line:column`, so validation messages point at the exact spot.
+Hostile files (huge, alias bombs, deep nesting, Python object tags) are
+refused quickly with a `CatalogError`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from generator.errors import CatalogError
+
+MAX_BYTES = 2_000_000
+MAX_DEPTH = 40
+MAX_ALIASES = 100
+
+
+class LocDict(dict):
+    """A dict that knows the file position of each key."""
+
+    file: str = "?"
+    line: int = 0
+    column: int = 0
+    key_pos: dict[Any, tuple[int, int]]
+
+    def where(self, key: Any = None) -> tuple[int, int]:
+        if key is not None and key in self.key_pos:
+            return self.key_pos[key]
+        return (self.line, self.column)
+
+
+class LocList(list):
+    """A list that knows the file position of each item."""
+
+    file: str = "?"
+    line: int = 0
+    column: int = 0
+    item_pos: list[tuple[int, int]]
+
+    def where(self, index: int | None = None) -> tuple[int, int]:
+        if index is not None and 0 <= index < len(self.item_pos):
+            return self.item_pos[index]
+        return (self.line, self.column)
+
+
+def _pos(node: yaml.Node) -> tuple[int, int]:
+    return (node.start_mark.line + 1, node.start_mark.column + 1)
+
+
+class _Loader(yaml.SafeLoader):
+    """SafeLoader that builds LocDict/LocList and counts aliases and depth."""
+
+    def __init__(self, stream: str, file: str) -> None:
+        super().__init__(stream)
+        self.file = file
+        self.alias_count = 0
+
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
+        if self.check_event(yaml.AliasEvent):
+            self.alias_count += 1
+            if self.alias_count > MAX_ALIASES:
+                event = self.peek_event()
+                raise CatalogError(
+                    f"more than {MAX_ALIASES} YAML aliases; refusing a possible alias bomb",
+                    file=self.file,
+                    line=event.start_mark.line + 1,
+                    column=event.start_mark.column + 1,
+                )
+        depth = getattr(self, "_depth", 0)
+        if depth > MAX_DEPTH:
+            event = self.peek_event()
+            raise CatalogError(
+                f"nesting deeper than {MAX_DEPTH} levels",
+                file=self.file,
+                line=event.start_mark.line + 1,
+                column=event.start_mark.column + 1,
+            )
+        self._depth = depth + 1
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self._depth = depth
+
+
+def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> LocDict:
+    result = LocDict()
+    result.file = loader.file
+    result.line, result.column = _pos(node)
+    result.key_pos = {}
+    loader.flatten_mapping(node)
+    for key_node, value_node in node.value:
+        key = loader.construct_object(key_node, deep=True)
+        try:
+            hash(key)
+        except TypeError:
+            line, col = _pos(key_node)
+            raise CatalogError(
+                "a mapping key must be a plain value", file=loader.file, line=line, column=col
+            ) from None
+        if key in result:
+            line, col = _pos(key_node)
+            raise CatalogError(
+                f"key '{key}' appears twice", file=loader.file, line=line, column=col
+            )
+        result[key] = loader.construct_object(value_node, deep=True)
+        result.key_pos[key] = _pos(key_node)
+    return result
+
+
+def _construct_sequence(loader: _Loader, node: yaml.SequenceNode) -> LocList:
+    result = LocList(loader.construct_object(child, deep=True) for child in node.value)
+    result.file = loader.file
+    result.line, result.column = _pos(node)
+    result.item_pos = [_pos(child) for child in node.value]
+    return result
+
+
+_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
+
+
+def load_text(text: str, file: str) -> Any:
+    """Parse YAML text; `file` is the name used in messages."""
+    if len(text) > MAX_BYTES:
+        raise CatalogError(f"file is larger than {MAX_BYTES} bytes", file=file)
+    loader = _Loader(text, file)
+    try:
+        return loader.get_single_data()
+    except CatalogError:
+        raise
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        problem = exc.problem or "YAML syntax error"
+        if mark is None:
+            raise CatalogError(f"invalid YAML: {problem}", file=file) from None
+        raise CatalogError(
+            f"invalid YAML: {problem}", file=file, line=mark.line + 1, column=mark.column + 1
+        ) from None
+    except yaml.YAMLError as exc:
+        raise CatalogError(f"invalid YAML: {exc}", file=file) from None
+    except RecursionError:
+        raise CatalogError(f"nesting deeper than {MAX_DEPTH} levels", file=file) from None
+    finally:
+        loader.dispose()
+
+
+def load_file(path: Path, name: str | None = None) -> Any:
+    """Read and parse one YAML file (UTF-8); `name` is how messages call it (default: the path)."""
+    name = name or str(path)
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise CatalogError(f"cannot read file: {exc.strerror}", file=name) from None
+    if size > MAX_BYTES:
+        raise CatalogError(f"file is larger than {MAX_BYTES} bytes", file=name)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise CatalogError(f"not UTF-8 text (byte {exc.start})", file=name) from None
+    except OSError as exc:
+        raise CatalogError(f"cannot read file: {exc.strerror}", file=name) from None
+    return load_text(text, name)
+
+
+class Fields:
+    """Typed access to one mapping of a YAML file, with positioned error messages."""
+
+    _MISSING = object()
+
+    def __init__(self, data: Any, file: str, context: str = "") -> None:
+        self.file = getattr(data, "file", file)
+        self.context = context
+        if not isinstance(data, dict):
+            line, col = getattr(data, "line", None), getattr(data, "column", None)
+            raise CatalogError(
+                f"{context or 'document'}: expected a mapping, found {_kind(data)}",
+                file=self.file,
+                line=line,
+                column=col,
+            )
+        self.data = data
+
+    def error(self, key: Any, message: str) -> CatalogError:
+        line, col = self.data.where(key) if isinstance(self.data, LocDict) else (None, None)
+        return CatalogError(message, file=self.file, line=line, column=col)
+
+    def _label(self, key: Any) -> str:
+        return f"{self.context}.{key}" if self.context else str(key)
+
+    def get(self, key: str, kind: type | tuple[type, ...], default: Any = _MISSING) -> Any:
+        """The value under `key`, checked to be of `kind` (bool is never an int)."""
+        if key not in self.data:
+            if default is not self._MISSING:
+                return default
+            raise self.error(None, f"missing key '{self._label(key)}'")
+        value = self.data[key]
+        kinds = kind if isinstance(kind, tuple) else (kind,)
+        if (isinstance(value, bool) and bool not in kinds) or not isinstance(value, kinds):
+            names = " or ".join(_type_name(k) for k in kinds)
+            raise self.error(
+                key, f"key '{self._label(key)}': expected {names}, found {_kind(value)}"
+            )
+        return value
+
+    def int_in(self, key: str, low: int, high: int, default: Any = _MISSING) -> int:
+        value = self.get(key, int, default)
+        if not low <= value <= high:
+            raise self.error(
+                key,
+                f"key '{self._label(key)}': expected a whole number {low}–{high}, found {value}",
+            )
+        return value
+
+    def choice(self, key: str, choices: tuple[str, ...], default: Any = _MISSING) -> str:
+        value = self.get(key, str, default)
+        if value not in choices:
+            raise self.error(
+                key,
+                f"key '{self._label(key)}': expected one of {', '.join(choices)}, found '{value}'",
+            )
+        return value
+
+    def unknown_keys(self, allowed: set[str]) -> None:
+        for key in self.data:
+            if key not in allowed:
+                expected = ", ".join(sorted(allowed))
+                raise self.error(
+                    key, f"unknown key '{self._label(key)}' (expected one of {expected})"
+                )
+
+
+def _type_name(kind: type) -> str:
+    return {
+        int: "a whole number",
+        float: "a number",
+        str: "text",
+        bool: "true or false",
+        dict: "a mapping",
+        list: "a list",
+    }.get(kind, kind.__name__)
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return f"'{str(value).lower()}'"
+    if isinstance(value, (int, float)):
+        return f"the number {value}"
+    if isinstance(value, str):
+        return f"the text '{value}'"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return type(value).__name__

@@ -1,0 +1,27 @@
+"""Shared fixtures: running the CLI in-process and a scratch output folder."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from generator.cli import cli
+
+
+@pytest.fixture
+def run_cli(tmp_path: Path):
+    """Run `dicesheets ARGS…` in-process, in `tmp_path` as the working folder."""
+
+    def run(*args: str, input: str | None = None) -> Result:
+        runner = CliRunner()
+        cwd = os.getcwd()
+        os.chdir(tmp_path)
+        try:
+            return runner.invoke(cli, [str(a) for a in args], input=input, catch_exceptions=False)
+        finally:
+            os.chdir(cwd)
+
+    return run
