@@ -25,3 +25,16 @@ def run_cli(tmp_path: Path):
             os.chdir(cwd)
 
     return run
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _session_cache(tmp_path_factory: pytest.TempPathFactory):
+    """One solver cache per test session, never the user's own."""
+    folder = tmp_path_factory.mktemp("cache")
+    old = os.environ.get("DICESHEETS_CACHE")
+    os.environ["DICESHEETS_CACHE"] = str(folder)
+    yield folder
+    if old is None:
+        os.environ.pop("DICESHEETS_CACHE", None)
+    else:
+        os.environ["DICESHEETS_CACHE"] = old
