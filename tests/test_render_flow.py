@@ -1,0 +1,34 @@
+"""Shared text layout: wrapping and tables stay inside their width and height."""
+
+from __future__ import annotations
+
+from generator.render.flow import Column, Cursor, paragraph, table, wrap
+from generator.render.fonts import text_width
+from generator.render.primitives import MM, Text
+
+LOREM = "Würfle bis zu dreimal; lege Würfel beiseite oder nimm sie zurück. " * 12
+
+
+def test_wrap_keeps_every_word_and_the_width() -> None:
+    lines = wrap(LOREM, 10, 200)
+    assert " ".join(lines).split() == LOREM.split()
+    assert all(text_width(line, 10) <= 200 for line in lines)
+    assert len(lines) > 3
+
+
+def test_paragraph_stops_at_the_bottom_and_returns_the_rest() -> None:
+    cursor = Cursor(left=50, right=250, top=200, bottom=150)
+    items, rest = paragraph(cursor, LOREM, size=10)
+    assert rest and len(items) == 3  # 50 pt of room, 13 pt per line
+    assert all(isinstance(t, Text) and t.y >= 150 for t in items)
+    assert " ".join(t.text for t in items).split() + rest.split() == LOREM.split()
+
+
+def test_table_places_rows_that_fit() -> None:
+    cursor = Cursor(left=0, right=100 * MM, top=100 * MM, bottom=40 * MM)
+    rows = [[str(i), f"row {i}"] for i in range(50)]
+    items, placed = table(cursor, [Column("#", 1, "right"), Column("text", 3)], rows, row_h=6 * MM)
+    assert placed == 9  # 60 mm of room: header + 9 rows
+    texts = [i for i in items if isinstance(i, Text)]
+    assert texts[0].text == "#" and texts[-1].text == "row 8"
+    assert cursor.top >= 40 * MM
