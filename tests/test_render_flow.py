@@ -32,3 +32,17 @@ def test_table_places_rows_that_fit() -> None:
     texts = [i for i in items if isinstance(i, Text)]
     assert texts[0].text == "#" and texts[-1].text == "row 8"
     assert cursor.top >= 40 * MM
+
+
+def test_die_faces_have_their_pips_inside_the_die() -> None:
+    from generator.render.dice import die_face
+    from generator.render.primitives import Circle
+
+    for value in range(1, 7):
+        items = die_face(10, 20, 30, value)
+        pips = [i for i in items if isinstance(i, Circle)]
+        assert len(pips) == value
+        assert all(
+            p.x - p.r > 10 and p.x + p.r < 40 and p.y - p.r > 20 and p.y + p.r < 50 for p in pips
+        )
+    assert [i.text for i in die_face(0, 0, 20, 12) if isinstance(i, Text)] == ["12"]

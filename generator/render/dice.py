@@ -1,0 +1,60 @@
+"""Drawn die faces (pips, not digits) as layout items, shared by every sheet that shows dice."""
+
+from __future__ import annotations
+
+from generator.render.primitives import Circle, Item, Rect, Text
+
+# pip positions on a 3×3 grid (column, row from the top), the usual Western layout
+PIPS: dict[int, tuple[tuple[int, int], ...]] = {
+    1: ((1, 1),),
+    2: ((0, 0), (2, 2)),
+    3: ((0, 0), (1, 1), (2, 2)),
+    4: ((0, 0), (2, 0), (0, 2), (2, 2)),
+    5: ((0, 0), (2, 0), (1, 1), (0, 2), (2, 2)),
+    6: ((0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)),
+}
+
+
+def die_face(
+    x: float,
+    y: float,
+    size: float,
+    value: int,
+    fill: str = "#ffffff",
+    pips: str = "#000000",
+    stroke: str = "#000000",
+) -> list[Item]:
+    """A die of side `size`, lower-left corner at (x, y); values above 6 print as a digit."""
+    items: list[Item] = [
+        Rect(
+            x,
+            y,
+            size,
+            size,
+            stroke=stroke,
+            fill=fill,
+            line_width=max(0.5, size / 28),
+            radius=size / 7,
+        )
+    ]
+    if value in PIPS:
+        r = size * 0.085
+        step = size * 0.28
+        for col, row in PIPS[value]:
+            cx = x + size / 2 + (col - 1) * step
+            cy = y + size / 2 - (row - 1) * step
+            items.append(Circle(cx, cy, r, stroke=None, fill=pips))
+    else:
+        text_size = size * 0.55
+        items.append(
+            Text(
+                x + size / 2,
+                y + size / 2 - 0.36 * text_size,
+                str(value),
+                text_size,
+                True,
+                "center",
+                pips,
+            )
+        )
+    return items
