@@ -1,0 +1,46 @@
+"""Progress bars for runs that take a while: shown on a terminal, silent otherwise.
+
+Uses click's progress bar (click is already a dependency). The bar appears only
+when stderr is a terminal and the run lasts longer than about a second, so
+pipes, CI logs and tests stay clean.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+import click
+
+Tick = Callable[[int], None]
+
+DELAY = 1.0  # seconds before a bar is worth showing
+
+
+@contextmanager
+def progress(total: int, label: str) -> Iterator[Tick]:
+    """Yield `tick(n)` to report n more units done out of `total`."""
+    if not sys.stderr.isatty() or total <= 0:
+        yield lambda n=1: None
+        return
+    start = time.monotonic()
+    done = 0
+    bar = None
+    try:
+
+        def tick(n: int = 1) -> None:
+            nonlocal done, bar
+            done += n
+            if bar is None and time.monotonic() - start > DELAY:
+                bar = click.progressbar(length=total, label=label, file=sys.stderr)
+                bar.__enter__()
+                bar.update(done)
+            elif bar is not None:
+                bar.update(n)
+
+        yield tick
+    finally:
+        if bar is not None:
+            bar.__exit__(None, None, None)
