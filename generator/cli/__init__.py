@@ -20,6 +20,7 @@ from generator.errors import UserError
 COMMANDS = {
     "all": "generator.cli.all:all_command",
     "kniffel": "generator.cli.kniffel:kniffel",
+    "preview": "generator.cli.preview:preview",
 }
 
 
