@@ -46,3 +46,21 @@ def test_die_faces_have_their_pips_inside_the_die() -> None:
             p.x - p.r > 10 and p.x + p.r < 40 and p.y - p.r > 20 and p.y + p.r < 50 for p in pips
         )
     assert [i.text for i in die_face(0, 0, 20, 12) if isinstance(i, Text)] == ["12"]
+
+
+def test_nice_ticks_and_bars_stay_in_their_frame() -> None:
+    from generator.render.chart import Frame, bar_chart, line_chart, nice_ticks
+    from generator.render.primitives import Line, Rect
+
+    assert nice_ticks(0, 0.37) == [0, 0.1, 0.2, 0.3, 0.4]
+    assert nice_ticks(0, 1200) == [0, 250, 500, 750, 1000, 1250]
+    frame = Frame(50, 50, 200, 100)
+    items = bar_chart(frame, [1, 5, 3], ["a", "b", "c"], title="T")
+    bars = [i for i in items if isinstance(i, Rect)]
+    assert len(bars) == 3
+    assert all(50 <= b.x and b.x + b.w <= 250 and b.y == 50 and b.y + b.h <= 150 for b in bars)
+    tallest = max(bars, key=lambda b: b.h)
+    assert tallest.h == 100  # 5 is a round tick: the tallest bar reaches the top
+    lines = [i for i in line_chart(frame, [("p", [0.0, 0.5, 1.0])], y_max=1) if isinstance(i, Line)]
+    assert all(50 <= min(li.x1, li.x2) and max(li.x1, li.x2) <= 250 for li in lines)
+    assert all(50 <= min(li.y1, li.y2) and max(li.y1, li.y2) <= 150 for li in lines)
