@@ -6,11 +6,26 @@ file adds an entry (a new rule set, profile …).
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 
 from generator.errors import UserError
 from generator.resources import catalog_dir
+
+_USER_DIR: ContextVar[Path | None] = ContextVar("user_catalog", default=None)
+
+
+def set_user_catalog(folder: Path | None) -> None:
+    """Lay the user's catalog folder (`--catalog DIR`) over the shipped one for this run."""
+    if folder is not None and not folder.is_dir():
+        raise UserError(f"'{folder}' is not a folder", where="option --catalog")
+    _USER_DIR.set(folder)
+
+
+def user_catalog() -> Path | None:
+    """The user's catalog folder in force, if any."""
+    return _USER_DIR.get()
 
 
 @dataclass(frozen=True)
@@ -21,7 +36,9 @@ class Catalog:
 
     @classmethod
     def default(cls, user_dir: Path | None = None) -> Catalog:
+        """The shipped catalog, under the user's folder (argument, else `--catalog`) if any."""
         shipped = catalog_dir()
+        user_dir = user_dir or _USER_DIR.get()
         if user_dir is None:
             return cls((shipped,))
         if not user_dir.is_dir():

@@ -48,14 +48,18 @@ def make_environment(extra_dirs: Sequence[Path] = ()) -> SandboxedEnvironment:
     return env
 
 
-_DEFAULT_ENV: SandboxedEnvironment | None = None
+_ENVIRONMENTS: dict[Path | None, SandboxedEnvironment] = {}
 
 
 def default_environment() -> SandboxedEnvironment:
-    global _DEFAULT_ENV
-    if _DEFAULT_ENV is None:
-        _DEFAULT_ENV = make_environment()
-    return _DEFAULT_ENV
+    """The environment for this run: the user's `<catalog>/templates` first, if present."""
+    from generator.catalog import user_catalog
+
+    user = user_catalog()
+    if user not in _ENVIRONMENTS:
+        extra = [user / "templates"] if user is not None and (user / "templates").is_dir() else []
+        _ENVIRONMENTS[user] = make_environment(extra)
+    return _ENVIRONMENTS[user]
 
 
 class Texts:
