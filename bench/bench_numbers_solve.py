@@ -1,4 +1,4 @@
-"""Benchmark of the numbers solver: Countdown all-solutions, the 24-game census, brute force.
+"""Benchmark of the numbers solver: Countdown, the 24 census (direct and batch), brute force.
 
 Run: `make bench` (or `python -m bench bench_numbers_solve`). Every repeat starts with cold caches.
 The brute force (tests/numbers_bruteforce.py) gives the baseline ratios.
@@ -7,6 +7,7 @@ The brute force (tests/numbers_bruteforce.py) gives the baseline ratios.
 from __future__ import annotations
 
 import itertools
+import json
 import statistics
 import time
 from collections.abc import Callable
@@ -41,6 +42,22 @@ def census() -> tuple[int, int]:
     return sum(c > 0 for c in counts), sum(counts)
 
 
+def census_batch() -> int:
+    """Solvable hands of the same census, through `dicesheets numbers solve --batch -`."""
+    from click.testing import CliRunner
+
+    from generator.cli import cli
+
+    text = "".join(
+        f"{' '.join(map(str, hand))} -> 24\n"
+        for hand in itertools.combinations_with_replacement(range(1, 14), 4)
+    )
+    args = ["numbers", "solve", "--batch", "-", "--use-all", "--division", "rational"]
+    result = CliRunner().invoke(cli, args, input=text, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return sum(json.loads(record)["solvable"] for record in result.stdout.splitlines())
+
+
 def main() -> None:
     countdown = (1, 3, 7, 10, 25, 50)
     t_solve, found = timed(lambda: solve(countdown, 765, COUNTDOWN), repeats=7)
@@ -57,6 +74,14 @@ def main() -> None:
     print(
         f"24 census, 1820 hands: median {t_census:.2f} s "
         f"({solvable} solvable, {total} solutions in all)"
+    )
+
+    t_batch, batch_solvable = timed(census_batch, repeats=3)
+    assert batch_solvable == solvable
+    print(
+        f"24 census through the batch path (numbers solve --batch -): median {t_batch:.2f} s "
+        f"({batch_solvable} solvable; aim ≤ 5 s: {'met' if t_batch <= 5 else 'MISSED'}), "
+        f"{t_batch / t_census:.2f}× the direct count"
     )
 
     hand = (2, 3, 5, 7, 11)

@@ -107,14 +107,14 @@ def hold_options(
     Keeping all dice means stopping; with the target already made that is worth 1.
     """
     dice = len(roll)
-    check_dice(dice, faces, max(1, rolls_left + 1))
-    if any(not 1 <= v <= faces for v in roll):
-        raise UserError(f"dice values must be 1–{faces}, found {' '.join(map(str, roll))}")
-    if not 0 <= rolls_left <= MAX_ROLLS - 1:
+    if not 0 <= rolls_left <= MAX_ROLLS - 1:  # before check_dice, which would blame --rolls
         raise UserError(
             f"expected 0–{MAX_ROLLS - 1} rolls left, found {rolls_left}",
             where="option --rolls-left",
         )
+    check_dice(dice, faces, rolls_left + 1)
+    if any(not 1 <= v <= faces for v in roll):
+        raise UserError(f"dice values must be 1–{faces}, found {' '.join(map(str, roll))}")
     space = _space(dice, faces)
     mask = success_masks([target], dice, faces, rules)[0].astype(np.float64)
     result = solve(space, mask, rolls_left + 1)

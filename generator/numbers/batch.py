@@ -1,0 +1,178 @@
+"""Puzzles as text: numbers, targets, target lists and batch lines, solved line by line.
+
+The input limits of the `numbers` commands live here, so the command line and a batch
+file reject the same things with the same words:
+
+- numbers: 1 to `MAX_NUMBERS` (6) whole numbers, each 1–`MAX_VALUE` (1 000 000);
+- a target: a whole number 0–`MAX_VALUE`;
+- a target list (`1-40`, `1,2,5-9`): at most `MAX_TARGETS` (1000) targets, each in range.
+
+A batch holds one puzzle per line, `3 6 1 -> 8`: the numbers (separated by spaces or
+commas), an arrow `->` (or `→`), the target. Everything from `#` to the end of a line is
+a comment; blank lines (and lines that are only a comment) are skipped. `solve_lines`
+answers every line with one record; a line that is not a puzzle gets
+`{"line": N, "error": "…"}` (N counts every line of the input, from 1) and the rest of
+the batch is still solved. Pure: the caller reads the lines and writes the records.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from generator.errors import UserError
+from generator.numbers.rules import MAX_NUMBERS, Rules, validate_numbers
+from generator.numbers.solver import solve
+
+MAX_VALUE = 10**6
+"""The largest number and the largest target a puzzle may have."""
+MAX_TARGETS = 1000
+"""The most targets one odds table may list."""
+
+_MAX_DIGITS = 30  # anything longer is out of range anyway; spares int() huge strings
+_SHOWN = 40
+_WHOLE = re.compile(r"[+-]?\d+")
+_RANGE = re.compile(r"([+-]?\d+)\s*-\s*([+-]?\d+)")
+_ARROW = re.compile(r"->|→")
+_SEPARATORS = re.compile(r"[\s,]+")
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """Make `target` from `numbers` (in the order given)."""
+
+    numbers: tuple[int, ...]
+    target: int
+
+
+def whole_number(text: str, where: str) -> int:
+    """`text` as a whole number; `UserError` naming `where` if it is not one."""
+    text = text.strip()
+    if not _WHOLE.fullmatch(text):
+        raise UserError(f"expected a whole number, found '{_shown(text)}'", where=where)
+    if len(text.lstrip("+-0")) > _MAX_DIGITS:
+        raise UserError(f"expected at most {MAX_VALUE}, found '{_shown(text)}'", where=where)
+    return int(text)
+
+
+def _shown(text: str) -> str:
+    """Input quoted in a message, cut short if it is long."""
+    return text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…"
+
+
+def parse_numbers(tokens: Sequence[str], where: str = "numbers") -> tuple[int, ...]:
+    """The numbers of a puzzle, in the order given, checked against the limits."""
+    if not tokens:
+        raise UserError(f"expected 1–{MAX_NUMBERS} numbers, found none", where=where)
+    if len(tokens) > MAX_NUMBERS:
+        raise UserError(
+            f"expected at most {MAX_NUMBERS} numbers (the limit of the exhaustive search), "
+            f"found {len(tokens)}",
+            where=where,
+        )
+    numbers = tuple(whole_number(t, where) for t in tokens)
+    for n in numbers:
+        if not 1 <= n <= MAX_VALUE:
+            raise UserError(f"expected numbers 1–{MAX_VALUE}, found {n}", where=where)
+    validate_numbers(numbers)  # the core's own check; cannot fail after the ones above
+    return numbers
+
+
+def check_target(target: int, where: str = "target") -> int:
+    """A target in 0–`MAX_VALUE`."""
+    if not 0 <= target <= MAX_VALUE:
+        raise UserError(f"expected a target 0–{MAX_VALUE}, found {target}", where=where)
+    return target
+
+
+def parse_target(text: str, where: str = "target") -> int:
+    """A target from text, checked against the limits."""
+    return check_target(whole_number(text, where), where)
+
+
+def parse_targets(spec: str, where: str = "targets") -> list[int]:
+    """A target list such as `1-40` or `1,2,5-9`: sorted, without repeats.
+
+    Items are separated by commas; an item is a target or a range `a-b` with a ≤ b (both
+    included).
+    """
+    items = [item.strip() for item in spec.split(",")]
+    if not any(items):
+        raise UserError("expected targets such as '1-40' or '1,2,5-9', found nothing", where=where)
+    targets: set[int] = set()
+    for item in items:
+        if _WHOLE.fullmatch(item):
+            targets.add(parse_target(item, where))
+            continue
+        match = _RANGE.fullmatch(item)
+        if not match:
+            raise UserError(
+                f"expected a target or a range such as '5-9', found '{_shown(item)}'", where=where
+            )
+        lo, hi = (parse_target(g, where) for g in match.groups())
+        if lo > hi:
+            raise UserError(f"expected a range low-high, found '{item}'", where=where)
+        if hi - lo >= MAX_TARGETS:
+            raise UserError(f"expected at most {MAX_TARGETS} targets, found '{item}'", where=where)
+        targets.update(range(lo, hi + 1))
+        if len(targets) > MAX_TARGETS:
+            break
+    if len(targets) > MAX_TARGETS:
+        raise UserError(
+            f"expected at most {MAX_TARGETS} targets, found {len(targets)}", where=where
+        )
+    return sorted(targets)
+
+
+def parse_line(text: str) -> Puzzle | None:
+    """One batch line as a puzzle; None for a blank or comment line; `UserError` otherwise."""
+    body = text.split("#", 1)[0].strip()
+    if not body:
+        return None
+    parts = _ARROW.split(body)
+    if len(parts) != 2:
+        raise UserError(
+            f"expected 'NUMBERS -> TARGET' such as '3 6 1 -> 8', found '{_shown(body)}'"
+        )
+    left, right = parts
+    tokens = [t for t in _SEPARATORS.split(left.strip()) if t]
+    return Puzzle(parse_numbers(tokens), parse_target(right))
+
+
+def solve_record(puzzle: Puzzle, rules: Rules, all_solutions: bool = False) -> dict[str, Any]:
+    """The answer to one puzzle as JSON-ready data.
+
+    Keys: numbers, target, solvable, count (distinct solutions), simplest (the simplest
+    expression, e.g. "6 + 3 − 1", or None), and with `all_solutions` also solutions
+    (every distinct expression, simplest first).
+    """
+    found = solve(puzzle.numbers, puzzle.target, rules)
+    record: dict[str, Any] = {
+        "numbers": list(puzzle.numbers),
+        "target": puzzle.target,
+        "solvable": bool(found),
+        "count": len(found),
+        "simplest": found[0].text if found else None,
+    }
+    if all_solutions:
+        record["solutions"] = [s.text for s in found]
+    return record
+
+
+def solve_lines(
+    lines: Iterable[str], rules: Rules, all_solutions: bool = False
+) -> Iterator[dict[str, Any]]:
+    """One record per puzzle line (see `solve_record`), or an error record per bad line.
+
+    Lazy: a line is read only when its record is wanted, so a batch can be streamed.
+    """
+    for number, text in enumerate(lines, start=1):
+        try:
+            puzzle = parse_line(text)
+        except UserError as exc:
+            yield {"line": number, "error": str(exc)}
+            continue
+        if puzzle is not None:
+            yield solve_record(puzzle, rules, all_solutions)
