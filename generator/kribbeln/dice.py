@@ -1,0 +1,224 @@
+"""The six Kribbeln colour dice: model and YAML loader (`task_catalog/kribbeln/dice.yaml`).
+
+Every die shows the values 1–6, each face in a different one of six colours.
+A die is stored as the colour of each value, so the colour of a roll follows
+from the values shown on die 1…6. Across the six dice the real game forms a
+Latin square (every (value, colour) pair once); home-made dice that do not are
+accepted with a warning.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator.catalog import Catalog
+from generator.errors import CatalogError, OptionError
+from generator.text import LANGS
+from generator.yamlload import Fields, LocDict, LocList, load_file
+
+N_DICE = 6
+N_FACES = 6
+N_COLORS = 6
+VALUES = tuple(range(1, N_FACES + 1))
+SUBDIR = "kribbeln"
+DEFAULT_FILE = f"{SUBDIR}/dice.yaml"
+
+# Shapes and fills the sheets can draw in black and white (render/ knows them by name).
+SYMBOLS = ("circle", "square", "triangle", "diamond", "star", "cross", "plus", "hexagon")
+PATTERNS = ("solid", "horizontal", "vertical", "diagonal", "crosshatch", "dots", "none")
+_RGB = re.compile(r"#[0-9a-fA-F]{6}")
+_COLOR_ID = re.compile(r"[a-z][a-z0-9_]*")
+
+
+@dataclass(frozen=True)
+class Color:
+    """One die colour: its id in the files, its name per language, and how to print it."""
+
+    id: str
+    name: dict[str, str]  # lang -> name as the templates use it ("rot", "red")
+    rgb: str  # "#rrggbb"
+    symbol: str  # one of SYMBOLS: tells the colours apart in black and white
+    pattern: str = "none"  # one of PATTERNS: an optional fill for larger areas
+
+    def __hash__(self) -> int:
+        return hash(self.id)
+
+
+@dataclass(frozen=True)
+class DiceSet:
+    """Six dice; `faces[d][v - 1]` is the colour id that die d (0-based) shows for value v."""
+
+    colors: tuple[Color, ...]
+    faces: tuple[tuple[str, ...], ...]
+    source: str = ""
+
+    @property
+    def n_dice(self) -> int:
+        return len(self.faces)
+
+    @property
+    def color_ids(self) -> tuple[str, ...]:
+        return tuple(c.id for c in self.colors)
+
+    def color(self, color_id: str) -> Color:
+        """The colour with this id (KeyError if there is none)."""
+        for c in self.colors:
+            if c.id == color_id:
+                return c
+        raise KeyError(color_id)
+
+    def color_index(self, color_id: str) -> int:
+        """The position of a colour in `colors` (the column of a colour-count array)."""
+        return self.color_ids.index(color_id)
+
+    def color_of(self, die: int, value: int) -> str:
+        """The colour id die `die` (0-based) shows when it shows `value` (1–6)."""
+        return self.faces[die][value - 1]
+
+    def roll_colors(self, values: Sequence[int]) -> tuple[str, ...]:
+        """The colours of a roll given as the value on die 1…n."""
+        if len(values) != self.n_dice or not all(v in VALUES for v in values):
+            raise ValueError(f"expected {self.n_dice} values 1–6, got {tuple(values)}")
+        return tuple(self.color_of(d, v) for d, v in enumerate(values))
+
+    def fingerprint(self) -> list[list[str]]:
+        """What results depend on: the colour of every face (names and looks do not count)."""
+        return [list(die) for die in self.faces]
+
+    def latin_square_breaches(self) -> list[tuple[int, str, list[int]]]:
+        """(value, colour, dice 1-based) for every colour shown on more than one die at a value."""
+        breaches = []
+        for v in VALUES:
+            by_color: dict[str, list[int]] = {}
+            for d in range(self.n_dice):
+                by_color.setdefault(self.color_of(d, v), []).append(d + 1)
+            breaches += [(v, c, ds) for c, ds in by_color.items() if len(ds) > 1]
+        return breaches
+
+
+def _color(color_id: object, data: object, colors: Fields) -> Color:
+    if not isinstance(color_id, str) or not _COLOR_ID.fullmatch(color_id):
+        raise colors.error(
+            color_id,
+            f"colors: colour id {color_id!r} must be a lower-case word (letters, digits, _)",
+        )
+    f = Fields(data, colors.file, f"colors.{color_id}")
+    f.unknown_keys({*LANGS, "rgb", "symbol", "pattern"})
+    name = {lang: f.get(lang, str) for lang in LANGS}
+    for lang, text in name.items():
+        if not text.strip():
+            raise f.error(lang, f"key 'colors.{color_id}.{lang}': expected a name, found nothing")
+    rgb = f.get("rgb", str)
+    if not _RGB.fullmatch(rgb):
+        raise f.error("rgb", f"key 'colors.{color_id}.rgb': expected '#rrggbb', found '{rgb}'")
+    return Color(
+        id=color_id,
+        name=name,
+        rgb=rgb.lower(),
+        symbol=f.choice("symbol", SYMBOLS),
+        pattern=f.choice("pattern", PATTERNS, "none"),
+    )
+
+
+def _where(data: object, index: object) -> tuple[int | None, int | None]:
+    if isinstance(data, (LocDict, LocList)):
+        return data.where(index)
+    return (None, None)
+
+
+def _die(
+    data: object, index: int, dice: LocList, colors: dict[str, Color], file: str
+) -> tuple[str, ...]:
+    label = f"dice[{index}] (die {index + 1})"
+    if not isinstance(data, dict):
+        line, col = _where(dice, index)
+        raise CatalogError(
+            f"{label}: expected a mapping value 1–6 → colour", file=file, line=line, column=col
+        )
+    f = Fields(data, file, label)
+    for key in data:
+        if isinstance(key, bool) or key not in VALUES:
+            raise f.error(key, f"{label}: key '{key}' is not a die value (expected 1–6)")
+    missing = [v for v in VALUES if v not in data]
+    if missing:
+        line, col = _where(dice, index)
+        raise CatalogError(
+            f"{label}: missing value {', '.join(map(str, missing))} "
+            "(every die shows the values 1–6)",
+            file=file,
+            line=line,
+            column=col,
+        )
+    seen: dict[str, int] = {}
+    for v in VALUES:
+        color = data[v]
+        if not isinstance(color, str) or color not in colors:
+            raise f.error(
+                v,
+                f"{label}: key '{v}': unknown colour {color!r} "
+                f"(expected one of {', '.join(colors)})",
+            )
+        if color in seen:
+            raise f.error(
+                v,
+                f"{label}: key '{v}': colour '{color}' repeated (also on value {seen[color]}); "
+                "every die shows six different colours",
+            )
+        seen[color] = v
+    return tuple(data[v] for v in VALUES)
+
+
+def load_dice_file(path: Path, label: str) -> tuple[DiceSet, list[str]]:
+    """Parse and validate one dice file; returns the dice and warnings ("file:line: …")."""
+    top = Fields(load_file(path, label), label)
+    top.unknown_keys({"colors", "dice"})
+    raw_colors = top.get("colors", dict)
+    colors_f = Fields(raw_colors, label, "colors")
+    colors = [_color(cid, data, colors_f) for cid, data in raw_colors.items()]
+    if len(colors) != N_COLORS:
+        raise top.error("colors", f"colors: expected {N_COLORS} colours, found {len(colors)}")
+    for attr in ("symbol", "pattern"):
+        used: dict[str, str] = {}
+        for c in colors:
+            value = getattr(c, attr)
+            if value == "none":
+                continue
+            if value in used:
+                raise colors_f.error(
+                    c.id,
+                    f"key 'colors.{c.id}.{attr}': '{value}' is also the {attr} of "
+                    f"'{used[value]}' (colours must be told apart in black and white)",
+                )
+            used[value] = c.id
+    by_id = {c.id: c for c in colors}
+    raw_dice = top.get("dice", list)
+    if len(raw_dice) != N_DICE:
+        raise top.error("dice", f"dice: expected {N_DICE} dice, found {len(raw_dice)}")
+    faces = tuple(_die(d, i, raw_dice, by_id, label) for i, d in enumerate(raw_dice))
+    dice = DiceSet(colors=tuple(colors), faces=faces, source=label)
+    warnings = []
+    line, _ = _where(raw_dice, None)
+    for value, color, on in dice.latin_square_breaches():
+        where = f"{label}:{line}" if line else label
+        warnings.append(
+            f"{where}: dice: value {value} is {color} on dice {', '.join(map(str, on))} "
+            "(not a Latin square; home-made dice are accepted)"
+        )
+    return dice, warnings
+
+
+def load_dice(file: str | None = None, catalog: Catalog | None = None) -> tuple[DiceSet, list[str]]:
+    """The shipped dice (`file` None) or a user's dice file; returns the dice and warnings."""
+    if file is None:
+        catalog = catalog or Catalog.default()
+        path = catalog.path(DEFAULT_FILE)
+        if path is None:
+            raise CatalogError("the dice file is missing", file=f"task_catalog/{DEFAULT_FILE}")
+        return load_dice_file(path, catalog.label(path))
+    path = Path(file)
+    if not path.is_file():
+        raise OptionError("--dice", f"'{file}' is not a file")
+    return load_dice_file(path, file)

@@ -1,0 +1,326 @@
+"""Exact optimal play of Kribbeln tasks and Kribbeln rows on the shared roll-and-hold solver.
+
+A turn is up to `rolls` rolls of the six dice (`DistinctDice([6] * 6)`: die 1…6
+each showing a value, its colour fixed by the dice set), keeping any dice and
+stopping at will (`generator.core.rollhold`). Two goals per task:
+
+- `p_success`: the probability of fulfilling the task, playing to maximise it;
+- `expected_pips`: the expected score, playing to maximise it, where the score
+  is the pip sum of all dice if the task is fulfilled and 0 otherwise.
+
+Kribbeln rows have no task: `row_figures` gives the expected pip sum playing for
+the highest sum, and for every previous value k the probability of ending
+above k when playing for exactly that.
+
+p_success does not depend on the layout of the dice: every die shows each of
+the six colours on one face, so the colours of a roll are independent and
+uniform whatever the layout, and renaming the colours maps a task onto another
+task with the same probability. Tasks that differ only in which colours they
+name are solved once for p_success (`_symmetry_key`); expected_pips depends
+on which values carry which colour and is solved per task.
+
+Figures are cached on disk (`generator.cache`) per task, keyed by the dice
+faces, the task's type and parameters, the rules and `SOLVER_VERSION`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from generator.cache import cached_arrays, cached_json, key_for
+from generator.core.rollhold import (
+    DistinctDice,
+    best_keeps,
+    expected_after_keep,
+    solve,
+    start_value,
+)
+from generator.kribbeln.dice import N_FACES, DiceSet
+from generator.kribbeln.masks import roll_states, task_mask
+from generator.kribbeln.tasks import DEFAULT_ROLLS, Task
+
+# Bump when a change alters any cached figure (masks, goals, solver).
+SOLVER_VERSION = 1
+CACHE_NAMESPACE = "kribbeln"
+GOALS = ("success", "pips")
+# Rows per solver chunk: 8 Kribbeln-size rows (7.5 MB of keeps) measured fastest (~4 ms/row).
+_CHUNK = 8
+
+FloatArray = npt.NDArray[np.float64]
+
+
+@lru_cache(maxsize=4)
+def dice_space(n_dice: int = 6) -> DistinctDice:
+    """The roll-and-hold space of `n_dice` distinguishable six-sided dice."""
+    return DistinctDice([N_FACES] * n_dice)
+
+
+@dataclass(frozen=True)
+class TaskFigures:
+    """A task's difficulty under optimal play."""
+
+    p_success: float
+    expected_pips: float
+
+
+@dataclass(frozen=True)
+class RowFigures:
+    """A Kribbeln row (no task): the pip sum under optimal play."""
+
+    expected_max: float  # expected pip sum, playing for the highest sum
+    p_above: tuple[float, ...]  # p_above[k]: P(sum > k) playing for that, k = 0 … 6·n_dice
+
+    def p_beat(self, previous: int) -> float:
+        """P(ending strictly above the previous Kribbeln value), playing for it."""
+        if previous < 0:
+            return 1.0
+        if previous >= len(self.p_above):
+            return 0.0
+        return self.p_above[previous]
+
+
+@dataclass(frozen=True)
+class HoldOption:
+    """One way to go on from a roll: the dice kept (0-based) and the value of keeping them."""
+
+    held: tuple[int, ...]
+    value: float
+    stop: bool  # all dice kept: stop and score this roll
+
+
+def task_terminal(dice: DiceSet, task: Task, goal: str = "success") -> FloatArray:
+    """The value of ending a turn on every roll: 1/0 (success) or pips if fulfilled (pips)."""
+    if goal not in GOALS:
+        raise ValueError(f"goal must be one of {GOALS}, got {goal!r}")
+    states = roll_states(dice)
+    mask = task_mask(task, states)
+    return mask * (states.pips if goal == "pips" else 1.0)
+
+
+def _cache_key(dice: DiceSet, task: Task, rolls: int) -> str:
+    return key_for("task", SOLVER_VERSION, dice.fingerprint(), task.key(), {"rolls": rolls})
+
+
+def _color_symmetric(dice: DiceSet) -> bool:
+    """Every die shows every colour once: colour renaming keeps probabilities."""
+    every = set(dice.color_ids)
+    return all(set(die) == every and len(die) == len(every) for die in dice.faces)
+
+
+def _symmetry_key(task: Task) -> tuple[Any, ...]:
+    """Tasks with the same key have the same p_success on colour-symmetric dice.
+
+    Colours within a task are all different (the loader checks), so any two
+    tasks of one type and count naming the same number of colours map onto
+    each other by renaming colours.
+    """
+    return (task.type, task.count, len(task.colors))
+
+
+def compute_figures(dice: DiceSet, tasks: Sequence[Task], rolls: int) -> list[TaskFigures]:
+    """p_success and expected_pips of every task, computed now (no cache)."""
+    if not tasks:
+        return []
+    states = roll_states(dice)
+    space = dice_space(dice.n_dice)
+    masks = [task_mask(t, states) for t in tasks]
+
+    symmetric = _color_symmetric(dice)
+    p_rows: dict[Any, int] = {}
+    pip_rows: dict[bytes, int] = {}
+    p_of, pips_of = [], []
+    for t, m in zip(tasks, masks):
+        key = _symmetry_key(t) if symmetric else m.tobytes()
+        p_of.append(p_rows.setdefault(key, len(p_rows)))
+        pips_of.append(pip_rows.setdefault(m.tobytes(), len(pip_rows)))
+    p_masks = [None] * len(p_rows)
+    pip_masks = [None] * len(pip_rows)
+    for m, i, j in zip(masks, p_of, pips_of):
+        p_masks[i] = m
+        pip_masks[j] = m
+
+    p = start_value(space, np.array(p_masks, dtype=np.float64), rolls, chunk=_CHUNK)
+    pip_goals = np.array(pip_masks) * states.pips.astype(np.float64)
+    pips = start_value(space, pip_goals, rolls, chunk=_CHUNK)
+    return [TaskFigures(float(p[i]), float(pips[j])) for i, j in zip(p_of, pips_of)]
+
+
+class _Missing(Exception):
+    """A cache lookup found nothing (raised instead of computing)."""
+
+
+def _raise_missing() -> Any:
+    raise _Missing
+
+
+def analyze_tasks(
+    dice: DiceSet, tasks: Sequence[Task], rolls: int = DEFAULT_ROLLS, *, use_cache: bool = True
+) -> dict[str, TaskFigures]:
+    """p_success and expected_pips of every task by id, from the cache where possible.
+
+    Tasks not in the cache are solved together in one batch and stored.
+    """
+    keys = [_cache_key(dice, t, rolls) for t in tasks]
+    found: dict[int, TaskFigures] = {}
+    if use_cache:
+        for i, key in enumerate(keys):
+            try:
+                entry = cached_json(CACHE_NAMESPACE, key, _raise_missing)
+                found[i] = TaskFigures(float(entry["p_success"]), float(entry["expected_pips"]))
+            except (_Missing, KeyError, TypeError, ValueError):
+                pass  # missing or malformed: recomputed below
+    todo = [i for i in range(len(tasks)) if i not in found]
+    computed = compute_figures(dice, [tasks[i] for i in todo], rolls)
+    for i, fig in zip(todo, computed):
+        found[i] = fig
+        if use_cache:
+            entry = {"p_success": fig.p_success, "expected_pips": fig.expected_pips}
+            cached_json(CACHE_NAMESPACE, keys[i], lambda entry=entry: entry)
+    return {t.id: found[i] for i, t in enumerate(tasks)}
+
+
+def row_figures(dice: DiceSet, rolls: int = DEFAULT_ROLLS, *, use_cache: bool = True) -> RowFigures:
+    """Expected best pip sum and P(sum > k) for every k, for a Kribbeln row.
+
+    Only the values 1–6 of every die matter, not the colours.
+    """
+    n = dice.n_dice
+
+    def compute() -> dict[str, Any]:
+        pips = roll_states(dice).pips.astype(np.float64)
+        ks = range(n, N_FACES * n)  # below n always beaten, from 6n never
+        goals = np.array([pips, *[(pips > k).astype(np.float64) for k in ks]])
+        values = start_value(dice_space(n), goals, rolls, chunk=_CHUNK)
+        p_above = [1.0] * n + [float(v) for v in values[1:]] + [0.0]
+        return {"expected_max": float(values[0]), "p_above": p_above}
+
+    key = key_for("row", SOLVER_VERSION, n, {"rolls": rolls})
+    data = cached_json(CACHE_NAMESPACE, key, compute) if use_cache else compute()
+    return RowFigures(float(data["expected_max"]), tuple(float(p) for p in data["p_above"]))
+
+
+def hold_options(
+    dice: DiceSet,
+    task: Task,
+    values: Sequence[int],
+    rolls_left: int,
+    goal: str = "success",
+    rolls: int = DEFAULT_ROLLS,
+) -> list[HoldOption]:
+    """Every choice of dice to keep from a roll (value on die 1…n), best first, with its value.
+
+    `rolls_left` is the number of re-rolls still allowed (0 … rolls − 1). The
+    value is the probability of success (goal "success") or the expected
+    score (goal "pips") when playing on optimally; keeping all dice is
+    stopping and is worth the roll itself.
+    """
+    dice.roll_colors(values)  # validates
+    if not 0 <= rolls_left < rolls:
+        raise ValueError(f"rolls_left must be in 0..{rolls - 1}, got {rolls_left}")
+    space = dice_space(dice.n_dice)
+    result = solve(space, task_terminal(dice, task, goal), rolls_left + 1)
+    state = tuple(v - 1 for v in values)
+    return [
+        HoldOption(held, value, len(held) == dice.n_dice)
+        for held, value in best_keeps(space, result, state, rolls_left)
+    ]
+
+
+@dataclass(frozen=True, eq=False)
+class Policy:
+    """An optimal policy: which dice to keep from every roll with r re-rolls left.
+
+    `holds[r - 1][state]` is a bit mask of the dice to keep (bit i = die i,
+    0-based) with r re-rolls left; all bits set means stop. `start` is the
+    value of the turn before its first roll. States are `dice_space` indices.
+    """
+
+    rolls: int
+    holds: tuple[npt.NDArray[np.uint8], ...]
+    start: float
+
+    def hold(self, values: Sequence[int], rolls_left: int) -> tuple[int, ...]:
+        """The dice (0-based) to keep from a roll given as the value on die 1…n."""
+        if not 1 <= rolls_left < self.rolls:
+            raise ValueError(f"rolls_left must be in 1..{self.rolls - 1}, got {rolls_left}")
+        state = dice_space(len(values)).index(tuple(v - 1 for v in values))
+        mask = int(self.holds[rolls_left - 1][state])
+        return tuple(i for i in range(len(values)) if mask >> i & 1)
+
+
+@lru_cache(maxsize=2)
+def _keep_table(n_dice: int) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.uint8]]:
+    """Keep index of every (state, hold mask), masks ordered most dice held first."""
+    space = dice_space(n_dice)
+    faces = np.indices((N_FACES,) * n_dice, dtype=np.int32).reshape(n_dice, -1)
+    masks = sorted(range(2**n_dice), key=lambda m: (-m.bit_count(), m))
+    table = np.empty((space.n_states, len(masks)), dtype=np.int32)
+    for col, m in enumerate(masks):
+        index = np.zeros(space.n_states, dtype=np.int32)
+        for i in range(n_dice):
+            digit = faces[i] if m >> i & 1 else N_FACES  # digit F = re-rolled
+            index = index * (N_FACES + 1) + digit
+        table[:, col] = index
+    return table, np.array(masks, dtype=np.uint8)
+
+
+def policy_for(n_dice: int, terminal: npt.ArrayLike, rolls: int) -> Policy:
+    """The optimal policy for terminal values (n_states,) with up to `rolls` rolls.
+
+    Ties (within 1e-12) go to keeping more dice, stopping first, as in `best_keeps`.
+    """
+    space = dice_space(n_dice)
+    result = solve(space, terminal, rolls)
+    table, masks = _keep_table(n_dice)
+    stop = result.values(1)
+    holds = []
+    for r in range(1, rolls):
+        expected = expected_after_keep(space, result.values(r), chunk=_CHUNK)
+        options = expected[table]
+        options[:, 0] = stop  # column 0 keeps all dice: stopping is worth the roll itself
+        holds.append(masks[np.argmax(np.round(options, 12), axis=1)])
+    return Policy(rolls, tuple(holds), float(result.start_value()))
+
+
+def task_policy(
+    dice: DiceSet, task: Task, goal: str = "success", rolls: int = DEFAULT_ROLLS
+) -> Policy:
+    """The optimal policy for a task (cached on disk)."""
+    key = key_for("policy", SOLVER_VERSION, dice.fingerprint(), task.key(), goal, rolls)
+    return _cached_policy(key, dice.n_dice, lambda: task_terminal(dice, task, goal), rolls)
+
+
+def row_policy(dice: DiceSet, previous: int | None = None, rolls: int = DEFAULT_ROLLS) -> Policy:
+    """The optimal policy for a Kribbeln row: the highest sum, or beating `previous` (cached)."""
+    n = dice.n_dice
+    key = key_for("row_policy", SOLVER_VERSION, n, previous, rolls)
+
+    def terminal() -> FloatArray:
+        pips = roll_states(dice).pips.astype(np.float64)
+        return pips if previous is None else (pips > previous).astype(np.float64)
+
+    return _cached_policy(key, n, terminal, rolls)
+
+
+def _cached_policy(key: str, n_dice: int, terminal: Any, rolls: int) -> Policy:
+    def compute() -> dict[str, np.ndarray]:
+        p = policy_for(n_dice, terminal(), rolls)
+        return {"start": np.array(p.start), **{f"hold{r}": h for r, h in enumerate(p.holds, 1)}}
+
+    data = cached_arrays(CACHE_NAMESPACE, key, compute)
+    try:
+        holds = tuple(np.asarray(data[f"hold{r}"], dtype=np.uint8) for r in range(1, rolls))
+        n_states = dice_space(n_dice).n_states
+        if any(h.shape != (n_states,) for h in holds):
+            raise ValueError("wrong shape")
+        return Policy(rolls, holds, float(data["start"]))
+    except (KeyError, ValueError):
+        data = compute()  # a stored entry of the wrong form: recompute
+        holds = tuple(data[f"hold{r}"] for r in range(1, rolls))
+        return Policy(rolls, holds, float(data["start"]))

@@ -1,0 +1,246 @@
+"""Kribbeln tasks: the eleven task types, the task catalog loader, and task wording.
+
+The types and their parameter names are the file format (RULES.md, section 1):
+
+    none_of             colors: [X] or [X, Y]        no die shows X (nor Y)
+    exactly             color: X, count: k           exactly k dice show X
+    one_and_none        one: X, none: Y              exactly one die shows X, none shows Y
+    some_color_exactly  count: k                     some colour appears exactly k times
+    no_color_exactly    count: k                     no colour appears exactly k times
+    two_colors_exactly  count: 2                     two colours appear exactly k times each
+                                                     (the other dice are free: a third pair is fine)
+    distinct_colors     count: k (3)                 exactly k different colours appear
+    more_than           more: X, than: Y             more dice show X than Y
+    equal               colors: [X, Y], at_least: 1  as many dice show X as Y, at least a each
+    all_different       colors: [X, Y] or [X, Y, Z]  the colours all appear a different number
+                                                     of times (0 is a number)
+    most                color: X                     X appears more often than every other colour
+
+Counts are over all six dice. Every task has an id, a type, its parameters and
+a family (exact / free / comparison; taken from the type when absent). The
+wording comes from `templates/<lang>/kribbeln_tasks.j2`, one macro per type.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from generator.catalog import Catalog
+from generator.errors import CatalogError, OptionError
+from generator.kribbeln.dice import SUBDIR, DiceSet
+from generator.text import Texts
+from generator.yamlload import Fields, LocList, load_file
+
+FAMILIES = ("exact", "free", "comparison")
+DEFAULT_FILE = f"{SUBDIR}/tasks.yaml"
+DEFAULT_ROLLS = 3
+MAX_ROLLS = 6
+TEMPLATE = "kribbeln_tasks"
+_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+
+
+@dataclass(frozen=True)
+class TaskType:
+    """What a task type takes: colour keys, a colour list, a count, and its family."""
+
+    name: str
+    family: str
+    color_keys: tuple[str, ...] = ()  # one colour each, in this order
+    color_list: tuple[int, int] | None = None  # key "colors": (fewest, most) colours
+    count_key: str | None = None
+    count_range: tuple[int, int] = (0, 0)
+    count_default: int | None = None  # None: the count is required
+
+    @property
+    def keys(self) -> set[str]:
+        keys = set(self.color_keys)
+        if self.color_list:
+            keys.add("colors")
+        if self.count_key:
+            keys.add(self.count_key)
+        return keys
+
+
+TASK_TYPES: dict[str, TaskType] = {
+    t.name: t
+    for t in (
+        TaskType("none_of", "exact", color_list=(1, 2)),
+        TaskType("exactly", "exact", ("color",), count_key="count", count_range=(1, 6)),
+        TaskType("one_and_none", "exact", ("one", "none")),
+        TaskType("some_color_exactly", "free", count_key="count", count_range=(1, 6)),
+        TaskType("no_color_exactly", "free", count_key="count", count_range=(1, 6)),
+        TaskType(
+            "two_colors_exactly", "free", count_key="count", count_range=(1, 3), count_default=2
+        ),
+        TaskType("distinct_colors", "free", count_key="count", count_range=(1, 6), count_default=3),
+        TaskType("more_than", "comparison", ("more", "than")),
+        TaskType(
+            "equal",
+            "comparison",
+            color_list=(2, 2),
+            count_key="at_least",
+            count_range=(0, 3),
+            count_default=1,
+        ),
+        TaskType("all_different", "comparison", color_list=(2, 3)),
+        TaskType("most", "comparison", ("color",)),
+    )
+}
+
+
+@dataclass(frozen=True)
+class Task:
+    """One task of the catalog, validated against the dice it will be played with."""
+
+    id: str
+    type: str
+    family: str
+    colors: tuple[str, ...]  # the colour ids the task names, in the order of its parameters
+    count: int | None = None  # the type's count (`count`, or `at_least` for equal)
+    source: str = ""  # "file:line" for messages
+
+    @property
+    def spec(self) -> TaskType:
+        return TASK_TYPES[self.type]
+
+    def params(self) -> dict[str, Any]:
+        """The parameters as the file writes them (type-specific keys)."""
+        spec = self.spec
+        params: dict[str, Any] = {}
+        if spec.color_list:
+            params["colors"] = list(self.colors)
+        for key, color in zip(spec.color_keys, self.colors):
+            params[key] = color
+        if spec.count_key:
+            params[spec.count_key] = self.count
+        return params
+
+    def key(self) -> dict[str, Any]:
+        """What the task's figures depend on (no id, no family): part of cache keys."""
+        return {"type": self.type, **self.params()}
+
+
+@dataclass(frozen=True)
+class TaskCatalog:
+    """The tasks of one file, in file order, and the rules they are played with."""
+
+    tasks: tuple[Task, ...]
+    rolls: int = DEFAULT_ROLLS
+    source: str = ""
+
+    def task(self, task_id: str) -> Task:
+        """The task with this id (KeyError if there is none)."""
+        for t in self.tasks:
+            if t.id == task_id:
+                return t
+        raise KeyError(task_id)
+
+    def rules(self) -> dict[str, Any]:
+        """The rule settings the figures depend on: part of cache keys."""
+        return {"rolls": self.rolls}
+
+
+def _color_value(f: Fields, key: str, value: object, dice: DiceSet, label: str) -> str:
+    if not isinstance(value, str) or value not in dice.color_ids:
+        raise f.error(
+            key,
+            f"key '{label}': unknown colour {value!r} (expected one of "
+            f"{', '.join(dice.color_ids)})",
+        )
+    return value
+
+
+def _task(data: object, index: int, file: str, dice: DiceSet) -> Task:
+    context = f"tasks[{index}]"
+    f = Fields(data, file, context)
+    task_type = f.choice("type", tuple(TASK_TYPES))
+    spec = TASK_TYPES[task_type]
+    f.unknown_keys({"id", "type", "family"} | spec.keys)
+    task_id = f.get("id", str)
+    if not _ID.fullmatch(task_id):
+        raise f.error("id", f"key '{context}.id': '{task_id}' is not a plain id (letters, _ . -)")
+    colors: list[str] = []
+    if spec.color_list:
+        raw = f.get("colors", list)
+        low, high = spec.color_list
+        if not low <= len(raw) <= high:
+            amount = str(low) if low == high else f"{low}–{high}"
+            raise f.error(
+                "colors",
+                f"key '{context}.colors': {task_type} takes {amount} colours, found {len(raw)}",
+            )
+        colors += [_color_value(f, "colors", c, dice, f"{context}.colors") for c in raw]
+    for key in spec.color_keys:
+        colors.append(_color_value(f, key, f.get(key, str), dice, f"{context}.{key}"))
+    for i, c in enumerate(colors):
+        if c in colors[:i]:
+            raise f.error(
+                "colors" if spec.color_list else spec.color_keys[i],
+                f"{context}: colour '{c}' named twice (a task compares different colours)",
+            )
+    count = None
+    if spec.count_key:
+        low, high = spec.count_range
+        if spec.count_default is None:
+            count = f.int_in(spec.count_key, low, high)
+        else:
+            count = f.int_in(spec.count_key, low, high, spec.count_default)
+    family = f.choice("family", FAMILIES, spec.family)
+    line, _ = f.data.where(None) if hasattr(f.data, "where") else (None, None)
+    source = f"{file}:{line}" if line else file
+    return Task(task_id, task_type, family, tuple(colors), count, source)
+
+
+def load_tasks_file(path: Path, label: str, dice: DiceSet) -> TaskCatalog:
+    """Parse and validate one task file against the dice whose colours it names."""
+    top = Fields(load_file(path, label), label)
+    top.unknown_keys({"rolls", "tasks"})
+    rolls = top.int_in("rolls", 1, MAX_ROLLS, DEFAULT_ROLLS)
+    raw = top.get("tasks", list)
+    if not raw:
+        raise top.error("tasks", "tasks: expected at least one task")
+    tasks = tuple(_task(item, i, label, dice) for i, item in enumerate(raw))
+    seen: dict[str, int] = {}
+    for i, t in enumerate(tasks):
+        if t.id in seen:
+            line, col = raw.where(i) if isinstance(raw, LocList) else (None, None)
+            raise CatalogError(
+                f"tasks[{i}]: task id '{t.id}' appears twice (first as tasks[{seen[t.id]}])",
+                file=label,
+                line=line,
+                column=col,
+            )
+        seen[t.id] = i
+    return TaskCatalog(tasks=tasks, rolls=rolls, source=label)
+
+
+def load_tasks(
+    dice: DiceSet, file: str | None = None, catalog: Catalog | None = None
+) -> TaskCatalog:
+    """The shipped task catalog (`file` None) or a user's task file, checked against `dice`."""
+    if file is None:
+        catalog = catalog or Catalog.default()
+        path = catalog.path(DEFAULT_FILE)
+        if path is None:
+            raise CatalogError("the task catalog is missing", file=f"task_catalog/{DEFAULT_FILE}")
+        return load_tasks_file(path, catalog.label(path), dice)
+    path = Path(file)
+    if not path.is_file():
+        raise OptionError("--tasks", f"'{file}' is not a file")
+    return load_tasks_file(path, file, dice)
+
+
+def task_text(task: Task, dice: DiceSet, lang: str, texts: Texts | None = None) -> str:
+    """The task in words, naming its colours by their names in `lang`."""
+    t = texts or Texts(TEMPLATE, lang)
+    names = [dice.color(c).name[lang] for c in task.colors]
+    return t(task.type, colors=names, count=task.count)
+
+
+def family_name(family: str, lang: str, texts: Texts | None = None) -> str:
+    """The family's heading in `lang` ("Genaue Farben", "Exact colours" …)."""
+    t = texts or Texts(TEMPLATE, lang)
+    return t(f"family_{family}")
