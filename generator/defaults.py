@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from generator.kniffel.sheet import BlockRequest, write_block
+from generator.worksheet.sheet import WorksheetRequest, write_worksheet
 
 
 def write_default_set(out: str | Path, seed: int = 1) -> list[Path]:
@@ -15,4 +16,7 @@ def write_default_set(out: str | Path, seed: int = 1) -> list[Path]:
         write_block(BlockRequest(rules="kniffel", lang="de", players=4, seed=seed), folder),
         write_block(BlockRequest(rules="yahtzee", lang="en", players=4, seed=seed), folder),
     ]
+    # a level-2 worksheet, versions A–C, the answer key after the sheets
+    worksheet = WorksheetRequest(level=2, versions=3, seed=seed, lang="de")
+    written.append(write_worksheet(worksheet, folder).pdf)
     return written

@@ -19,6 +19,7 @@ from generator.errors import UserError
 # command name → "module:attribute"; each module imports only click at load time
 COMMANDS = {
     "all": "generator.cli.all:all_command",
+    "worksheet": "generator.cli.worksheet:worksheet",
     "kribbeln": "generator.cli.kribbeln:kribbeln",
     "numbers": "generator.cli.numbers:numbers",
     "kniffel": "generator.cli.kniffel:kniffel",

@@ -1,0 +1,69 @@
+"""Worksheets for a class: 30 personalised sheets with their key (aim: < 5 s), cold and warm.
+
+Baseline: the same worksheet without a roster (one sheet per version, same key), so the
+ratio is what 30 names cost on top of the problems, the layout and the key.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+from pathlib import Path
+
+from bench.common import line, median_time
+from generator.worksheet.pool import clear_memo
+from generator.worksheet.sheet import WorksheetRequest, write_worksheet
+
+PUPILS = [
+    "Zoë", "Łukasz", "Ömer", "Nguyễn Văn An", "Søren", "Αλέξανδρος", "Mia", "Ben", "Emma",
+    "Noah", "Lina", "Paul", "Ella", "Finn", "Hannah", "Elias", "Lea", "Jonas", "Marie", "Leon",
+    "Sophie", "Luis", "Clara", "Felix", "Ida", "Anton", "Frieda", "Karl", "Greta", "Milan",
+]  # fmt: skip
+
+
+def _run(folder: Path, roster: Path | None, progress=None) -> Path:
+    """Write the worksheet (ws-class.pdf with the roster, ws-versions.pdf without)."""
+    req = WorksheetRequest(
+        level=2, problems=20, versions=3, impossible=2, seed=1,
+        roster=str(roster) if roster else None,
+    )  # fmt: skip
+    name = "ws-class.pdf" if roster else "ws-versions.pdf"
+    return write_worksheet(req, folder / name, progress=progress).pdf
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        roster = folder / "class.txt"
+        roster.write_text("\n".join(PUPILS) + "\n", encoding="utf-8")
+        old = os.environ.get("DICESHEETS_CACHE")
+        os.environ["DICESHEETS_CACHE"] = str(folder / "cache")
+        try:
+            clear_memo()
+            stages: list[tuple[float, str]] = []
+            start = time.perf_counter()
+            _run(
+                folder,
+                roster,
+                lambda stage, done, total: stages.append((time.perf_counter(), stage)),
+            )
+            cold = time.perf_counter() - start
+            pool_s = max((t for t, s in stages if s == "pool"), default=start) - start
+            t_warm, pdf = median_time(lambda: _run(folder, roster), repeat=5)
+            t_base, _ = median_time(lambda: _run(folder, None), repeat=5)
+        finally:
+            if old is None:
+                os.environ.pop("DICESHEETS_CACHE", None)
+            else:
+                os.environ["DICESHEETS_CACHE"] = old
+        contents = json.loads(pdf.with_suffix(".json").read_text(encoding="utf-8"))["contents"]
+        pages = contents["sheet_pages"] + contents["key_pages"]
+        line(
+            "worksheet, 30 personalised sheets + key (warm)",
+            t_warm,
+            f"{pdf.stat().st_size / 1024:.0f} KiB, {pages} pages; cold (pool solved): "
+            f"{cold * 1000:.0f} ms, of which pool {pool_s * 1000:.0f} ms; aim < 5000 ms",
+            baseline=t_base,
+        )

@@ -1,0 +1,86 @@
+"""A class roster: one pupil's name per line (UTF-8), for personalised worksheets.
+
+Decisions: surrounding spaces are dropped and runs of spaces or tabs become one
+space; blank lines are skipped; a byte-order mark is accepted. A name that appears
+again (compared case-insensitively, Unicode-normalised) is kept — both pupils get
+a sheet, possibly of different versions — with a warning naming both lines.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator.errors import UserError
+
+MAX_NAMES = 500
+MAX_BYTES = 200_000
+MAX_NAME_LENGTH = 80
+
+
+@dataclass(frozen=True)
+class Pupil:
+    name: str
+    line: int  # 1-based line in the roster file
+
+
+@dataclass(frozen=True)
+class Roster:
+    pupils: tuple[Pupil, ...]
+    warnings: tuple[str, ...]
+
+
+def parse_roster(text: str, label: str) -> Roster:
+    """The pupils of a roster text; `label` names the file in messages."""
+    where = "option --roster"
+    pupils: list[Pupil] = []
+    warnings: list[str] = []
+    first_seen: dict[str, int] = {}
+    for number, raw in enumerate(text.splitlines(), start=1):
+        name = " ".join(unicodedata.normalize("NFC", raw).split())
+        if not name:
+            continue
+        if any(unicodedata.category(ch) == "Cc" for ch in name):
+            raise UserError(f"{label}:{number}: the name contains a control character", where=where)
+        if len(name) > MAX_NAME_LENGTH:
+            raise UserError(
+                f"{label}:{number}: a name of {len(name)} characters "
+                f"(expected at most {MAX_NAME_LENGTH})",
+                where=where,
+            )
+        folded = name.casefold()
+        if folded in first_seen:
+            warnings.append(
+                f"{label}:{number}: '{name}' appears again (first on line {first_seen[folded]}); "
+                "both get a sheet"
+            )
+        else:
+            first_seen[folded] = number
+        pupils.append(Pupil(name, number))
+    if not pupils:
+        raise UserError(f"{label} has no names (expected one name per line)", where=where)
+    if len(pupils) > MAX_NAMES:
+        raise UserError(
+            f"{label} has {len(pupils)} names (expected at most {MAX_NAMES})", where=where
+        )
+    return Roster(tuple(pupils), tuple(warnings))
+
+
+def read_roster(path: str | Path) -> Roster:
+    """Read a roster file: UTF-8 text, one name per line."""
+    file = Path(path)
+    where = "option --roster"
+    try:
+        if file.stat().st_size > MAX_BYTES:
+            raise UserError(f"{path} is larger than {MAX_BYTES} bytes", where=where)
+        data = file.read_bytes()
+    except OSError as exc:
+        raise UserError(f"cannot read {path}: {exc.strerror}", where=where) from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise UserError(
+            f"{path} is not UTF-8 text (byte {exc.start}); save it as UTF-8", where=where
+        ) from None
+    return parse_roster(text, str(path))

@@ -1,0 +1,486 @@
+"""The worksheet pipeline: options → sections → versions → sheets + answer key → PDF + manifest.
+
+No click here. `plan_worksheet` does everything but the drawing (and is what the tests
+re-check); `write_worksheet` lays out, draws and writes the files. Long runs report
+through an optional `progress(stage, done, total)` callback, so a CLI can show a bar.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from generator.catalog import Catalog
+from generator.errors import OptionError, UserError
+from generator.numbers.expr import SYMBOLS
+from generator.output import (
+    build_manifest,
+    dumps_json,
+    manifest_path,
+    resolve_out,
+    write_files_atomic,
+)
+from generator.text import Texts
+from generator.worksheet.difficulty import BRACKET_POINTS, FRACTION_POINTS, OP_POINTS
+from generator.worksheet.levels import Family, Level, load_family, rules_json
+from generator.worksheet.model import (
+    AnswerKey,
+    KeySection,
+    KeyVersion,
+    SheetCopy,
+    SheetWords,
+    ShownProblem,
+    ShownSection,
+    VersionSheet,
+)
+from generator.worksheet.pool import Pool, ProblemKey, Progress, level_pool
+from generator.worksheet.roster import Pupil, read_roster
+from generator.worksheet.sampler import Problem, SectionPlan, deal_section, plan_section
+from generator.worksheet.spec import SectionSpec, WorksheetSpec, load_spec, single_section
+
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+TEMPLATE = "worksheet"
+
+
+@dataclass(frozen=True)
+class WorksheetRequest:
+    """The options of `dicesheets worksheet`."""
+
+    family: str = "koepfchen"
+    level: int = 2
+    problems: int = 20
+    impossible: int = 0
+    versions: int = 1
+    seed: int = 1
+    title: str | None = None
+    lang: str = "de"
+    paper: str = "a4"
+    large_print: bool = False
+    roster: str | None = None
+    spec: str | None = None  # a shipped spec name or a YAML file; replaces the four above
+    key_file: str | None = None
+
+
+@dataclass(frozen=True)
+class PlannedSection:
+    """One section with every version's problems."""
+
+    spec: SectionSpec
+    family: Family
+    level: Level
+    pool: Pool
+    plan: SectionPlan
+    versions: tuple[tuple[Problem, ...], ...]
+
+
+@dataclass(frozen=True)
+class Worksheet:
+    """Everything a worksheet prints, before layout."""
+
+    title: str
+    lang: str
+    seed: int
+    spec: WorksheetSpec
+    sections: tuple[PlannedSection, ...]
+    letters: tuple[str, ...]
+    pupils: tuple[Pupil, ...]
+    warnings: tuple[str, ...]
+
+    @property
+    def copies(self) -> tuple[SheetCopy, ...]:
+        """One sheet per pupil (versions dealt in turn), or one per version without a roster."""
+        if self.pupils:
+            return tuple(
+                SheetCopy(i % len(self.letters), pupil.name) for i, pupil in enumerate(self.pupils)
+            )
+        return tuple(SheetCopy(v) for v in range(len(self.letters)))
+
+    def problems(self, version: int) -> list[tuple[int, PlannedSection, Problem]]:
+        """(printed number, section, problem) of every problem of a version, in order."""
+        found = []
+        for section in self.sections:
+            for problem in section.versions[version]:
+                found.append((len(found) + 1, section, problem))
+        return found
+
+
+@dataclass(frozen=True)
+class WorksheetResult:
+    pdf: Path
+    key: Path | None
+    manifest: Path
+    pages: int
+    warnings: tuple[str, ...]
+
+
+def _report(progress: Progress | None, stage: str, done: int, total: int) -> None:
+    if progress is not None:
+        progress(stage, done, total)
+
+
+def without(pool: Pool, taken: set[ProblemKey]) -> Pool:
+    """The pool less the problems earlier sections of the sheet use (in any version)."""
+    if not taken:
+        return pool
+    return Pool(
+        pool.level,
+        tuple(c for c in pool.solvable if c.key not in taken),
+        tuple(c for c in pool.impossible if c.key not in taken),
+    )
+
+
+def plan_worksheet(
+    req: WorksheetRequest, catalog: Catalog | None = None, progress: Progress | None = None
+) -> Worksheet:
+    """Read the spec and the roster, and deal every version's problems."""
+    catalog = catalog or Catalog.default()
+    if not 1 <= req.versions <= len(LETTERS):
+        raise OptionError("--versions", f"expected 1–{len(LETTERS)} versions, found {req.versions}")
+    spec = (
+        load_spec(req.spec, catalog)
+        if req.spec is not None
+        else single_section(req.family, req.level, req.problems, req.impossible)
+    )
+    roster = read_roster(req.roster) if req.roster is not None else None
+    sections = []
+    taken: set[ProblemKey] = set()  # by earlier sections: one sheet never repeats a problem
+    for index, section in enumerate(spec.sections):
+        family = load_family(section.family, catalog, where=section.where["family"])
+        level = family.level(section.level, where=section.where["level"])
+        pool = without(level_pool(level, progress), taken)
+        seed = f"{req.seed}/{index}/{family.id}/{level.level}"
+        try:
+            plan = plan_section(
+                pool, section.problems, section.impossible, req.versions, seed, section.where
+            )
+        except UserError as exc:
+            if not taken:
+                raise
+            message = f"{exc.message} (besides those of the sections above)"
+            raise UserError(message, where=exc.where) from None
+        dealt = deal_section(pool, plan, req.versions, seed)
+        taken.update(p.key for problems in dealt for p in problems)
+        sections.append(
+            PlannedSection(section, family, level, pool, plan, tuple(tuple(v) for v in dealt))
+        )
+        _report(progress, "problems", index + 1, len(spec.sections))
+    t = Texts(TEMPLATE, req.lang)
+    if req.title:
+        title = req.title
+    elif spec.title:
+        title = spec.title[req.lang]
+    elif len(sections) == 1:
+        only = sections[0]
+        title = t("default_title", family=only.family.name[req.lang], level=only.level.level)
+    else:
+        title = t("mixed_title")
+    warnings = list(roster.warnings) if roster else []
+    if roster and len(roster.pupils) < req.versions:
+        unused = ", ".join(LETTERS[len(roster.pupils) : req.versions])
+        warnings.append(
+            f"{len(roster.pupils)} names for {req.versions} versions: "
+            f"version {unused} is only in the key"
+        )
+    return Worksheet(
+        title=title,
+        lang=req.lang,
+        seed=req.seed,
+        spec=spec,
+        sections=tuple(sections),
+        letters=tuple(LETTERS[: req.versions]),
+        pupils=roster.pupils if roster else (),
+        warnings=tuple(warnings),
+    )
+
+
+# --- words ------------------------------------------------------------------------------
+
+
+def _ops(level: Level) -> list[str]:
+    return [SYMBOLS[op] for op in level.rules.ops]
+
+
+def _heading(ws: Worksheet, section: PlannedSection) -> str:
+    if section.spec.heading:
+        return section.spec.heading[ws.lang]
+    return section.level.name[ws.lang] if len(ws.sections) > 1 else ""
+
+
+def version_sheets(ws: Worksheet) -> list[VersionSheet]:
+    """What every version shows."""
+    t = Texts(TEMPLATE, ws.lang)
+    sheets = []
+    for v, letter in enumerate(ws.letters):
+        numbered = ws.problems(v)
+        shown = []
+        for section in ws.sections:
+            level = section.level
+            instruction = t(
+                "instruction",
+                kind=level.numbers.kind,
+                ops=_ops(level),
+                use_all=level.rules.use_all,
+                rational=level.rules.rational,
+                impossible=section.plan.impossible > 0,
+            )
+            problems = tuple(
+                ShownProblem(number, p.numbers, level.numbers.kind, p.target)
+                for number, s, p in numbered
+                if s is section
+            )
+            shown.append(ShownSection(_heading(ws, section), instruction, problems))
+        sheets.append(VersionSheet(letter, tuple(shown)))
+    return sheets
+
+
+def sheet_words(ws: Worksheet) -> SheetWords:
+    t = Texts(TEMPLATE, ws.lang)
+    return SheetWords(
+        title=ws.title,
+        name=t("name_label"),
+        klass=t("class_label"),
+        date=t("date_label"),
+        score=t("score_label"),
+        score_total=t("score_total", total=ws.spec.problems),
+        version=t("version_label"),
+        footer=lambda letter: t("footer", title=ws.title, version=letter),
+        page=lambda page, pages: t("page_label", page=page, pages=pages),
+    )
+
+
+def values_text(numbers: tuple[int, ...]) -> str:
+    """The dice or cards of a problem as the key writes them: "3 · 5 · 6"."""
+    return " · ".join(str(n) for n in numbers)
+
+
+def answer_key(ws: Worksheet) -> AnswerKey:
+    """Per version and problem: the simplest solution and how many there are."""
+    t = Texts(TEMPLATE, ws.lang)
+    kinds = {s.level.numbers.kind for s in ws.sections}
+    columns = (
+        t("col_number"),
+        t("col_values", kind=kinds.pop() if len(kinds) == 1 else "mixed"),
+        t("col_target"),
+        t("col_solution"),
+        t("col_count"),
+        t("col_difficulty"),
+    )
+    versions = []
+    for v, letter in enumerate(ws.letters):
+        numbered = ws.problems(v)
+        sections = []
+        for section in ws.sections:
+            rows = tuple(
+                (
+                    str(number),
+                    values_text(p.numbers),
+                    str(p.target),
+                    p.simplest or t("no_solution"),
+                    str(p.count),
+                    str(p.difficulty.score) if p.difficulty else "–",
+                )
+                for number, s, p in numbered
+                if s is section
+            )
+            heading = (
+                t(
+                    "key_section",
+                    heading=_heading(ws, section) or section.level.name[ws.lang],
+                    family=section.family.name[ws.lang],
+                    level=section.level.level,
+                    ops=_ops(section.level),
+                )
+                if len(ws.sections) > 1
+                else ""
+            )
+            sections.append(KeySection(heading, rows))
+        versions.append(KeyVersion(t("key_version", version=letter), tuple(sections)))
+    intro = [
+        t("key_intro", title=ws.title, versions=len(ws.letters), problems=ws.spec.problems,
+          seed=ws.seed),
+    ]  # fmt: skip
+    if len(ws.sections) == 1:
+        only = ws.sections[0]
+        intro.append(
+            t(
+                "key_section",
+                heading=only.level.name[ws.lang],
+                family=only.family.name[ws.lang],
+                level=only.level.level,
+                ops=_ops(only.level),
+            )
+        )
+    intro.append(t("difficulty_explained"))
+    roster = tuple((copy.name, ws.letters[copy.version]) for copy in ws.copies if ws.pupils)
+    return AnswerKey(
+        title=t("key_title", title=ws.title),
+        intro=tuple(intro),
+        columns=columns,
+        versions=tuple(versions),
+        roster_heading=t("roster_heading"),
+        roster_columns=(t("col_name"), t("col_version")),
+        roster=roster,
+        footer=t("key_footer"),
+        page=lambda page, pages: t("page_label", page=page, pages=pages),
+    )
+
+
+# --- manifest ---------------------------------------------------------------------------
+
+DIFFICULTY_FORMULA = (
+    "(fewest numbers - 1) + fewest operation points (- {minus}, x {times}, / {divide}) "
+    "+ {brackets} if every solution needs brackets + {fractions} if every solution needs a "
+    "fraction or a negative number + scarcity (1 solution: 3, 2: 2, 3-4: 1, 5+: 0)"
+).format(
+    minus=OP_POINTS["-"],
+    times=OP_POINTS["*"],
+    divide=OP_POINTS["/"],
+    brackets=BRACKET_POINTS,
+    fractions=FRACTION_POINTS,
+)
+
+
+def _problem_json(number: int, section: int, level: Level, p: Problem) -> dict[str, Any]:
+    return {
+        "number": number,
+        "section": section,
+        "numbers": list(p.numbers),
+        "target": p.target,
+        "rules": rules_json(level.rules),
+        "solvable": p.solvable,
+        "count": p.count,
+        "simplest": p.simplest,
+        "difficulty": p.difficulty.score if p.difficulty else None,
+        "difficulty_parts": p.difficulty.as_json() if p.difficulty else None,
+    }
+
+
+def manifest_contents(ws: Worksheet, pages_per_sheet: int, key_pages: int) -> dict[str, Any]:
+    """Everything a test or a teacher's script needs to check the sheets."""
+    index = {id(s): i for i, s in enumerate(ws.sections)}
+    return {
+        "kind": "worksheet",
+        "title": ws.title,
+        "lang": ws.lang,
+        "problems": ws.spec.problems,
+        "spec_file": ws.spec.source or None,
+        "difficulty_formula": DIFFICULTY_FORMULA,
+        "sections": [
+            {
+                "family": s.family.id,
+                "family_file": s.family.source,
+                "level": s.level.level,
+                "level_name": s.level.name[ws.lang],
+                "definition": s.level.describe(),
+                "problems": s.plan.problems,
+                "impossible": s.plan.impossible,
+                "impossible_positions": [p + 1 for p in s.plan.impossible_at],
+                "profile": list(s.plan.profile),
+                "pool": {"solvable": len(s.pool.solvable), "impossible": len(s.pool.impossible)},
+                "versions_disjoint": s.plan.disjoint,
+            }
+            for s in ws.sections
+        ],
+        "versions": [
+            {
+                "letter": letter,
+                "problems": [
+                    _problem_json(number, index[id(s)], s.level, p)
+                    for number, s, p in ws.problems(v)
+                ],
+            }
+            for v, letter in enumerate(ws.letters)
+        ],
+        "sheets": [{"version": ws.letters[c.version], "name": c.name or None} for c in ws.copies],
+        "pages_per_sheet": pages_per_sheet,
+        "sheet_pages": pages_per_sheet * len(ws.copies),
+        "key_pages": key_pages,
+    }
+
+
+# --- writing ----------------------------------------------------------------------------
+
+
+def default_name(req: WorksheetRequest, ws: Worksheet) -> str:
+    if ws.spec.source:
+        stem = Path(ws.spec.source).stem
+    else:
+        only = ws.sections[0]
+        stem = f"{only.family.id}-level{only.level.level}"
+    large = "-large" if req.large_print else ""
+    return f"worksheet-{stem}-{req.lang}{large}.pdf"
+
+
+def write_worksheet(
+    req: WorksheetRequest,
+    out: str | Path | None,
+    catalog: Catalog | None = None,
+    progress: Progress | None = None,
+) -> WorksheetResult:
+    """Write the worksheet PDF (sheets, then the key unless `key_file`) and its manifest."""
+    from generator.render.draw import render_pdf
+    from generator.render.layout_worksheet import layout_key, layout_worksheet, missing_glyphs
+
+    ws = plan_worksheet(req, catalog, progress)
+    warnings = list(ws.warnings)
+    for where, text in [("option --title", ws.title)] + [
+        (f"{req.roster}:{p.line}", p.name) for p in ws.pupils
+    ]:
+        if missing := missing_glyphs(text):
+            warnings.append(
+                f"{where}: the font has no letters for '{missing}' in '{text}' "
+                "(they print as boxes)"
+            )
+    path = resolve_out(out, default_name(req, ws))
+    key_path = None
+    if req.key_file is not None:
+        key_path = resolve_out(req.key_file, path.stem + "-key.pdf", option="--key-file")
+        if key_path.resolve() == path.resolve():
+            raise OptionError("--key-file", f"'{key_path}' is also the worksheet's file")
+    _report(progress, "layout", 0, 1)
+    key = answer_key(ws)
+    doc = layout_worksheet(
+        version_sheets(ws),
+        ws.copies,
+        sheet_words(ws),
+        None if key_path else key,
+        req.paper,
+        req.large_print,
+    )
+    _report(progress, "layout", 1, 1)
+    # every version has the same sections and cells, so the same number of pages
+    per_sheet = len(doc.forms) // len(ws.letters)
+    files: list[tuple[Path, bytes]] = []
+    documents = 2 if key_path else 1
+    _report(progress, "pdf", 0, documents)
+    pdf = render_pdf(doc)
+    files.append((path, pdf))
+    _report(progress, "pdf", 1, documents)
+    key_pages = len(doc.pages) - per_sheet * len(ws.copies)
+    if key_path is not None:
+        key_doc = layout_key(key, req.paper)
+        files.append((key_path, render_pdf(key_doc)))
+        key_pages = len(key_doc.pages)
+        _report(progress, "pdf", 2, documents)
+    contents = manifest_contents(ws, per_sheet, key_pages)
+    contents["key_pdf"] = key_path.name if key_path else None
+    options = {
+        "family": req.family if req.spec is None else None,
+        "level": req.level if req.spec is None else None,
+        "problems": req.problems if req.spec is None else None,
+        "impossible": req.impossible if req.spec is None else None,
+        "spec": req.spec,
+        "versions": req.versions,
+        "title": req.title,
+        "lang": req.lang,
+        "paper": req.paper,
+        "large_print": req.large_print,
+        "roster": Path(req.roster).name if req.roster else None,
+        "key_file": str(req.key_file) if req.key_file else None,
+    }
+    manifest = build_manifest("worksheet", options, req.seed, contents)
+    manifest = {**manifest, "pdf": path.name, "pdf_bytes": len(pdf)}
+    files.append((manifest_path(path), dumps_json(manifest).encode()))
+    write_files_atomic(files)
+    return WorksheetResult(path, key_path, manifest_path(path), len(doc.pages), tuple(warnings))

@@ -1,0 +1,136 @@
+"""What a worksheet holds: sections of problems, each from one family and level.
+
+The command-line options describe a sheet of one section; a worksheet spec (YAML,
+`--spec`) names several, so one sheet can mix families and levels:
+
+    title: {de: "Würfelrechnen – gemischt", en: "Dice maths – mixed"}   # optional
+    sections:
+      - {family: koepfchen, level: 1, problems: 4}
+      - {family: koepfchen, level: 3, problems: 4, impossible: 1}
+      - {family: "24", level: 1, problems: 2, heading: {de: "Zum Schluss: 24", en: "Last: 24"}}
+
+Shipped specs live in `task_catalog/worksheet/specs/`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from generator.catalog import Catalog
+from generator.errors import CatalogError, UserError
+from generator.text import LANGS
+from generator.yamlload import Fields, LocDict, load_file
+
+SPEC_DIR = "worksheet/specs"
+MAX_PROBLEMS = 100
+MAX_SECTIONS = 8
+
+
+@dataclass(frozen=True)
+class SectionSpec:
+    """One section: `problems` problems of a level, `impossible` of them without a solution."""
+
+    family: str
+    level: int
+    problems: int
+    impossible: int = 0
+    heading: dict[str, str] | None = None
+    where: dict[str, str] = field(default_factory=dict, compare=False)
+
+
+@dataclass(frozen=True)
+class WorksheetSpec:
+    title: dict[str, str] | None
+    sections: tuple[SectionSpec, ...]
+    source: str = ""  # the spec file, "" for the command-line options
+
+    @property
+    def problems(self) -> int:
+        return sum(s.problems for s in self.sections)
+
+
+def single_section(family: str, level: int, problems: int, impossible: int) -> WorksheetSpec:
+    """The spec the command-line options describe."""
+    where = {
+        "family": "option --family",
+        "level": "option --level",
+        "problems": "option --problems",
+        "impossible": "option --impossible",
+        "versions": "option --versions",
+    }
+    if not 1 <= problems <= MAX_PROBLEMS:
+        raise UserError(
+            f"expected 1–{MAX_PROBLEMS} problems, found {problems}", where=where["problems"]
+        )
+    return WorksheetSpec(None, (SectionSpec(family, level, problems, impossible, None, where),))
+
+
+def _texts(value: object, fields: Fields, key: str) -> dict[str, str]:
+    if isinstance(value, str):
+        return dict.fromkeys(LANGS, value)
+    sub = Fields(value, fields.file, f"{fields.context}.{key}".lstrip("."))
+    sub.unknown_keys(set(LANGS))
+    return {lang: sub.get(lang, str) for lang in LANGS}
+
+
+def _where(data: object, key: str, label: str, context: str) -> str:
+    if isinstance(data, LocDict):
+        line, column = data.where(key)
+        return f"{label}:{line}:{column} ({context}.{key})"
+    return f"{label} ({context}.{key})"
+
+
+def load_spec_file(path: Path, label: str) -> WorksheetSpec:
+    """Parse and validate one worksheet spec."""
+    f = Fields(load_file(path, label), label)
+    f.unknown_keys({"title", "sections"})
+    title = _texts(f.get("title", (str, dict)), f, "title") if "title" in f.data else None
+    raw = f.get("sections", list)
+    if not raw:
+        raise f.error("sections", "expected at least one section")
+    if len(raw) > MAX_SECTIONS:
+        raise f.error("sections", f"{len(raw)} sections (expected at most {MAX_SECTIONS})")
+    sections = []
+    for i, item in enumerate(raw):
+        context = f"sections[{i}]"
+        s = Fields(item, label, context)
+        s.unknown_keys({"family", "level", "problems", "impossible", "heading"})
+        heading = _texts(s.get("heading", (str, dict)), s, "heading") if "heading" in item else None
+        where = {k: _where(item, k, label, context) for k in ("family", "level", "problems")}
+        where["impossible"] = _where(item, "impossible", label, context)
+        where["versions"] = "option --versions"
+        sections.append(
+            SectionSpec(
+                family=str(s.get("family", (str, int))),
+                level=s.int_in("level", 1, 99),
+                problems=s.int_in("problems", 1, MAX_PROBLEMS),
+                impossible=s.int_in("impossible", 0, MAX_PROBLEMS, 0),
+                heading=heading,
+                where=where,
+            )
+        )
+    spec = WorksheetSpec(title, tuple(sections), label)
+    if spec.problems > MAX_PROBLEMS:
+        raise CatalogError(
+            f"{spec.problems} problems in all (expected at most {MAX_PROBLEMS})", file=label
+        )
+    return spec
+
+
+def spec_names(catalog: Catalog | None = None) -> list[str]:
+    return (catalog or Catalog.default()).names(SPEC_DIR)
+
+
+def load_spec(name: str, catalog: Catalog | None = None) -> WorksheetSpec:
+    """A shipped spec by name ('mixed') or a YAML file by path."""
+    catalog = catalog or Catalog.default()
+    path = catalog.path(f"{SPEC_DIR}/{name}.yaml")
+    if path is not None:
+        return load_spec_file(path, catalog.label(path))
+    if Path(name).is_file():
+        return load_spec_file(Path(name), name)
+    known = ", ".join(spec_names(catalog))
+    raise UserError(
+        f"no spec file '{name}' (expected a YAML file or one of: {known})", where="option --spec"
+    )

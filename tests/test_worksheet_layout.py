@@ -1,0 +1,133 @@
+"""Worksheet layout as numbers: cells on the page, apart, big enough; large print is large."""
+
+from __future__ import annotations
+
+import pytest
+
+from generator.render.layout_worksheet import (
+    LARGE,
+    NORMAL,
+    Geometry,
+    geometry,
+    layout_worksheet,
+    roomier,
+    version_pages,
+)
+from generator.render.primitives import MM, Circle, Rect, Text, page_size, texts_of
+from generator.worksheet.model import (
+    SheetCopy,
+    SheetWords,
+    ShownProblem,
+    ShownSection,
+    VersionSheet,
+)
+
+WORDS = SheetWords(
+    title="Würfelrechnen – Stufe 2",
+    name="Name",
+    klass="Klasse",
+    date="Datum",
+    score="Punkte",
+    score_total="/ 20",
+    version="Gruppe",
+    footer=lambda letter: f"Würfelrechnen · Gruppe {letter}",
+    page=lambda page, pages: f"Seite {page}/{pages}",
+)
+
+
+def version(letter: str = "A", problems: int = 20, values: int = 3, kind: str = "dice",
+            sections: int = 1) -> VersionSheet:  # fmt: skip
+    shown = []
+    number = 1
+    per = problems // sections
+    for s in range(sections):
+        items = []
+        for _ in range(per):
+            vals = tuple((number + k) % (6 if kind == "dice" else 13) + 1 for k in range(values))
+            items.append(ShownProblem(number, vals, kind, 10 + number))
+            number += 1
+        heading = f"Abschnitt {s + 1}" if sections > 1 else ""
+        shown.append(ShownSection(heading, "Bilde die Zahl im Kasten aus den Würfeln. " * 2,
+                                  tuple(items)))  # fmt: skip
+    return VersionSheet(letter, tuple(shown))
+
+
+def cells(items) -> list[Rect]:
+    """The cell frames: the rounded grey rectangles."""
+    return [i for i in items if isinstance(i, Rect) and i.stroke == "#b8b8b8"]
+
+
+def overlap(a: Rect, b: Rect) -> bool:
+    return a.x < b.x + b.w and b.x < a.x + a.w and a.y < b.y + b.h and b.y < a.y + a.h
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("large", [False, True])
+@pytest.mark.parametrize(("values", "kind"), [(3, "dice"), (4, "cards"), (4, "dice")])
+def test_cells_fit_the_page_and_do_not_touch(paper, large, values, kind) -> None:
+    v = version(values=values, kind=kind, sections=2)
+    geo = roomier(geometry(paper, large, values, kind == "cards"), v, WORDS)
+    width, height = page_size(paper)
+    pages = version_pages(v, WORDS, geo)
+    frames = [c for page in pages for c in cells(page.items)]
+    assert len(frames) == 20
+    for page in pages:
+        boxes = cells(page.items)
+        for i, a in enumerate(boxes):
+            assert a.x >= 10 * MM and a.x + a.w <= width - 10 * MM + 0.01
+            assert a.y >= geo.bottom - 0.01 and a.y + a.h <= height - 10 * MM
+            assert not any(overlap(a, b) for b in boxes[i + 1 :])
+        for item in page.items:  # nothing drawn off the page
+            if isinstance(item, (Rect, Circle)):
+                x, y = (item.x, item.y) if isinstance(item, Rect) else (item.x - item.r, item.y)
+                assert 0 <= x <= width and 0 <= y <= height
+    assert geo.die >= (LARGE if large else NORMAL).min_die - 1e-9
+
+
+def test_large_print_sizes_and_more_writing_space() -> None:
+    normal = geometry("a4", False, 3, False)
+    large = geometry("a4", True, 3, False)
+    for size in ("label", "name", "instruction", "heading", "number", "target", "card", "footer"):
+        assert getattr(LARGE, size) >= 16, size
+    assert large.style.line_gap > normal.style.line_gap
+    assert large.cell_h - large.row_h > normal.cell_h - normal.row_h
+    assert large.die > normal.die and large.style.box > normal.style.box
+    texts = [t for page in version_pages(version(), WORDS, large) for t in page.items
+             if isinstance(t, Text)]  # fmt: skip
+    assert min(t.size for t in texts) >= 16
+
+
+def test_children_get_room_to_write() -> None:
+    for large in (False, True):
+        geo = geometry("a4", large, 3, False)
+        assert geo.style.lines >= 2
+        assert geo.style.line_gap >= 8 * MM
+        assert geo.die >= 8 * MM and geo.style.box >= 12 * MM
+    assert geometry("a4", False, 3, False).columns == 2
+
+
+def test_roomier_widens_lines_without_adding_pages() -> None:
+    v = version()
+    base = geometry("a4", False, 3, False)
+    wide = roomier(base, v, WORDS)
+    assert isinstance(wide, Geometry)
+    assert wide.line_gap >= base.line_gap
+    assert len(version_pages(v, WORDS, wide)) == len(version_pages(v, WORDS, base))
+
+
+def test_every_version_page_is_a_form_and_names_go_on_top() -> None:
+    versions = [version("A"), version("B")]
+    copies = [SheetCopy(0, "Zoë"), SheetCopy(1, "Søren"), SheetCopy(0, "Ömer")]
+    doc = layout_worksheet(versions, copies, WORDS, None, "a4", False)
+    per_sheet = len(doc.forms) // 2
+    assert len(doc.pages) == 3 * per_sheet
+    for i, copy in enumerate(copies):
+        for k in range(per_sheet):
+            page = doc.pages[i * per_sheet + k]
+            texts = [t.text for t in texts_of(page.items, doc.forms)]
+            assert copy.name in texts
+            assert "AB"[copy.version] in texts
+            assert f"Seite {k + 1}/{per_sheet}" in texts
+    numbers = [t.text for p in doc.pages[:per_sheet] for t in texts_of(p.items, doc.forms)
+               if t.bold and t.size == NORMAL.number]  # fmt: skip
+    assert numbers == [str(n) for n in range(1, 21)]
