@@ -16,9 +16,10 @@ import os
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 
 def cache_dir() -> Path:
@@ -52,6 +53,8 @@ def cached_arrays(
     namespace: str, key: str, compute: Callable[[], dict[str, np.ndarray]]
 ) -> dict[str, np.ndarray]:
     """Load the arrays stored under (namespace, key), or compute and store them."""
+    import numpy as np  # only array users pay for numpy
+
     path = cache_dir() / namespace / f"{key}.npz"
     try:
         with np.load(path, allow_pickle=False) as data:
