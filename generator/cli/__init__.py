@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+import time
 from typing import Any
 
 import click
@@ -19,11 +20,11 @@ from generator.errors import UserError
 # command name → "module:attribute"; each module imports only click at load time
 COMMANDS = {
     "all": "generator.cli.all:all_command",
-    "worksheet": "generator.cli.worksheet:worksheet",
+    "kniffel": "generator.cli.kniffel:kniffel",
     "kribbeln": "generator.cli.kribbeln:kribbeln",
     "numbers": "generator.cli.numbers:numbers",
-    "kniffel": "generator.cli.kniffel:kniffel",
     "preview": "generator.cli.preview:preview",
+    "worksheet": "generator.cli.worksheet:worksheet",
 }
 
 
@@ -38,10 +39,13 @@ class LazyGroup(click.Group):
         return sorted(set(super().list_commands(ctx)) | set(self.lazy))
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        from generator.cli.runopts import add_run_options
+
         if cmd_name in self.lazy:
             module_name, attr = self.lazy[cmd_name].split(":")
-            return getattr(importlib.import_module(module_name), attr)
-        return super().get_command(ctx, cmd_name)
+            return add_run_options(getattr(importlib.import_module(module_name), attr))
+        command = super().get_command(ctx, cmd_name)
+        return add_run_options(command) if command is not None else None
 
 
 class RootGroup(LazyGroup):
@@ -49,20 +53,49 @@ class RootGroup(LazyGroup):
 
     def main(self, args: Any = None, prog_name: Any = None, complete_var: Any = None,
              standalone_mode: bool = True, **extra: Any) -> Any:  # fmt: skip
+        from generator.cli import runopts
+
+        args = list(sys.argv[1:] if args is None else args)
+        runopts.reset()
+        code, started = self._run_once(args, prog_name, complete_var, extra)
+        if not runopts.SETTINGS.watch:
+            sys.exit(code)
+        # --watch: rebuild on every change, keep watching after an error, Ctrl-C ends
         try:
-            result = super().main(
-                args, prog_name or "dicesheets", complete_var, standalone_mode=False, **extra
-            )
+            while True:
+                stamps = runopts.snapshot(runopts.watched_files(args))
+                click.echo(f"[watch] built in {time.monotonic() - started:.2f} s (exit {code}); "
+                           "waiting for changes", err=True)  # fmt: skip
+                changed = runopts.wait_for_change(args, stamps)
+                names = ", ".join(p.name for p in changed[:3]) + (" …" if len(changed) > 3 else "")
+                click.echo(f"[watch] changed: {names}", err=True)
+                code, started = self._run_once(args, prog_name, complete_var, extra)
+        except KeyboardInterrupt:
+            sys.exit(0)
+
+    def _run_once(self, args: list[str], prog_name: Any, complete_var: Any,
+                  extra: dict[str, Any]) -> tuple[int, float]:  # fmt: skip
+        """Run the command once; return its exit status and start time (errors → status)."""
+        from generator.cli import runopts
+        from generator.output import collect_written
+
+        started = time.monotonic()
+        try:
+            with collect_written() as written:
+                result = super().main(
+                    args, prog_name or "dicesheets", complete_var, standalone_mode=False, **extra
+                )
+            runopts.write_previews(written)
         except UserError as exc:
             click.echo(f"dicesheets: error: {exc}", err=True)
-            sys.exit(2)
+            return 2, started
         except click.exceptions.Abort:
             click.echo("dicesheets: interrupted", err=True)
-            sys.exit(130)
+            return 130, started
         except click.ClickException as exc:
             click.echo(f"dicesheets: error: {exc.format_message()}", err=True)
-            sys.exit(exc.exit_code)
-        sys.exit(result if isinstance(result, int) else 0)
+            return exc.exit_code, started
+        return (result if isinstance(result, int) else 0), started
 
 
 @click.group(cls=RootGroup, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})

@@ -1,0 +1,123 @@
+"""Options every command gets: --catalog overlay, --png previews, --watch rebuilds."""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from generator.resources import catalog_dir
+
+SHIPPED = (catalog_dir() / "kniffel" / "kniffel.yaml").read_text(encoding="utf-8")
+
+
+def make_catalog(folder: Path, threshold: int = 60) -> Path:
+    (folder / "kniffel").mkdir(parents=True)
+    (folder / "kniffel" / "kniffel.yaml").write_text(
+        SHIPPED.replace("threshold: 63", f"threshold: {threshold}"), encoding="utf-8"
+    )
+    (folder / "kniffel" / "family.yaml").write_text(
+        SHIPPED.replace("id: kniffel", "id: family").replace("value: 35", "value: 50"),
+        encoding="utf-8",
+    )
+    return folder
+
+
+def test_user_catalog_replaces_one_file_and_adds_another(run_cli, tmp_path: Path) -> None:
+    cat = make_catalog(tmp_path / "mine")
+    result = run_cli("kniffel", "block", "--catalog", cat, "--out", tmp_path / "a.pdf")
+    assert result.exit_code == 0, result.output
+    manifest = json.loads((tmp_path / "a.json").read_text(encoding="utf-8"))
+    assert manifest["contents"]["upper_bonus"] == {"threshold": 60, "value": 35}
+    result = run_cli(
+        "kniffel", "block", "--rules", "family", "--catalog", cat, "--out", tmp_path / "b.pdf"
+    )
+    assert result.exit_code == 0, result.output
+    manifest = json.loads((tmp_path / "b.json").read_text(encoding="utf-8"))
+    assert manifest["contents"]["upper_bonus"] == {"threshold": 63, "value": 50}
+    # the shipped catalog is untouched and used again without --catalog
+    assert (catalog_dir() / "kniffel" / "kniffel.yaml").read_text(encoding="utf-8") == SHIPPED
+    assert run_cli("kniffel", "block", "--out", tmp_path / "c.pdf").exit_code == 0
+    manifest = json.loads((tmp_path / "c.json").read_text(encoding="utf-8"))
+    assert manifest["contents"]["upper_bonus"]["threshold"] == 63
+    assert run_cli("kniffel", "block", "--rules", "family").exit_code == 2
+
+
+def test_user_template_overrides_text(run_cli, tmp_path: Path) -> None:
+    from generator.resources import templates_dir
+
+    cat = tmp_path / "mine"
+    (cat / "templates" / "de").mkdir(parents=True)
+    text = (templates_dir() / "de" / "kniffel_block.j2").read_text(encoding="utf-8")
+    (cat / "templates" / "de" / "kniffel_block.j2").write_text(
+        text.replace("Endsumme", "Alles zusammen"), encoding="utf-8"
+    )
+    result = run_cli("kniffel", "block", "--catalog", cat, "--out", tmp_path / "a.pdf")
+    assert result.exit_code == 0, result.output
+    rows = json.loads((tmp_path / "a.json").read_text(encoding="utf-8"))["contents"]["rows"]
+    assert rows[-1]["label"] == "Alles zusammen"
+
+
+def test_missing_catalog_folder_is_exit_2(run_cli, tmp_path: Path) -> None:
+    result = run_cli("kniffel", "block", "--catalog", tmp_path / "nope")
+    assert result.exit_code == 2 and "--catalog" in result.stderr
+
+
+def test_png_previews_on_a_rendering_command(run_cli, tmp_path: Path) -> None:
+    result = run_cli("kniffel", "block", "--players", "3", "--out", tmp_path / "k.pdf",
+                     "--png", tmp_path / "png", "--dpi", "30")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in (tmp_path / "png").iterdir()) == ["k-1.png", "k-2.png", "k-3.png"]
+
+
+def _reader(stream, lines: queue.Queue) -> None:
+    for line in stream:
+        lines.put(line)
+
+
+def _wait_for(lines: queue.Queue, needle: str, timeout: float) -> str:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            line = lines.get(timeout=deadline - time.monotonic())
+        except queue.Empty:
+            break
+        if needle in line:
+            return line
+    raise AssertionError(f"no line with {needle!r} within {timeout} s")
+
+
+def test_watch_rebuilds_after_an_edit_and_survives_an_error(tmp_path: Path) -> None:
+    cat = make_catalog(tmp_path / "mine")
+    rules = cat / "kniffel" / "kniffel.yaml"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "generator", "kniffel", "block", "--catalog", str(cat), "--watch",
+         "--out", str(tmp_path / "w.pdf")],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env={**os.environ},
+    )  # fmt: skip
+    lines: queue.Queue = queue.Queue()
+    threading.Thread(target=_reader, args=(proc.stderr, lines), daemon=True).start()
+    try:
+        _wait_for(lines, "[watch] built", 60)
+        manifest = json.loads((tmp_path / "w.json").read_text(encoding="utf-8"))
+        assert manifest["contents"]["upper_bonus"]["threshold"] == 60
+        time.sleep(0.05)
+        rules.write_text(
+            rules.read_text(encoding="utf-8").replace("threshold: 60", "threshold: 55")
+        )
+        _wait_for(lines, "[watch] changed: kniffel.yaml", 30)
+        _wait_for(lines, "[watch] built", 60)
+        manifest = json.loads((tmp_path / "w.json").read_text(encoding="utf-8"))
+        assert manifest["contents"]["upper_bonus"]["threshold"] == 55
+        rules.write_text("id: [broken\n")
+        assert "kniffel.yaml" in _wait_for(lines, "dicesheets: error:", 30)
+        _wait_for(lines, "[watch] built", 30)  # still watching after the error
+        assert proc.poll() is None
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
