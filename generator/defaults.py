@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from generator.kniffel.sheet import BlockRequest, write_block
+from generator.koepfchen.sheet import BoardRequest, write_board
 from generator.worksheet.sheet import WorksheetRequest, write_worksheet
 
 
@@ -19,4 +20,7 @@ def write_default_set(out: str | Path, seed: int = 1) -> list[Path]:
     # a level-2 worksheet, versions A–C, the answer key after the sheets
     worksheet = WorksheetRequest(level=2, versions=3, seed=seed, lang="de")
     written.append(write_worksheet(worksheet, folder).pdf)
+    # Schlaues Köpfchen: the original board and one sampled board, each with rules and key
+    written.append(write_board(BoardRequest(profile="classic", seed=seed), folder))
+    written.append(write_board(BoardRequest(profile="einmaleins", seed=seed), folder))
     return written

@@ -21,6 +21,7 @@ from generator.errors import UserError
 COMMANDS = {
     "all": "generator.cli.all:all_command",
     "kniffel": "generator.cli.kniffel:kniffel",
+    "koepfchen": "generator.cli.koepfchen:koepfchen",
     "kribbeln": "generator.cli.kribbeln:kribbeln",
     "numbers": "generator.cli.numbers:numbers",
     "preview": "generator.cli.preview:preview",

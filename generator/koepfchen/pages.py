@@ -1,0 +1,280 @@
+"""What the printed pages say: the board's words, the rules page and the answer key as blocks.
+
+Every visible word comes from `templates/<lang>/koepfchen_{board,rules,key}.j2`.
+The blocks are plain data (headings, paragraphs, dice, tables); the layout
+module decides where they go (`generator.render.layout_koepfchen`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from generator.koepfchen.analysis import RaceStats, TurnStats
+from generator.koepfchen.board import Board
+from generator.koepfchen.key import HardTarget
+from generator.text import Texts, percent
+
+DOTS = {1: "●", 2: "●●", 3: "●●●"}
+OPS_SHORT = {"+": "+", "-": "−", "*": "×", "/": "÷"}
+
+
+@dataclass(frozen=True)
+class Heading:
+    text: str
+    level: int = 2  # 1: page title, 2: section, 3: sub-section
+
+
+@dataclass(frozen=True)
+class Para:
+    text: str
+    small: bool = False
+
+
+@dataclass(frozen=True)
+class Bullet:
+    label: str  # "1." or "•"
+    text: str
+
+
+@dataclass(frozen=True)
+class DiceRow:
+    """Drawn white dice followed by a line of text (the rules' example)."""
+
+    values: tuple[int, ...]
+    text: str
+
+
+@dataclass(frozen=True)
+class TableColumn:
+    title: str
+    weight: float
+    align: str = "left"
+
+
+@dataclass(frozen=True)
+class Table:
+    columns: tuple[TableColumn, ...]
+    rows: tuple[tuple[str, ...], ...]
+    balance: bool = False  # in columns: split the rows evenly when they all fit the page
+
+
+@dataclass(frozen=True)
+class Columns:
+    """From here on, flow the blocks in this many columns."""
+
+    count: int
+
+
+@dataclass(frozen=True)
+class Group:
+    """Blocks kept together in one column when they fit one."""
+
+    blocks: tuple[Heading | Para | Bullet | DiceRow | Table, ...]
+
+
+@dataclass(frozen=True)
+class Balanced:
+    """Groups spread over the columns so that the columns end at about the same height."""
+
+    groups: tuple[Group, ...]
+
+
+Block = Heading | Para | Bullet | DiceRow | Table | Columns | Group | Balanced
+
+
+@dataclass(frozen=True)
+class BoardView:
+    """The board as the layout draws it: cells 0 (start) .. L (goal) and the board's words."""
+
+    cells: tuple[tuple[int, int | None, int], ...]  # (field number, target, difficulty dots)
+    marks: bool
+    words: dict[str, str]
+
+
+@dataclass(frozen=True)
+class Figures:
+    """The exact game-length figures printed on the pages and stored in the manifest."""
+
+    solo: TurnStats
+    races: tuple[RaceStats, ...]  # 2..6 players
+
+    def race(self, players: int) -> RaceStats:
+        return next(r for r in self.races if r.players == players)
+
+
+def ops_symbols(ops: str) -> str:
+    return " ".join(OPS_SHORT[o] for o in ops)
+
+
+def board_view(board: Board, lang: str, figures: Figures) -> BoardView:
+    """The cells and words of the board pages."""
+    profile = board.profile
+    t = Texts("koepfchen_board", lang)
+    words = {
+        "title": t("title", name=profile.name[lang]),
+        "reminder": t("reminder", dice=profile.dice, ops=ops_symbols(profile.rules.ops)),
+        "start": t("start"),
+        "goal": t("goal"),
+        "legend": t("legend"),
+        "part_1": t("part", n=1, total=2),
+        "part_2": t("part", n=2, total=2),
+        "cut": t("cut"),
+        "glue": t("glue"),
+        "glue_hint": t("glue_hint"),
+        "footer": t("footer", profile=profile.id, seed=board.seed, turns=figures.solo.expected),
+    }
+    for level in (1, 2, 3):
+        words[f"level_{level}"] = t("level", n=level)
+    cells = ((0, None, 0), *((f.index, f.target, f.level) for f in board.fields))
+    return BoardView(cells, profile.marks, words)
+
+
+def example_roll(board: Board) -> tuple[int, int, int, tuple[int, ...], str] | None:
+    """(position, red, field, roll, solution) for the rules' example, or None on a tiny board.
+
+    Like the original's example (pawn on 3, red 5, field 8): the roll is the first, in the
+    dice solver's order, whose simplest solution uses the most operations and dice.
+    """
+    from generator.core.rollhold import IdenticalDice
+    from generator.numbers import reachable_targets, simplest
+
+    profile = board.profile
+    pos = 3 if profile.length >= 9 else 0
+    red = min(5, profile.length - pos)
+    if red < 1:
+        return None
+    target = board.fields[pos + red - 1].target
+    best: tuple[tuple[int, int], tuple[int, ...], str] | None = None
+    for roll in IdenticalDice(profile.dice, profile.faces).states:
+        if target not in reachable_targets(roll, profile.rules):
+            continue
+        found = simplest(roll, target, profile.rules)
+        assert found is not None
+        ops = {ch for ch in found.text if ch in "+−×÷"}
+        score = (len(ops), len(found.numbers_used))
+        if best is None or score > best[0]:
+            best = (score, roll, found.text)
+    if best is None:
+        return None
+    return pos, red, pos + red, best[1], best[2]
+
+
+def rules_blocks(board: Board, lang: str, figures: Figures) -> list[Block]:
+    """The rules page: the original's rules, this profile's operations and division rule."""
+    profile = board.profile
+    t = Texts("koepfchen_rules", lang)
+    ops = profile.rules.ops
+    division = "division_rational" if profile.rules.rational else "division_integer"
+    turn: list[Heading | Para | Bullet | DiceRow | Table] = [
+        Heading(t("h_turn")),
+        Bullet("1.", t("step_red", length=profile.length)),
+        Bullet("2.", t("step_white", rolls=profile.rolls)),
+        Bullet("", t("step_ops", ops=ops) + " " + t(division, ops=ops)),
+        Bullet("3.", t("step_move")),
+        Bullet("", t("step_share")),
+    ]
+    example = example_roll(board)
+    if example is not None:
+        pos, red, field_no, roll, solution = example
+        target = board.fields[field_no - 1].target
+        turn.append(Para(t("example", pos=pos, red=red, field=field_no, target=target)))
+        turn.append(DiceRow(roll, t("example_solution", solution=solution, target=target)))
+    this_board: list[Heading | Para | Bullet | DiceRow | Table] = [
+        Heading(t("h_board")),
+        Para(
+            t(
+                "board_figures",
+                turns=figures.solo.expected,
+                median=figures.solo.median,
+                p90=figures.solo.p90,
+                rounds=figures.race(4).expected_rounds,
+            )
+        ),
+    ]
+    if profile.marks:
+        this_board.append(
+            Para(t("board_marks", easy=profile.easy, hard=profile.hard, rolls=profile.rolls))
+        )
+    # each section is a group, so a heading never stands alone at the foot of a column
+    return [
+        Heading(t("title"), 1),
+        Para(t("subtitle", name=profile.name[lang]) + " – " + profile.description[lang]),
+        Group((Heading(t("h_material")), Para(t("material", length=profile.length,
+                                                    dice=profile.dice, faces=profile.faces)))),
+        Group((Heading(t("h_setup")), Para(t("setup")))),
+        Group(tuple(turn)),
+        Group((Heading(t("h_end")), Para(t("end", length=profile.length)))),
+        Group((Heading(t("h_stress")), Para(t("stress")), Para(t("stress_example"), small=True))),
+        Group(tuple(this_board)),
+    ]  # fmt: skip
+
+
+def key_blocks(board: Board, lang: str, figures: Figures, hard: list[HardTarget]) -> list[Block]:
+    """The answer key: every field's target and odds, game length, the hardest targets' rolls."""
+    profile = board.profile
+    t = Texts("koepfchen_key", lang)
+    columns = (
+        TableColumn(t("col_field"), 1.0, "right"),
+        TableColumn(t("col_target"), 1.1, "right"),
+        TableColumn(t("col_single"), 1.4, "right"),
+        TableColumn(t("col_within", rolls=profile.rolls), 1.5, "right"),
+        TableColumn(t("col_level"), 1.2, "center"),
+    )
+    rows = tuple(
+        (
+            str(f.index),
+            str(f.target),
+            percent(f.single_roll, lang),
+            percent(f.within, lang),
+            DOTS[f.level],
+        )
+        for f in board.fields
+    )
+    blocks: list[Block] = [
+        Heading(t("title", name=profile.name[lang]), 1),
+        Para(t("intro", rolls=profile.rolls)),
+        Columns(2),
+        Table(columns, rows, balance=True),
+        Columns(1),
+        Heading(t("h_figures")),
+        Para(
+            t(
+                "solo",
+                turns=figures.solo.expected,
+                median=figures.solo.median,
+                p90=figures.solo.p90,
+            )
+        ),
+    ]
+    for race in figures.races:
+        blocks.append(
+            Bullet(
+                "•",
+                t("race", players=race.players, rounds=race.expected_rounds, wins=race.win_by_seat),
+            )
+        )
+    if hard:
+        blocks += [Heading(t("h_hardest")), Para(t("hard_intro")), Columns(2)]
+        sol_columns = (
+            TableColumn(t("col_roll"), 1.0, "center"),
+            TableColumn(t("col_solution"), 2.2, "left"),
+        )
+        groups = []
+        for h in hard:
+            heading = t(
+                "h_target", target=h.target, fields=h.fields, within=h.within, rolls=profile.rolls
+            )
+            rows = tuple(
+                (" ".join(map(str, r.roll)), f"{r.solution} = {h.target}") for r in h.rolls
+            )
+            groups.append(
+                Group(
+                    (
+                        Heading(heading, 3),
+                        Para(t("count", n=len(h.rolls), total=h.all_rolls), small=True),
+                        Table(sol_columns, rows),
+                    )
+                )
+            )
+        blocks.append(Balanced(tuple(groups)))
+    return blocks

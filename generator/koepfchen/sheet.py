@@ -1,0 +1,222 @@
+"""The Köpfchen pipelines (no click): profile → board → figures → layout → PDF + manifest, and
+the analysis report of `dicesheets koepfchen analyze`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from generator.catalog import Catalog
+from generator.errors import OptionError
+from generator.koepfchen.analysis import race_exact, simulate, turn_stats
+from generator.koepfchen.board import Board
+from generator.koepfchen.pages import Figures
+from generator.koepfchen.profile import Profile, load_profile
+from generator.koepfchen.sampler import sample_board
+from generator.output import build_manifest, resolve_out, write_pdf
+
+RACE_PLAYERS = (2, 3, 4, 5, 6)
+MAX_GAMES = 1_000_000
+
+
+@dataclass(frozen=True)
+class BoardRequest:
+    profile: str = "classic"
+    seed: int = 1
+    lang: str = "de"
+    paper: str = "a4"
+    landscape: bool = False
+    key: bool = True
+    rules: bool = True
+
+
+def make_board(profile: Profile, seed: int) -> tuple[Board, Figures]:
+    """The board for `seed` and its exact game-length figures."""
+    board = sample_board(profile, seed)
+    figures = Figures(
+        solo=turn_stats(board.success),
+        races=tuple(race_exact(board.success, n) for n in RACE_PLAYERS),
+    )
+    return board, figures
+
+
+def render_board(
+    req: BoardRequest, catalog: Catalog | None = None
+) -> tuple[bytes, dict[str, Any], Board]:
+    """The PDF bytes, the manifest contents and the board (nothing written)."""
+    from generator.koepfchen.key import hardest_targets
+    from generator.koepfchen.pages import board_view, key_blocks, rules_blocks
+    from generator.render.draw import render_pdf
+    from generator.render.layout_koepfchen import layout_sheet
+
+    profile = load_profile(req.profile, catalog)
+    board, figures = make_board(profile, req.seed)
+    view = board_view(board, req.lang, figures)
+    rules = rules_blocks(board, req.lang, figures) if req.rules else None
+    hard = hardest_targets(board, profile.hardest) if req.key else []
+    key = key_blocks(board, req.lang, figures, hard) if req.key else None
+    sheet = layout_sheet(view, rules, key, req.paper, req.landscape, view.words["title"])
+    pdf = render_pdf(sheet.document)
+    contents = _contents(board, figures, req, sheet, hard)
+    return pdf, contents, board
+
+
+def write_board(req: BoardRequest, out: str | Path | None, catalog: Catalog | None = None) -> Path:
+    """Write the board PDF (board, rules page, answer key) and its manifest; return the path."""
+    pdf, contents, board = render_board(req, catalog)
+    suffix = "" if board.seed is None else f"-{board.seed}"
+    path = resolve_out(out, f"koepfchen-{board.profile.id}{suffix}-{req.lang}.pdf")
+    options = {
+        "profile": req.profile,
+        "lang": req.lang,
+        "paper": req.paper,
+        "landscape": req.landscape,
+        "key": req.key,
+        "rules": req.rules,
+    }
+    write_pdf(path, pdf, build_manifest("koepfchen board", options, req.seed, contents))
+    return path
+
+
+def _r(x: float) -> float:
+    return round(float(x), 6)
+
+
+def _figures_json(figures: Figures) -> dict[str, Any]:
+    solo = figures.solo
+    return {
+        "game_length": {
+            "expected_turns": _r(solo.expected),
+            "median_turns": solo.median,
+            "p90_turns": solo.p90,
+            "sd_turns": _r(solo.sd),
+        },
+        "races": [
+            {
+                "players": r.players,
+                "expected_rounds": _r(r.expected_rounds),
+                "median_rounds": r.median_rounds,
+                "win_by_seat": [_r(w) for w in r.win_by_seat],
+            }
+            for r in figures.races
+        ],
+    }
+
+
+def board_json(board: Board) -> dict[str, Any]:
+    """The profile facts and every field's target and odds."""
+    p = board.profile
+    return {
+        "profile": p.id,
+        "profile_file": p.source,
+        "sampled": not p.fixed,
+        "track_length": p.length,
+        "dice": {"count": p.dice, "faces": p.faces, "rolls": p.rolls},
+        "ops": p.rules.ops,
+        "division": p.rules.division,
+        "fields": [
+            {
+                "field": f.index,
+                "target": f.target,
+                "single_roll": _r(f.single_roll),
+                "within": _r(f.within),
+                "level": f.level,
+            }
+            for f in board.fields
+        ],
+    }
+
+
+def _contents(board: Board, figures: Figures, req: BoardRequest, sheet: Any, hard: list) -> dict:
+    geo = sheet.geometry
+    return {
+        "kind": "koepfchen-board",
+        **board_json(board),
+        **_figures_json(figures),
+        "lang": req.lang,
+        "pages": list(sheet.roles),
+        "page_size_pt": [round(geo.page_w, 2), round(geo.page_h, 2)],
+        "board": {
+            "parts": geo.parts,
+            "grid": [geo.cols, geo.rows],
+            "cell_mm": [round(geo.cell_w * 25.4 / 72, 1), round(geo.cell_h * 25.4 / 72, 1)],
+            "target_pt": round(sheet.target_pt, 2),
+        },
+        "key_targets": [h.target for h in hard],
+    }
+
+
+def analyze(
+    profile_name: str, seed: int, players: int, games: int, catalog: Catalog | None = None
+) -> dict[str, Any]:
+    """Exact figures for one player and for races, and a seeded Monte Carlo of `players`."""
+    if not 1 <= players <= 6:
+        raise OptionError("--players", f"expected 1–6 players, found {players}")
+    if not 1 <= games <= MAX_GAMES:
+        raise OptionError("--games", f"expected 1–{MAX_GAMES} games, found {games}")
+    profile = load_profile(profile_name, catalog)
+    board, figures = make_board(profile, seed)
+    exact = race_exact(board.success, players)
+    sim = simulate(board.success, players, games, seed)
+    return {
+        "kind": "koepfchen-analysis",
+        "seed": seed,
+        **board_json(board),
+        **_figures_json(figures),
+        "monte_carlo": {
+            "players": players,
+            "games": games,
+            "seed": seed,
+            "mean_rounds": _r(sim.mean_rounds),
+            "se_rounds": _r(sim.se_rounds) if games > 1 else None,
+            "median_rounds": sim.median_rounds,
+            "win_by_seat": [_r(w) for w in sim.win_by_seat],
+            "unfinished": sim.unfinished,
+            "exact_rounds": _r(exact.expected_rounds),
+            "exact_win_by_seat": [_r(w) for w in exact.win_by_seat],
+        },
+    }
+
+
+def format_analysis(data: dict[str, Any]) -> str:
+    """A plain-text report (numbers and field names only)."""
+    lines = [
+        f"profile {data['profile']} ({data['profile_file']}), seed {data['seed']}: "
+        f"{data['track_length']} fields, {data['dice']['count']} d{data['dice']['faces']}, "
+        f"{data['dice']['rolls']} rolls, ops {data['ops']}, division {data['division']}",
+        "",
+        f"{'field':>5} {'target':>6} {'1 roll':>8} {'3 rolls':>8}".replace(
+            "3 rolls", f"{data['dice']['rolls']} rolls"
+        )
+        + "  dots",
+    ]
+    for f in data["fields"]:
+        lines.append(
+            f"{f['field']:>5} {f['target']:>6} {f['single_roll']:>8.3f} {f['within']:>8.3f}  "
+            + "●" * f["level"]
+        )
+    g = data["game_length"]
+    lines += [
+        "",
+        f"one player, exact: expected {g['expected_turns']:.2f} turns, median {g['median_turns']}, "
+        f"90th percentile {g['p90_turns']}, sd {g['sd_turns']:.2f}",
+    ]
+    for r in data["races"]:
+        wins = " ".join(f"{w:.3f}" for w in r["win_by_seat"])
+        lines.append(
+            f"{r['players']} players, exact: {r['expected_rounds']:.2f} rounds "
+            f"(median {r['median_rounds']}), win by seat {wins}"
+        )
+    mc = data["monte_carlo"]
+    se = f" ± {mc['se_rounds']:.2f}" if mc["se_rounds"] is not None else ""
+    lines += [
+        "",
+        f"Monte Carlo, {mc['players']} player(s), {mc['games']} games, seed {mc['seed']}: "
+        f"{mc['mean_rounds']:.2f}{se} rounds (exact {mc['exact_rounds']:.2f}), "
+        f"median {mc['median_rounds']:g}",
+        "  win by seat " + " ".join(f"{w:.3f}" for w in mc["win_by_seat"])
+        + "  (exact " + " ".join(f"{w:.3f}" for w in mc["exact_win_by_seat"]) + ")",
+    ]  # fmt: skip
+    return "\n".join(lines)
