@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from generator.kniffel.oddscard import OddsRequest, write_odds_card
 from generator.kniffel.sheet import BlockRequest, write_block
 from generator.koepfchen.sheet import BoardRequest, write_board
 from generator.worksheet.sheet import WorksheetRequest, write_worksheet
@@ -16,6 +17,8 @@ def write_default_set(out: str | Path, seed: int = 1) -> list[Path]:
     written = [
         write_block(BlockRequest(rules="kniffel", lang="de", players=4, seed=seed), folder),
         write_block(BlockRequest(rules="yahtzee", lang="en", players=4, seed=seed), folder),
+        # the Kniffel odds card (solved and simulated once, then read from the cache)
+        write_odds_card(OddsRequest(rules="kniffel", lang="de", seed=seed), folder),
     ]
     # a level-2 worksheet, versions A–C, the answer key after the sheets
     worksheet = WorksheetRequest(level=2, versions=3, seed=seed, lang="de")

@@ -107,12 +107,17 @@ def test_yahtzee_bonus_needs_fifty_in_the_box() -> None:
     assert (t.yahtzee_bonus, t.lower_total, t.grand_total) == (200, 260, 260)
 
 
-def test_free_joker_any_open_box() -> None:
+def test_free_joker_any_open_box_full_value_once_the_upper_box_is_filled() -> None:
     free = YAHTZEE.__class__(**{**YAHTZEE.__dict__, "joker": "free"})
     filled = {"yahtzee": 50}
     assert len(allowed_categories((4,) * 5, free, filled)) == 12
-    assert score((4,) * 5, free.category("large_straight"), free, filled) == 40
+    # the matching upper box (fours) is open: a straight scores its own pattern, 0
+    assert score((4,) * 5, free.category("large_straight"), free, filled) == 0
     assert score((4,) * 5, free.category("ones"), free, filled) == 0
+    assert score((4,) * 5, free.category("chance"), free, filled) == 20
+    filled = {"yahtzee": 50, "fours": 8}
+    assert score((4,) * 5, free.category("large_straight"), free, filled) == 40
+    assert score((4,) * 5, free.category("full_house"), free, filled) == 25
 
 
 def test_filled_box_cannot_be_written_again() -> None:

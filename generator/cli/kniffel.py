@@ -1,15 +1,23 @@
-"""`dicesheets kniffel …`: score blocks and the scoring check."""
+"""`dicesheets kniffel …`: score blocks, the scoring check, and the optimal strategy."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
-from generator.cli.options import echo_json, lang_option, report_written, sheet_options
+from generator.cli.options import (
+    echo_json,
+    json_option,
+    lang_option,
+    report_written,
+    sheet_options,
+)
 
 
 @click.group()
 def kniffel() -> None:
-    """Kniffel / Yahtzee: score blocks, scoring."""
+    """Kniffel / Yahtzee: score blocks, scoring, coach, expected score, odds card."""
 
 
 @kniffel.command()
@@ -65,3 +73,131 @@ def score(file: str, as_json: bool) -> None:
         echo_json(result)
     else:
         click.echo(format_result(result))
+
+
+# --- the optimal strategy: coach, expected score, odds card (issue 8) ---
+
+SIMULATED_GAMES = 100_000  # = generator.kniffel.simulate.DEFAULT_GAMES (not imported: lazy CLI)
+
+
+def _rules_options(f: Any) -> Any:
+    f = click.option(
+        "--joker",
+        type=click.Choice(["none", "free", "forced"]),
+        default=None,
+        help="Joker rule instead of the rule set's own: none; free (any open box; Full House "
+        "and straights at full value once the matching upper box is filled — the published "
+        "254.5896); forced (Hasbro).",
+    )(f)
+    return click.option(
+        "--rules", default="kniffel", show_default=True, help="Rule set: kniffel or yahtzee."
+    )(f)
+
+
+def _games_option(f: Any) -> Any:
+    return click.option(
+        "--games",
+        type=int,
+        default=SIMULATED_GAMES,
+        show_default=True,
+        help="Simulated games for the score distribution.",
+    )(f)
+
+
+def _strategy(rules: str, joker: str | None) -> Any:
+    from generator.kniffel.rules import load_rules
+    from generator.kniffel.solver import load_strategy, with_joker
+
+    return load_strategy(with_joker(load_rules(rules), joker))
+
+
+@kniffel.command()
+@_rules_options
+@click.option(
+    "--filled",
+    default="",
+    help='Boxes filled so far with their points: "Einser=3,Kniffel=0" (ids or labels, de/en).',
+)
+@click.option(
+    "--upper",
+    type=int,
+    default=None,
+    help="Upper-section sum so far; default and check: the sum of the filled upper boxes.",
+)
+@click.option("--roll", required=True, help="The five dice lying now: --roll 1 3 3 4 6.")
+@click.argument("more_dice", nargs=-1, metavar="")
+@click.option(
+    "--rolls-left",
+    type=int,
+    default=2,
+    show_default=True,
+    help="Re-rolls left: 2 after the first roll, 0 after the last (then: which box).",
+)
+@json_option
+def advise(
+    rules: str,
+    joker: str | None,
+    filled: str,
+    upper: int | None,
+    roll: str,
+    more_dice: tuple[str, ...],
+    rolls_left: int,
+    as_json: bool,
+) -> None:
+    """What to keep (or, with no roll left, which box to fill) under optimal play."""
+    from generator.kniffel.coach import advise as make_advice
+    from generator.kniffel.coach import format_advice, make_position, parse_roll
+    from generator.kniffel.rules import load_rules
+    from generator.kniffel.solver import with_joker
+
+    ruleset = with_joker(load_rules(rules), joker)
+    dice = parse_roll((roll, *more_dice))
+    position = make_position(ruleset, filled, upper)
+    if not 0 <= rolls_left <= 2:
+        from generator.errors import OptionError
+
+        raise OptionError("--rolls-left", f"expected 0, 1 or 2, found {rolls_left}")
+    advice = make_advice(_strategy(rules, joker), position, dice, rolls_left)
+    if as_json:
+        echo_json(advice.to_json())
+    else:
+        click.echo(format_advice(advice))
+
+
+@kniffel.command()
+@_rules_options
+@_games_option
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the simulation.")
+@json_option
+def solve(rules: str, joker: str | None, games: int, seed: int, as_json: bool) -> None:
+    """The optimal expected score (exact) and the score spread (seeded simulation)."""
+    from generator.kniffel.simulate import check_games, format_report, solve_report
+
+    check_games(games)
+    report = solve_report(_strategy(rules, joker), games, seed)
+    if as_json:
+        echo_json(report)
+    else:
+        click.echo(format_report(report))
+
+
+@kniffel.command()
+@_rules_options
+@_games_option
+@lang_option(default=None)
+@sheet_options
+def odds(
+    rules: str,
+    joker: str | None,
+    games: int,
+    lang: str | None,
+    out: str | None,
+    paper: str,
+    landscape: bool,
+    seed: int,
+) -> None:
+    """A one-page odds card: pattern odds, optimal expected score, score histogram."""
+    from generator.kniffel.oddscard import OddsRequest, write_odds_card
+
+    req = OddsRequest(rules, joker, lang, games, paper, landscape, seed)
+    report_written(write_odds_card(req, out))

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from generator.catalog import Catalog
 from generator.errors import CatalogError, UserError
+from generator.problems import each, require_all
 from generator.text import LANGS
 from generator.yamlload import Fields, load_file
 
@@ -107,7 +108,8 @@ def load_rules_file(path: Path, label: str) -> RuleSet:
     )
     bonus = Fields(f.get("upper_bonus", dict), label, "upper_bonus")
     raw = f.get("categories", list)
-    categories = tuple(_category(item, label, i) for i, item in enumerate(raw))
+    categories = tuple(each(raw, lambda i, item: _category(item, label, i)))
+    require_all(list(categories), raw, label)
     ids = [c.id for c in categories]
     for i, cid in enumerate(ids):
         if cid in ids[:i]:

@@ -4,7 +4,9 @@ Joker rules (Yahtzee rule sets only), applied when five equal dice are rolled
 and the Yahtzee box is already filled (with 50 or 0):
 - forced (Hasbro): the matching upper box must be used if it is open; else any
   open lower box scores its full value; else a zero goes into an upper box;
-- free: any open box may be used; lower boxes score their full value.
+- free (the "free choice joker" of the published 254.5896 figure): any open box
+  may be used; Full House and the straights score their full value only when the
+  matching upper box is already filled, otherwise their own pattern (0).
 The extra bonus (e.g. 100) is paid for five equal dice only while the Yahtzee
 box holds its full score, whichever box the roll goes into.
 """
@@ -85,7 +87,9 @@ def score(
     if cat not in allowed_categories(roll, rules, filled):
         raise ValueError(f"the joker rule does not allow box '{cat.id}' for this roll")
     if joker_active(roll, rules, filled) and cat.kind in ("full_house", "straight"):
-        return cat.score
+        matching = [c for c in rules.upper if c.face == roll[0]]
+        if all(c.id in filled for c in matching):
+            return cat.score
     return raw_score(roll, cat)
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from generator.catalog import Catalog
 from generator.errors import CatalogError, OptionError
+from generator.problems import each, require_all
 from generator.text import LANGS
 from generator.yamlload import Fields, LocDict, LocList, load_file
 
@@ -177,7 +178,8 @@ def load_dice_file(path: Path, label: str) -> tuple[DiceSet, list[str]]:
     top.unknown_keys({"colors", "dice"})
     raw_colors = top.get("colors", dict)
     colors_f = Fields(raw_colors, label, "colors")
-    colors = [_color(cid, data, colors_f) for cid, data in raw_colors.items()]
+    colors = each(raw_colors.items(), lambda _, pair: _color(pair[0], pair[1], colors_f))
+    require_all(colors, raw_colors, label)
     if len(colors) != N_COLORS:
         raise top.error("colors", f"colors: expected {N_COLORS} colours, found {len(colors)}")
     for attr in ("symbol", "pattern"):
@@ -197,7 +199,8 @@ def load_dice_file(path: Path, label: str) -> tuple[DiceSet, list[str]]:
     raw_dice = top.get("dice", list)
     if len(raw_dice) != N_DICE:
         raise top.error("dice", f"dice: expected {N_DICE} dice, found {len(raw_dice)}")
-    faces = tuple(_die(d, i, raw_dice, by_id, label) for i, d in enumerate(raw_dice))
+    faces = tuple(each(raw_dice, lambda i, d: _die(d, i, raw_dice, by_id, label)))
+    require_all(list(faces), raw_dice, label)
     dice = DiceSet(colors=tuple(colors), faces=faces, source=label)
     warnings = []
     line, _ = _where(raw_dice, None)

@@ -31,6 +31,7 @@ from typing import Any
 from generator.catalog import Catalog
 from generator.errors import CatalogError, OptionError
 from generator.kribbeln.dice import SUBDIR, DiceSet
+from generator.problems import each, require_all
 from generator.text import Texts
 from generator.yamlload import Fields, LocList, load_file
 
@@ -202,7 +203,8 @@ def load_tasks_file(path: Path, label: str, dice: DiceSet) -> TaskCatalog:
     raw = top.get("tasks", list)
     if not raw:
         raise top.error("tasks", "tasks: expected at least one task")
-    tasks = tuple(_task(item, i, label, dice) for i, item in enumerate(raw))
+    tasks = tuple(each(raw, lambda i, item: _task(item, i, label, dice)))
+    require_all(list(tasks), raw, label)
     seen: dict[str, int] = {}
     for i, t in enumerate(tasks):
         if t.id in seen:

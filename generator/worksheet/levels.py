@@ -16,6 +16,7 @@ from typing import Any
 from generator.catalog import Catalog
 from generator.errors import CatalogError, UserError
 from generator.numbers.rules import OPS, Rules
+from generator.problems import each, require_all
 from generator.text import LANGS
 from generator.yamlload import Fields, load_file
 
@@ -233,7 +234,8 @@ def load_family_file(path: Path, label: str) -> Family:
     raw = f.get("levels", list)
     if not raw:
         raise f.error("levels", "expected at least one level")
-    levels = tuple(_level(item, label, i, family, base) for i, item in enumerate(raw))
+    levels = tuple(each(raw, lambda i, item: _level(item, label, i, family, base)))
+    require_all(list(levels), raw, label)
     seen: set[int] = set()
     for i, level in enumerate(levels):
         if level.level in seen:

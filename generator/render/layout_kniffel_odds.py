@@ -1,0 +1,264 @@
+"""Geometry of the Kniffel odds card: one page of odds table, best-play figures and histogram.
+
+Portrait: everything in one column. Landscape: the odds table and the best-play
+figures on the left, the histogram on the right. The histogram is drawn with
+rectangles and lines (no plotting library) and takes the height that is left.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from generator.errors import OptionError
+from generator.kniffel.oddscard import OddsCard, share_ticks
+from generator.render.fonts import ascent, descent, fit_size, text_width
+from generator.render.primitives import MM, Document, Item, Line, Page, Rect, Text, page_size
+
+MARGIN = 15 * MM
+COLUMN_GAP = 10 * MM
+GREY = "#555555"
+LIGHT = "#eeeeee"
+HEAD = "#d6dde6"
+BAR = "#5f86b3"
+GRID = "#c8c8c8"
+MEAN = "#b03a2e"
+MIN_CHART_H = 120.0
+TABLE_SIZE = 9.0
+MIN_TABLE_SIZE = 6.5
+LEFT_SHARE = 0.58  # landscape: at most this much of the width for the odds table
+
+
+@dataclass
+class Frame:
+    """A column being filled from the top: x, width, and the current top edge."""
+
+    x: float
+    w: float
+    top: float
+    bottom: float
+
+
+def wrap(text: str, size: float, width: float, bold: bool = False) -> list[str]:
+    """Break `text` into lines no wider than `width` (a longer single word stays whole)."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        candidate = f"{line} {word}" if line else word
+        if line and text_width(candidate, size, bold) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = candidate
+    if line:
+        lines.append(line)
+    return lines
+
+
+def _paragraph(
+    frame: Frame, text: str, size: float, *, bold: bool = False, color: str = "#000000",
+    leading: float = 1.3, gap_after: float = 0.0,
+) -> list[Item]:  # fmt: skip
+    items: list[Item] = []
+    for line in wrap(text, size, frame.w, bold):
+        frame.top -= ascent(size) + (leading - 1) * size / 2
+        items.append(Text(frame.x, frame.top, line, size, bold, "left", color))
+        frame.top -= descent(size) + (leading - 1) * size / 2
+    frame.top -= gap_after
+    return items
+
+
+PAD = 1.8 * MM
+
+
+def _widths(card: OddsCard, size: float) -> tuple[float, list[float]]:
+    """Natural width of the table at a font size, and the widths of the four number columns."""
+    w = card.words
+    columns = [
+        [r.one_roll_text for r in card.rows] + [w["col_fraction"]],
+        [r.one_roll_percent for r in card.rows] + [w["col_percent"]],
+        [r.three_rolls_text for r in card.rows] + [w["col_fraction"]],
+        [r.three_rolls_percent for r in card.rows] + [w["col_percent"]],
+    ]
+    labels = [r.label for r in card.rows] + [w["col_pattern"]]
+    widths = [max(text_width(t, size, bold=i % 2 == 1) for t in col) + 2 * PAD
+              for i, col in enumerate(columns)]  # fmt: skip
+    # each group heading must fit over its two columns
+    for g, key in enumerate(("col_one_roll", "col_three_rolls")):
+        need = text_width(w[key], size, True) + 2 * PAD
+        have = widths[2 * g] + widths[2 * g + 1]
+        if need > have:
+            widths[2 * g] += need - have
+    label_w = max(text_width(t, size, True) for t in labels) + 2 * PAD
+    return label_w + sum(widths), widths
+
+
+def table_width(card: OddsCard, size: float) -> float:
+    """The width the odds table needs at font size `size`."""
+    return _widths(card, size)[0]
+
+
+def _table(card: OddsCard, frame: Frame) -> list[Item]:
+    """The odds table: pattern | one roll (fraction, %) | three rolls (fraction, %)."""
+    w = card.words
+    pad = PAD
+    size = TABLE_SIZE
+    total, widths = _widths(card, size)
+    while total > frame.w:
+        size -= 0.25
+        if size < MIN_TABLE_SIZE:
+            raise OptionError("--paper", "the odds table does not fit the page width")
+        total, widths = _widths(card, size)
+    label_w = frame.w - sum(widths)  # the pattern column takes the slack
+    row_h = size * 1.75
+    items: list[Item] = []
+    x0 = frame.x
+    xs = [x0, x0 + label_w]
+    for cw in widths:
+        xs.append(xs[-1] + cw)
+    top = frame.top
+
+    def baseline(row_top: float) -> float:
+        return row_top - row_h / 2 - 0.36 * size
+
+    # two header rows: the groups, then fraction / percent
+    items.append(Rect(x0, top - 2 * row_h, frame.w, 2 * row_h, stroke=None, fill=HEAD))
+    items.append(Text(x0 + pad, baseline(top - row_h / 2), w["col_pattern"], size, True))
+    for g, key in enumerate(("col_one_roll", "col_three_rolls")):
+        centre = (xs[1 + 2 * g] + xs[3 + 2 * g]) / 2
+        items.append(Text(centre, baseline(top), w[key], size, True, "center"))
+        for c in range(2):
+            right = xs[2 + 2 * g + c] - pad
+            sub = w["col_fraction"] if c == 0 else w["col_percent"]
+            items.append(Text(right, baseline(top - row_h), sub, size * 0.9, False, "right", GREY))
+    y = top - 2 * row_h
+    for i, row in enumerate(card.rows):
+        if i % 2:
+            items.append(Rect(x0, y - row_h, frame.w, row_h, stroke=None, fill=LIGHT))
+        label_size = fit_size(row.label, size, label_w - 2 * pad, bold=True)
+        items.append(Text(x0 + pad, baseline(y), row.label, label_size, True))
+        cells = (row.one_roll_text, row.one_roll_percent, row.three_rolls_text,
+                 row.three_rolls_percent)  # fmt: skip
+        for c, text in enumerate(cells):
+            items.append(Text(xs[2 + c] - pad, baseline(y), text, size, c % 2 == 1, "right"))
+        y -= row_h
+    # rules: under the headers, between the groups, and a frame
+    items.append(Line(x0, top - 2 * row_h, x0 + frame.w, top - 2 * row_h, line_width=0.8))
+    for x in (xs[1], xs[3]):
+        items.append(Line(x, top, x, y, line_width=0.5, stroke=GREY))
+    items.append(Rect(x0, y, frame.w, top - y, line_width=0.8))
+    frame.top = y - 2.5 * MM
+    return items
+
+
+def _percentiles(card: OddsCard, frame: Frame) -> list[Item]:
+    items = _paragraph(frame, card.words["percentiles_heading"], 8, color=GREY, gap_after=2)
+    n = len(card.percentiles)
+    cell_w = frame.w / n
+    cell_h = 24.0
+    top = frame.top
+    for i, (p, label, score) in enumerate(card.percentiles):
+        x = frame.x + i * cell_w
+        fill = HEAD if p == 50 else LIGHT
+        items.append(Rect(x + 1, top - cell_h, cell_w - 2, cell_h, stroke=None, fill=fill))
+        lsize = fit_size(label, 7, cell_w - 4)
+        items.append(Text(x + cell_w / 2, top - 8.5, label, lsize, False, "center", GREY))
+        items.append(Text(x + cell_w / 2, top - cell_h + 5, str(score), 11, True, "center"))
+    frame.top = top - cell_h - 4 * MM
+    return items
+
+
+def _histogram(card: OddsCard, frame: Frame) -> list[Item]:
+    """Bars of the simulated final scores, gridlines in % of games, the exact mean marked."""
+    w = card.words
+    hist = card.histogram
+    items = _paragraph(frame, w["histogram_heading"], 10, bold=True, gap_after=3)
+    tick_size = 7.0
+    tails_lines = wrap(w["tails"], 7, frame.w)
+    footer_room = len(tails_lines) * 9 + 4
+    axis_label_h = 2 * tick_size + 8  # tick numbers and the axis title below the chart
+    ticks = share_ticks(card)
+    left = max(text_width(label, tick_size) for _, label in ticks) + 4
+    x0 = frame.x + left
+    chart_w = frame.w - left
+    top = frame.top - tick_size - 4  # room for the y-axis title above
+    bottom = frame.bottom + footer_room + axis_label_h
+    chart_h = top - bottom
+    if chart_h < MIN_CHART_H:
+        raise OptionError("--paper", "the histogram does not fit on the page")
+    items.append(Text(frame.x, top + 4, w["axis_share"], tick_size, False, "left", GREY))
+    scale = max(t for t, _ in ticks) if ticks else max(hist.counts) / hist.games
+    scale = max(scale, max(hist.counts) / hist.games) * 1.08
+    for share, label in ticks:
+        y = bottom + chart_h * share / scale
+        items.append(Line(x0, y, x0 + chart_w, y, stroke=GRID, line_width=0.4))
+        items.append(Text(x0 - 3, y - 0.36 * tick_size, label, tick_size, False, "right", GREY))
+    bar_w = chart_w / len(hist.counts)
+    for i, count in enumerate(hist.counts):
+        h = chart_h * count / hist.games / scale
+        if h > 0:
+            items.append(
+                Rect(x0 + i * bar_w, bottom, bar_w, h, stroke="#ffffff", fill=BAR, line_width=0.3)
+            )
+    items.append(Line(x0, bottom, x0 + chart_w, bottom, line_width=0.8))
+    span = hist.hi - hist.lo
+    step = next(s for s in (10, 20, 25, 50, 100, 200, 250, 500) if span / s <= 8)
+    first = -(-hist.lo // step) * step
+    for value in range(first, hist.hi + 1, step):
+        x = x0 + chart_w * (value - hist.lo) / span
+        items.append(Line(x, bottom, x, bottom - 2.5, line_width=0.6))
+        items.append(Text(x, bottom - 3 - tick_size, str(value), tick_size, False, "center"))
+    items.append(
+        Text(x0 + chart_w / 2, bottom - 2 * tick_size - 7, w["axis_points"], tick_size, False,
+             "center", GREY)
+    )  # fmt: skip
+    if hist.lo <= card.expected <= hist.hi:
+        mx = x0 + chart_w * (card.expected - hist.lo) / span
+        items.append(Line(mx, bottom, mx, top - 2, stroke=MEAN, line_width=1.0, dash=(3, 2)))
+        marker = w["mean_marker"]
+        msize = 8.0
+        # the label on the side of the line with more room
+        if mx + 3 + text_width(marker, msize, True) <= x0 + chart_w:
+            items.append(Text(mx + 3, top - 2 - msize, marker, msize, True, "left", MEAN))
+        else:
+            items.append(Text(mx - 3, top - 2 - msize, marker, msize, True, "right", MEAN))
+    frame.top = bottom - axis_label_h - 3
+    for line in tails_lines:
+        frame.top -= 7
+        items.append(Text(frame.x, frame.top, line, 7, False, "left", GREY))
+        frame.top -= 2
+    return items
+
+
+def layout_odds(card: OddsCard, paper: str, landscape: bool) -> Document:
+    """The whole card as one page."""
+    width, height = page_size(paper, landscape)
+    content_w = width - 2 * MARGIN
+    footer_size = 6.5
+    page = Frame(MARGIN, content_w, height - MARGIN, MARGIN + footer_size + 3 * MM)
+    items: list[Item] = []
+    title_size = fit_size(card.words["title"], 20, content_w, bold=True)
+    items += _paragraph(page, card.words["title"], title_size, bold=True, gap_after=1)
+    items += _paragraph(page, card.words["rules"], 8.5, color=GREY, gap_after=4 * MM)
+    if landscape:
+        left_w = min(table_width(card, TABLE_SIZE), LEFT_SHARE * (content_w - COLUMN_GAP))
+        left = Frame(MARGIN, left_w, page.top, page.bottom)
+        right = Frame(MARGIN + left_w + COLUMN_GAP, content_w - left_w - COLUMN_GAP, page.top,
+                      page.bottom)  # fmt: skip
+    else:
+        left = right = page
+    items += _paragraph(left, card.words["heading_odds"], 12, bold=True, gap_after=2)
+    items += _table(card, left)
+    items += _paragraph(left, card.words["footnote"], 7, color=GREY, gap_after=5 * MM)
+    items += _paragraph(left, card.words["heading_optimal"], 12, bold=True, gap_after=2)
+    items += _paragraph(left, card.words["expected"], 15, bold=True, gap_after=1)
+    items += _paragraph(left, card.words["expected_note"], 8, color=GREY, gap_after=1)
+    items += _paragraph(left, card.words["spread"], 9.5, gap_after=2 * MM)
+    items += _percentiles(card, left)
+    if left.top < left.bottom:
+        raise OptionError("--paper", "the odds card does not fit the page height")
+    items += _histogram(card, right)
+    items.append(
+        Text(width - MARGIN, MARGIN, card.words["footer"], fit_size(card.words["footer"],
+             footer_size, content_w), False, "right", GREY)
+    )  # fmt: skip
+    return Document(width, height, (Page(tuple(items)),), title=card.words["title"])

@@ -1,0 +1,202 @@
+"""Kniffel pattern odds against an exact enumeration, and the odds card: layout, PDF, manifest."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from fractions import Fraction
+from functools import cache
+from itertools import combinations_with_replacement, product
+from pathlib import Path
+
+import pytest
+
+from generator.kniffel.odds import pattern_odds
+from generator.kniffel.rules import load_rules
+from generator.render.primitives import MM, Rect, Text
+from tests.pdfcheck import (
+    A4,
+    LETTER,
+    chars_outside,
+    fonts,
+    overlapping_words,
+    page_sizes,
+    page_texts,
+)
+
+KNIFFEL = load_rules("kniffel")
+
+# --- an independent exact enumeration ----------------------------------------------------
+
+PATTERNS = {
+    "kniffel": lambda d: len(set(d)) == 1,
+    "large_straight": lambda d: set(d) in ({1, 2, 3, 4, 5}, {2, 3, 4, 5, 6}),
+    "small_straight": lambda d: any({a, a + 1, a + 2, a + 3} <= set(d) for a in (1, 2, 3)),
+    "full_house": lambda d: sorted(Counter(d).values()) == [2, 3],
+    "four_of_a_kind": lambda d: max(Counter(d).values()) >= 4,
+    "three_of_a_kind": lambda d: max(Counter(d).values()) >= 3,
+    **{
+        f"{name}_3": (lambda f: lambda d: d.count(f) >= 3)(face)
+        for face, name in enumerate(["ones", "twos", "threes", "fours", "fives", "sixes"], 1)
+    },
+}
+
+
+@cache
+def _outcomes(n: int) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
+    """Every multiset of n dice with its exact probability."""
+    out = []
+    for dice in combinations_with_replacement(range(1, 7), n):
+        ways = math.factorial(n)
+        for c in Counter(dice).values():
+            ways //= math.factorial(c)
+        out.append((dice, Fraction(ways, 6**n)))
+    return tuple(out)
+
+
+def _play_for(goal, rolls: int) -> Fraction:
+    """P(goal) with up to `rolls` rolls, every keep tried, exact fractions."""
+    value = {s: Fraction(int(goal(s))) for s, _ in _outcomes(5)}
+    for _ in range(rolls - 1):
+        memo: dict[tuple[int, ...], Fraction] = {}
+
+        def keep_value(keep: tuple[int, ...], value=value, memo=memo) -> Fraction:
+            if keep not in memo:
+                memo[keep] = sum(
+                    (p * value[tuple(sorted(keep + o))] for o, p in _outcomes(5 - len(keep))),
+                    Fraction(0),
+                )
+            return memo[keep]
+
+        value = {
+            s: max(
+                keep_value(tuple(x for x, m in zip(s, mask) if m))
+                for mask in product((0, 1), repeat=5)
+            )
+            for s in value
+        }
+    return sum((p * value[s] for s, p in _outcomes(5)), Fraction(0))
+
+
+def test_kniffel_within_three_rolls_is_the_known_fraction() -> None:
+    odds = {o.key: o for o in pattern_odds(KNIFFEL)}
+    assert odds["kniffel"].three_rolls == Fraction(2783176, 60466176)
+    assert odds["kniffel"].one_roll == Fraction(6, 7776)
+    assert odds["large_straight"].one_roll == Fraction(240, 7776)
+    assert odds["full_house"].one_roll == Fraction(300, 7776)
+
+
+def test_every_pattern_matches_the_enumeration() -> None:
+    odds = pattern_odds(KNIFFEL)
+    assert [o.key for o in odds] == list(PATTERNS)
+    for o in odds:
+        goal = PATTERNS[o.key]
+        assert o.one_roll == _play_for(goal, 1), o.key
+        assert o.three_rolls == _play_for(goal, 3), o.key
+        assert (o.three_rolls * 6**15).denominator == 1
+
+
+# --- the card ----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def card():
+    from generator.kniffel.oddscard import make_card
+    from generator.kniffel.simulate import score_distribution
+    from generator.kniffel.solver import load_strategy
+
+    strategy = load_strategy(KNIFFEL)
+    dist = score_distribution(strategy, 1000, 3)
+    return make_card(KNIFFEL, "de", pattern_odds(KNIFFEL), strategy.expected_score(), dist)
+
+
+@pytest.mark.parametrize(("paper", "landscape"), [("a4", False), ("letter", True)])
+def test_layout_stays_inside_the_margins(card, paper: str, landscape: bool) -> None:
+    from generator.render.fonts import text_width
+    from generator.render.layout_kniffel_odds import MARGIN, layout_odds
+
+    doc = layout_odds(card, paper, landscape)
+    assert len(doc.pages) == 1
+    for item in doc.pages[0].items:
+        if isinstance(item, Text):
+            w = text_width(item.text, item.size, item.bold)
+            left = {"left": item.x, "center": item.x - w / 2, "right": item.x - w}[item.align]
+            assert MARGIN - 0.5 <= left and left + w <= doc.width - MARGIN + 0.5, item
+            assert MARGIN - 0.5 <= item.y <= doc.height - MARGIN, item
+        elif isinstance(item, Rect):
+            assert MARGIN - 0.5 <= item.x and item.x + item.w <= doc.width - MARGIN + 0.5
+            assert MARGIN - 0.5 <= item.y and item.y + item.h <= doc.height - MARGIN + 0.5
+
+
+def test_histogram_bars_are_the_counts(card) -> None:
+    from generator.render.layout_kniffel_odds import BAR, layout_odds
+
+    doc = layout_odds(card, "a4", False)
+    bars = [i for i in doc.pages[0].items if isinstance(i, Rect) and i.fill == BAR]
+    hist = card.histogram
+    nonzero = [c for c in hist.counts if c]
+    assert len(bars) == len(nonzero)
+    ratios = {round(bar.h / count, 6) for bar, count in zip(bars, nonzero)}
+    assert len(ratios) == 1  # heights proportional to the counts
+    assert hist.games == card.distribution.games == 1000
+    assert all(b.w == pytest.approx(bars[0].w) for b in bars)
+
+
+def _squash(text: str) -> str:
+    return "".join(text.split())
+
+
+@pytest.mark.parametrize(
+    ("rules", "lang", "paper", "extra", "size"),
+    [("kniffel", "de", "a4", [], A4), ("yahtzee", "en", "letter", ["--landscape"], LETTER)],
+)
+def test_odds_card_pdf(run_cli, tmp_path: Path, rules, lang, paper, extra, size) -> None:
+    from generator.kniffel.solver import load_strategy
+
+    out = tmp_path / "odds.pdf"
+    result = run_cli("kniffel", "odds", "--rules", rules, "--lang", lang, "--paper", paper,
+                     "--games", "1000", "--out", out, *extra)  # fmt: skip
+    assert result.exit_code == 0, result.output
+    ((w, h),) = page_sizes(out)
+    if extra:
+        size = (size[1], size[0])
+    assert (w, h) == (pytest.approx(size[0], abs=0.01), pytest.approx(size[1], abs=0.01))
+    (text,) = page_texts(out)
+    flat = _squash(text)
+    manifest = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))
+    contents = manifest["contents"]
+    ruleset = load_rules(rules)
+    odds = pattern_odds(ruleset)
+    assert [p["key"] for p in contents["patterns"]] == [o.key for o in odds]
+    for printed, o in zip(contents["patterns"], odds):
+        assert printed["one_roll"]["fraction"] == f"{o.one_roll.numerator}/{o.one_roll.denominator}"
+        assert Fraction(printed["three_rolls"]["fraction"]) == o.three_rolls
+        assert printed["three_rolls"]["numerator_over_denominator"] == [
+            o.three_rolls * 6**15,
+            6**15,
+        ]
+        for key in ("label",):
+            assert _squash(printed[key]) in flat
+        for part in ("one_roll", "three_rolls"):
+            assert _squash(printed[part]["text"]) in flat
+            assert _squash(printed[part]["percent_text"]) in flat
+    expected = load_strategy(ruleset).expected_score()
+    assert contents["expected_score"] == expected
+    assert _squash(contents["expected_score_text"]) in flat
+    assert f"{expected:.2f}".replace(".", "," if lang == "de" else ".") in text
+    hist = contents["histogram"]
+    assert sum(hist["counts"]) + hist["below"] + hist["above"] == 1000
+    for row in contents["percentiles_printed"]:
+        assert str(row["score"]) in text
+    assert contents["distribution"]["games"] == 1000 and manifest["seed"] == 1
+    assert chars_outside(out, margin=10 * MM) == []
+    assert overlapping_words(out) == []
+    used = fonts(out)
+    assert used and all(used.values()) and all("DejaVuSans" in n for n in used), used
+
+
+def test_odds_bad_games_exit_2(run_cli, tmp_path: Path) -> None:
+    result = run_cli("kniffel", "odds", "--games", "5", "--out", tmp_path / "x.pdf")
+    assert result.exit_code == 2 and "--games" in result.stderr
+    assert not list(tmp_path.iterdir())

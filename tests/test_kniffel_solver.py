@@ -1,0 +1,307 @@
+"""The optimal Kniffel/Yahtzee solver: published expected scores, the turn's terminal values
+against the scoring engine, the simulation, and the coach on hand-checked end-game positions."""
+
+from __future__ import annotations
+
+import json
+from itertools import product
+
+import numpy as np
+import pytest
+
+from generator.kniffel.coach import advise, make_position, parse_roll
+from generator.kniffel.rules import load_rules
+from generator.kniffel.scoring import allowed_categories, extra_bonus, score
+from generator.kniffel.simulate import Distribution, simulate_scores
+from generator.kniffel.solver import (
+    best_boxes,
+    dice_space,
+    load_strategy,
+    make_game,
+    reachable_upper,
+    terminal_values,
+    with_joker,
+)
+
+KNIFFEL = load_rules("kniffel")
+YAHTZEE = load_rules("yahtzee")  # forced joker, as shipped
+
+
+@pytest.fixture(scope="session")
+def kniffel():
+    """The Kniffel table, solved once per session (the session's cache folder keeps it)."""
+    return load_strategy(KNIFFEL)
+
+
+@pytest.fixture(scope="session")
+def free_choice():
+    return load_strategy(with_joker(YAHTZEE, "free"))
+
+
+@pytest.fixture(scope="session")
+def forced():
+    return load_strategy(YAHTZEE)
+
+
+# --- published figures -------------------------------------------------------------------
+
+
+def test_kniffel_expected_score_is_the_published_one(kniffel) -> None:
+    # Verhoeff: 245.870775 without extra bonus and joker
+    assert kniffel.expected_score() == pytest.approx(245.870775, abs=1e-6)
+
+
+def test_yahtzee_free_choice_joker_expected_score(free_choice) -> None:
+    # Verhoeff's 254.5896 (his "free choice joker": full value in a lower box only
+    # once the matching upper box is filled)
+    assert free_choice.expected_score() == pytest.approx(254.5896, abs=1e-4)
+
+
+def test_yahtzee_forced_joker_expected_score(forced) -> None:
+    # Hasbro's forced joker: slightly below the free choice, about 254.5877
+    assert forced.expected_score() == pytest.approx(254.5877, abs=1e-4)
+
+
+def test_warm_load_is_fast_and_identical(kniffel) -> None:
+    import time
+
+    start = time.perf_counter()
+    again = load_strategy(KNIFFEL)
+    assert time.perf_counter() - start < 1.0
+    assert np.array_equal(again.values, kniffel.values, equal_nan=True)
+
+
+def test_table_holds_values_exactly_for_reachable_states(kniffel) -> None:
+    game = kniffel.game
+    reach = reachable_upper(game)
+    assert reach.sum() * game.n_flags == 357_632  # Verhoeff's count of reachable states
+    assert not np.isnan(kniffel.values[reach]).any()
+    assert np.isnan(kniffel.values[~reach]).all()
+    # end of the game: the bonus decides
+    assert kniffel.value(game.full, 63) == 35 and kniffel.value(game.full, 62) == 0
+
+
+# --- one turn's terminal values against the scoring engine --------------------------------
+
+
+def _reference(rules, game, values, filled: int, upper: int, flag: int, roll) -> float:
+    """max over the boxes `scoring` allows of points + extra bonus + V afterwards."""
+    ycat = rules.yahtzee_category
+    sheet = {c.id: 0 for i, c in enumerate(rules.categories) if filled >> i & 1}
+    if ycat is not None and ycat.id in sheet and flag:
+        sheet[ycat.id] = ycat.score
+    best = -np.inf
+    for cat in allowed_categories(roll, rules, sheet):
+        i = rules.categories.index(cat)
+        pts = score(roll, cat, rules, sheet)
+        u = min(game.cap, upper + pts) if cat.kind == "upper" else upper
+        y = flag
+        if cat is ycat:
+            y = int(pts == ycat.score) if game.n_flags == 2 else 0
+        later = values[filled | 1 << i, u, y]
+        best = max(best, pts + extra_bonus(roll, rules, sheet) + later)
+    return best
+
+
+@pytest.mark.parametrize("joker", ["none", "free", "forced"])
+def test_terminal_values_follow_the_scoring_engine(joker: str) -> None:
+    rules = with_joker(YAHTZEE, joker)
+    game = make_game(rules)
+    rng = np.random.default_rng(7)
+    values = rng.uniform(0, 100, game.shape)  # any table will do: the terminal is exact
+    reach = reachable_upper(game)
+    states = []
+    for _ in range(60):
+        filled = int(rng.integers(0, game.full))
+        us = np.nonzero(reach[filled])[0]
+        flag = int(rng.integers(0, 2)) if filled >> game.yahtzee_box & 1 else 0
+        states.append((filled, int(rng.choice(us)), flag))
+    f, u, y = (np.array(col) for col in zip(*states))
+    terminal, choice = terminal_values(game, values, f, u, y, with_choice=True)
+    plain, _ = terminal_values(game, values, f, u, y)
+    np.testing.assert_array_equal(terminal, plain)
+    space = dice_space()
+    fives = [space.index((k,) * 5) for k in range(1, 7)]
+    picks = list(fives) + list(rng.choice(space.n_states, 12, replace=False))
+    for w, (filled, upper, flag) in enumerate(states):
+        for s in picks:
+            want = _reference(rules, game, values, filled, upper, flag, space.states[s])
+            assert terminal[w, s] == pytest.approx(want, abs=1e-9), (joker, filled, upper, s)
+            assert not filled >> int(choice[w, s]) & 1
+    # per game: the best box of a final roll gives the same value
+    ws, ss = np.meshgrid(np.arange(len(states)), picks, indexing="ij")
+    ws, ss = ws.ravel(), ss.ravel()
+    boxes, best = best_boxes(game, values, f[ws], u[ws], y[ws], ss)
+    np.testing.assert_array_equal(best, terminal[ws, ss])
+    assert (boxes == choice[ws, ss]).mean() > 0.99  # ties aside, the same box
+
+
+def test_free_joker_needs_the_matching_upper_box_filled() -> None:
+    game = make_game(with_joker(YAHTZEE, "free"))
+    names = [c.id for c in YAHTZEE.categories]
+    box = names.index
+    fours = (4,) * 5
+    s = dice_space().index(fours)
+    ybox = 1 << box("yahtzee")
+    # fours open: any box may take the Yahtzee, the large straight only by its own pattern
+    assert game.points(box("large_straight"), s, ybox) == 0
+    assert game.points(box("full_house"), s, ybox) == 0
+    assert game.points(box("four_of_a_kind"), s, ybox) == 20
+    assert game.allowed(ybox)[box("ones"), 3]
+    # fours filled: the joker scores the full value
+    assert game.points(box("large_straight"), s, ybox | 1 << box("fours")) == 40
+    assert game.points(box("small_straight"), s, ybox | 1 << box("fours")) == 30
+
+
+# --- simulation --------------------------------------------------------------------------
+
+
+def test_simulation_mean_agrees_with_the_exact_expectation(kniffel) -> None:
+    scores = simulate_scores(kniffel, 3000, seed=5)
+    dist = Distribution(np.bincount(scores), 5)
+    z = (dist.mean - kniffel.expected_score()) / dist.standard_error
+    assert abs(z) < 4, z
+    assert 30 < dist.sd < 50
+    assert np.array_equal(scores, simulate_scores(kniffel, 3000, seed=5))  # seeded
+    p = [dist.percentile(q) for q in (1, 25, 50, 75, 99)]
+    assert p == sorted(p) and dist.minimum <= p[0] and p[-1] <= dist.maximum
+    assert dist.percentile(50) == int(np.median(scores))
+
+
+def test_solve_cli_json(run_cli, kniffel) -> None:
+    result = run_cli("kniffel", "solve", "--rules", "kniffel", "--games", "500", "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["expected_score"] == kniffel.expected_score()
+    dist = report["distribution"]
+    assert dist["method"] == "simulation" and dist["games"] == 500 and dist["seed"] == 1
+    assert abs(dist["mean"] - report["expected_score"]) < 5 * dist["standard_error"]
+    assert [row["p"] for row in dist["percentiles"]] == [1, 5, 10, 25, 50, 75, 90, 95, 99]
+
+
+# --- the coach on end-game positions -----------------------------------------------------
+
+
+def _all_but(rules, open_ids: set[str], upper_points: dict[str, int] | None = None) -> str:
+    """A --filled text with every box but `open_ids` filled (upper boxes: given or 0 points)."""
+    upper_points = upper_points or {}
+    parts = []
+    for cat in rules.categories:
+        if cat.id not in open_ids:
+            parts.append(f"{cat.label['de']}={upper_points.get(cat.id, 0)}")
+    return ",".join(parts)
+
+
+def test_only_chance_left_last_roll(kniffel) -> None:
+    upper = {"threes": 9, "fours": 12, "fives": 15, "sixes": 18, "twos": 6, "ones": 3}  # 63
+    pos = make_position(KNIFFEL, _all_but(KNIFFEL, {"chance"}, upper), None)
+    assert pos.upper == 63 and pos.points == 63
+    advice = advise(kniffel, pos, parse_roll(["1", "3", "4", "5", "6"]), 0)
+    (only,) = advice.options
+    assert only.box == "chance" and only.points == 19
+    assert only.expected == pytest.approx(63 + 35 + 19) and only.loss == 0
+
+
+def test_only_chance_left_with_rolls_to_go(kniffel) -> None:
+    pos = make_position(KNIFFEL, _all_but(KNIFFEL, {"chance"}), None)
+    roll = parse_roll(["13456"])
+    # one re-roll left: keep what beats 3.5
+    one = advise(kniffel, pos, roll, 1)
+    assert one.options[0].keep == (4, 5, 6)
+    assert one.options[0].expected == pytest.approx(15 + 2 * 3.5)
+    # two re-rolls left: a die is worth 4.25 with one more roll, so keep 5 and 6 only
+    two = advise(kniffel, pos, roll, 2)
+    assert two.options[0].keep == (5, 6)
+    assert two.options[0].expected == pytest.approx(11 + 3 * 4.25)
+    assert two.options[1].loss > 0
+    assert [o.expected for o in two.options] == sorted((o.expected for o in two.options),
+                                                       reverse=True)  # fmt: skip
+
+
+def test_only_kniffel_left(kniffel) -> None:
+    pos = make_position(KNIFFEL, _all_but(KNIFFEL, {"kniffel"}), None)
+    last = advise(kniffel, pos, parse_roll(["22256"]), 1)
+    assert last.options[0].keep == (2, 2, 2)
+    assert last.options[0].expected == pytest.approx(50 / 36)
+    done = advise(kniffel, pos, parse_roll(["55555"]), 0)
+    assert done.options[0].points == 50 and done.options[0].expected == 50
+
+
+def test_last_upper_box_decides_the_bonus(kniffel) -> None:
+    upper = {"twos": 8, "threes": 9, "fours": 12, "fives": 15, "sixes": 18}  # 62
+    pos = make_position(KNIFFEL, _all_but(KNIFFEL, {"ones", "chance"}, upper), None)
+    advice = advise(kniffel, pos, parse_roll(["12356"]), 0)
+    # one 1 in Einser reaches 63 (+35); a last turn on Chance alone is worth 5 × 14/3
+    # (a die kept from 5 up, then from 4 up: 11/6 + 4/6 · (15/6 + 3/6 · 3.5) = 14/3)
+    assert advice.options[0].box == "ones"
+    assert advice.options[0].expected == pytest.approx(62 + 1 + 35 + 70 / 3)
+    assert advice.options[1].box == "chance" and advice.options[1].points == 17
+
+
+def test_yahtzee_joker_and_extra_bonus_at_the_end(forced, free_choice) -> None:
+    open_ids = {"small_straight", "fours"}
+    filled = _all_but(YAHTZEE, open_ids).replace("Yahtzee=0", "Yahtzee=50")
+    pos = make_position(YAHTZEE, filled, None)
+    roll = parse_roll(["44444"])
+    # forced: the matching upper box is open, so it must take the dice (+100 extra bonus)
+    options = advise(forced, pos, roll, 0).options
+    assert [o.box for o in options] == ["fours"]
+    assert options[0].points == 20 and options[0].extra == 100
+    # free choice joker: either box; the straight scores 0 while fours is open
+    pos = make_position(with_joker(YAHTZEE, "free"), filled, None)
+    free = {o.box: o for o in advise(free_choice, pos, roll, 0).options}
+    assert free["small_straight"].points == 0 and free["fours"].points == 20
+
+
+# --- bad input ---------------------------------------------------------------------------
+
+ADVISE = ["kniffel", "advise", "--rules", "kniffel"]
+BAD = [
+    (["--roll", "1", "3", "3", "4"], "--roll"),
+    (["--roll", "1", "3", "3", "4", "6", "6"], "--roll"),
+    (["--roll", "1", "3", "3", "4", "7"], "--roll"),
+    (["--roll", "1", "3", "x", "4", "6"], "--roll"),
+    (["--roll", "13346", "--filled", "Einser=3,Vierling=4"], "--filled"),
+    (["--roll", "13346", "--filled", "Einser=3,ones=2"], "--filled"),
+    (["--roll", "13346", "--filled", "Einser=7"], "--filled"),
+    (["--roll", "13346", "--filled", "Full House=20"], "--filled"),
+    (["--roll", "13346", "--filled", "Einser"], "--filled"),
+    (["--roll", "13346", "--filled", "Einser=3", "--upper", "21"], "--upper"),
+    (["--roll", "13346", "--rolls-left", "3"], "--rolls-left"),
+    (["--roll", "13346", "--rolls-left", "-1"], "--rolls-left"),
+    (["--roll", "13346", "--joker", "wild"], "--joker"),
+    (["--roll", "13346", "--rules", "poker"], "--rules"),
+]
+
+
+@pytest.mark.parametrize(("args", "option"), BAD)
+def test_advise_bad_input_exit_2(run_cli, args: list[str], option: str) -> None:
+    result = run_cli(*ADVISE, *args)
+    assert result.exit_code == 2, result.output
+    err = result.stderr.strip()
+    assert len(err.splitlines()) == 1 and option in err, err
+
+
+def test_no_joker_for_a_rule_set_without_yahtzee_box() -> None:
+    from generator.errors import OptionError
+
+    rules = KNIFFEL.__class__(**{**KNIFFEL.__dict__, "categories": KNIFFEL.categories[:6]})
+    with pytest.raises(OptionError, match="--joker"):
+        with_joker(rules, "free")
+
+
+def test_advise_cli_text_and_json(run_cli, kniffel) -> None:
+    args = ["kniffel", "advise", "--rules", "kniffel", "--filled", "Einser=3,Kniffel=0",
+            "--upper", "3", "--roll", "1", "3", "3", "4", "6", "--rolls-left", "2"]  # fmt: skip
+    text = run_cli(*args)
+    assert text.exit_code == 0, text.output
+    assert "best" in text.output and "3 3" in text.output
+    data = json.loads(run_cli(*args, "--json").output)
+    losses = [o["loss"] for o in data["options"]]
+    assert losses[0] == 0 and losses == sorted(losses)
+    assert data["best"] == data["options"][0]
+    assert data["points_so_far"] == 3 and data["filled"] == {"ones": 3, "kniffel": 0}
+    keeps = {tuple(o["keep"]) for o in data["options"]}
+    assert len(keeps) == len(data["options"]) == 24  # 2 · 3 · 2 · 2 keeps of 1 33 4 6
+    assert keeps == {tuple(k for k, t in zip((1, 3, 3, 4, 6), mask) if t)
+                     for mask in product((0, 1), repeat=5)}  # fmt: skip
