@@ -11,28 +11,15 @@ import contextlib
 import json
 import os
 import tempfile
-from collections.abc import Iterable, Iterator
-from contextvars import ContextVar
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from generator import __version__
 from generator.errors import OptionError
+from generator.written import note_written
 
 DEFAULT_OUT = Path("output")
-
-_WRITTEN: ContextVar[list[Path] | None] = ContextVar("written_pdfs", default=None)
-
-
-@contextlib.contextmanager
-def collect_written() -> Iterator[list[Path]]:
-    """Collect the paths of every PDF written inside the block (for previews)."""
-    written: list[Path] = []
-    token = _WRITTEN.set(written)
-    try:
-        yield written
-    finally:
-        _WRITTEN.reset(token)
 
 
 def resolve_out(out: str | Path | None, default_name: str, option: str = "--out") -> Path:
@@ -109,6 +96,4 @@ def write_pdf(path: Path, pdf: bytes, manifest: dict[str, Any]) -> None:
     """Write a PDF and its manifest, both atomically."""
     manifest = {**manifest, "pdf": path.name, "pdf_bytes": len(pdf)}
     write_files_atomic([(path, pdf), (manifest_path(path), dumps_json(manifest).encode())])
-    written = _WRITTEN.get()
-    if written is not None:
-        written.append(path)
+    note_written(path)

@@ -20,6 +20,7 @@ from generator.errors import UserError
 # command name → "module:attribute"; each module imports only click at load time
 COMMANDS = {
     "all": "generator.cli.all:all_command",
+    "init": "generator.cli.init:init_command",
     "kniffel": "generator.cli.kniffel:kniffel",
     "koepfchen": "generator.cli.koepfchen:koepfchen",
     "kribbeln": "generator.cli.kribbeln:kribbeln",
@@ -78,7 +79,7 @@ class RootGroup(LazyGroup):
                   extra: dict[str, Any]) -> tuple[int, float]:  # fmt: skip
         """Run the command once; return its exit status and start time (errors → status)."""
         from generator.cli import runopts
-        from generator.output import collect_written
+        from generator.written import collect_written
 
         started = time.monotonic()
         try:

@@ -9,20 +9,24 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 POLL_SECONDS = 0.3
 
 
-@dataclass
 class RunSettings:
-    png: Path | None = None
-    dpi: int = 100
-    watch: bool = False
+    """What the run options asked for (plain attributes: no dataclass import at start-up)."""
+
+    def __init__(self) -> None:
+        self.png: Path | None = None
+        self.dpi = 100
+        self.watch = False
+        self.catalog_set = False
 
 
 SETTINGS = RunSettings()
@@ -30,10 +34,13 @@ SETTINGS = RunSettings()
 
 def _set(name: str) -> Callable[[click.Context, click.Parameter, Any], None]:
     def callback(ctx: click.Context, param: click.Parameter, value: Any) -> None:
+        from pathlib import Path
+
         if name == "catalog":
             from generator.catalog import set_user_catalog
 
             set_user_catalog(Path(value) if value else None)
+            SETTINGS.catalog_set = True
         elif value is not None:
             setattr(SETTINGS, name, Path(value) if name == "png" else value)
 
@@ -54,7 +61,8 @@ def add_run_options(command: click.Command) -> click.Command:
             add_run_options(sub)
         return command
     names = {p.name for p in command.params}
-    if "catalog" not in names:
+    flags = {opt for p in command.params for opt in getattr(p, "opts", ())}
+    if "--catalog" not in flags:
         command.params.append(
             _option(
                 "--catalog",
@@ -96,11 +104,11 @@ def add_run_options(command: click.Command) -> click.Command:
 
 def reset() -> None:
     """Forget the settings of a previous run (tests run many commands in one process)."""
-    global SETTINGS
-    SETTINGS.png, SETTINGS.dpi, SETTINGS.watch = None, 100, False
-    from generator.catalog import set_user_catalog
+    if SETTINGS.catalog_set:
+        from generator.catalog import set_user_catalog
 
-    set_user_catalog(None)
+        set_user_catalog(None)
+    SETTINGS.__init__()  # type: ignore[misc]
 
 
 def write_previews(pdfs: Iterable[Path]) -> None:
@@ -116,6 +124,8 @@ def write_previews(pdfs: Iterable[Path]) -> None:
 
 def watched_files(args: Iterable[str]) -> list[Path]:
     """Catalog files, templates, and any existing file named on the command line."""
+    from pathlib import Path
+
     from generator.catalog import user_catalog
     from generator.resources import catalog_dir, templates_dir
 
