@@ -7,6 +7,8 @@ from pathlib import Path
 from generator.kniffel.oddscard import OddsRequest, write_odds_card
 from generator.kniffel.sheet import BlockRequest, write_block
 from generator.koepfchen.sheet import BoardRequest, write_board
+from generator.kribbeln.sheet import BlockRequest as KribbelnRequest
+from generator.kribbeln.sheet import write_block as write_kribbeln_block
 from generator.worksheet.sheet import WorksheetRequest, write_worksheet
 
 
@@ -26,4 +28,6 @@ def write_default_set(out: str | Path, seed: int = 1) -> list[Path]:
     # Schlaues Köpfchen: the original board and one sampled board, each with rules and key
     written.append(write_board(BoardRequest(profile="classic", seed=seed), folder))
     written.append(write_board(BoardRequest(profile="einmaleins", seed=seed), folder))
+    # Kribbeln: a balanced six-sheet German pad with rules page and answer key
+    written.append(write_kribbeln_block(KribbelnRequest(pages=6, lang="de", seed=seed), folder))
     return written

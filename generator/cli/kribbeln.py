@@ -1,10 +1,18 @@
-"""`dicesheets kribbeln …`: task difficulty (analyze), best dice to keep (hold), Kribbeln rows."""
+"""`dicesheets kribbeln …`: task difficulty (analyze), best dice to keep (hold), Kribbeln rows,
+balanced task-sheet blocks (block), scoring a filled sheet (score) and whole games (simulate)."""
 
 from __future__ import annotations
 
 import click
 
-from generator.cli.options import echo_json, json_option, lang_option
+from generator.cli.options import (
+    echo_json,
+    json_option,
+    lang_option,
+    report_written,
+    seed_option,
+    sheet_options,
+)
 
 dice_option = click.option(
     "--dice",
@@ -29,7 +37,7 @@ def _warn(warnings: list[str]) -> None:
 
 @click.group()
 def kribbeln() -> None:
-    """Kribbeln: task difficulty under optimal play, best holds, Kribbeln rows."""
+    """Kribbeln: task difficulty, best holds, Kribbeln rows, task-sheet blocks, scoring, games."""
 
 
 @kribbeln.command()
@@ -122,3 +130,141 @@ def row(dice_file: str | None, tasks_file: str | None, as_json: bool) -> None:
         echo_json(data)
     else:
         click.echo(format_row(data))
+
+
+balance_option = click.option(
+    "--balance",
+    "balance_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Your own balance constraints (YAML, as task_catalog/kribbeln/balance.yaml).",
+)
+
+
+@kribbeln.command()
+@click.option(
+    "--pages", type=int, default=6, show_default=True, help="Task sheets in the block (one a page)."
+)
+@balance_option
+@dice_option
+@tasks_option
+@click.option(
+    "--players",
+    type=int,
+    default=None,
+    help="Player columns, 2–8 (2–5 in the real game; default: the names given, else 5).",
+)
+@click.option("--names", default=None, help='Player names for the top row: "Anna,Ben,Cem".')
+@click.option("--rules/--no-rules", default=True, show_default=True, help="Add the rules page.")
+@click.option(
+    "--key/--no-key", default=True, show_default=True, help="Add the answer key (last pages)."
+)
+@lang_option(default="de")
+@sheet_options
+def block(
+    pages: int,
+    balance_file: str | None,
+    dice_file: str | None,
+    tasks_file: str | None,
+    players: int | None,
+    names: str | None,
+    rules: bool,
+    key: bool,
+    lang: str,
+    out: str | None,
+    paper: str,
+    landscape: bool,
+    seed: int,
+) -> None:
+    """A pad of balanced task sheets (seeded), with rules page and answer key.
+
+    Every sheet meets the constraints of the balance file; when they cannot all
+    be met the command stops (exit 2) and names the constraint that binds.
+    """
+    from generator.kribbeln.sheet import BlockRequest, write_block
+
+    req = BlockRequest(
+        pages, seed, balance_file, dice_file, tasks_file, players, names, lang, paper.lower(),
+        landscape, rules, key,
+    )  # fmt: skip
+    report_written(write_block(req, out, warn=lambda w: _warn([w])))
+
+
+@kribbeln.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@json_option
+def score(file: str, as_json: bool) -> None:
+    """Score a filled sheet (YAML: names, ten rows of pips or X): points, totals, winner.
+
+    Checks the Kribbeln rising rule: a Kribbeln value not higher than the same
+    player's previous one is reported with its row and scored as X.
+    """
+    from generator.kribbeln.scorefile import check_score_file, format_report
+
+    result = check_score_file(file)
+    if as_json:
+        echo_json(result)
+    else:
+        click.echo(format_report(result))
+
+
+@kribbeln.command()
+@click.option(
+    "--players", type=int, default=4, show_default=True, help="Players, 2–8 (2–5 in the game)."
+)
+@click.option("--games", type=int, default=10_000, show_default=True, help="Games to play.")
+@seed_option
+@click.option(
+    "--pages",
+    "pages_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Sheets to play (YAML: `sheets:` lists of six task ids in row order).",
+)
+@click.option(
+    "--block",
+    "block_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Play the sheets of a block: the manifest (.json) `kribbeln block` wrote.",
+)
+@click.option(
+    "--goal",
+    type=click.Choice(["pips", "success"]),
+    default="pips",
+    show_default=True,
+    help="What every player plays for: the expected pips, or the probability of success.",
+)
+@balance_option
+@dice_option
+@tasks_option
+@json_option
+def simulate(
+    players: int,
+    games: int,
+    seed: int,
+    pages_file: str | None,
+    block_file: str | None,
+    goal: str,
+    balance_file: str | None,
+    dice_file: str | None,
+    tasks_file: str | None,
+    as_json: bool,
+) -> None:
+    """Whole games with the rules: points per seat, X rates, Kribbeln use, ties, per sheet.
+
+    Without --pages or --block the block of `kribbeln block --seed S` is played.
+    Every player plays optimally for --goal; a failed task uses the area's
+    Kribbeln field whenever that is allowed (empty, and higher than the last
+    Kribbeln value), then tries the task again.
+    """
+    from generator.kribbeln.playtest import format_result, run
+
+    result, warnings = run(
+        players, games, seed, goal, pages_file, block_file, balance_file, dice_file, tasks_file
+    )
+    _warn(warnings)
+    if as_json:
+        echo_json(result)
+    else:
+        click.echo(format_result(result))

@@ -1,0 +1,275 @@
+"""Balance constraints of a Kribbeln block: the YAML loader and the check of a finished block.
+
+The file (`task_catalog/kribbeln/balance.yaml`, a user's own with `--balance`)
+states what every sampled block must meet; `violations` checks a block against
+it, constraint by constraint, and is what the sampler's result, the manifest
+and the tests rely on. Difficulty is a task's p_success (lower = harder).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from generator.catalog import Catalog
+from generator.errors import CatalogError, OptionError
+from generator.kribbeln.dice import SUBDIR
+from generator.kribbeln.tasks import FAMILIES
+from generator.yamlload import Fields, LocDict, load_file
+
+DEFAULT_FILE = f"{SUBDIR}/balance.yaml"
+AREA_ORDERS = ("rising", "flat")
+AREAS = 3
+TASKS_PER_AREA = 2
+TASKS_PER_SHEET = AREAS * TASKS_PER_AREA
+# the constraints by the key that states them (messages and the manifest use these names)
+CONSTRAINTS = (
+    "p_range",
+    "families",
+    "areas",
+    "mean_tolerance",
+    "max_color_per_sheet",
+    "unique_tasks",
+)
+
+
+@dataclass(frozen=True)
+class Balance:
+    """What every sheet and the block as a whole must meet."""
+
+    p_min: float = 0.45
+    p_max: float = 0.95
+    families: tuple[str, ...] = FAMILIES
+    areas: str = "rising"  # "rising" | "flat"
+    area_step: float = 0.02
+    area_tolerance: float = 0.05
+    mean_tolerance: float = 0.01
+    max_color_per_sheet: int = 2
+    stars: tuple[float, float] = (0.85, 0.70)
+    attempts: int = 12
+    seconds: float = 4.0
+    source: str = "defaults"
+    positions: dict[str, tuple[int, int]] = field(default_factory=dict, compare=False, repr=False)
+
+    def error(self, key: str, message: str) -> CatalogError:
+        """A CatalogError pointing at the line of `key` in the balance file."""
+        line, column = self.positions.get(key, (None, None))
+        return CatalogError(message, file=self.source, line=line, column=column)
+
+    def stars_of(self, p_success: float) -> int:
+        """The difficulty mark: 1 (easy) … 3 (hard) stars."""
+        one, two = self.stars
+        return 1 if p_success >= one else 2 if p_success >= two else 3
+
+    def settings(self) -> dict[str, object]:
+        """The constraints as the file writes them (for the manifest and the key)."""
+        return {
+            "p_min": self.p_min,
+            "p_max": self.p_max,
+            "families": list(self.families),
+            "areas": self.areas,
+            "area_step": self.area_step,
+            "area_tolerance": self.area_tolerance,
+            "mean_tolerance": self.mean_tolerance,
+            "max_color_per_sheet": self.max_color_per_sheet,
+            "stars": list(self.stars),
+            "unique_tasks": True,
+        }
+
+
+@dataclass(frozen=True)
+class TaskFacts:
+    """What the constraints look at in a task."""
+
+    id: str
+    family: str
+    colors: tuple[str, ...]
+    p_success: float
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One broken constraint: its name, the sheet (1-based, None = the block) and what is wrong."""
+
+    constraint: str
+    sheet: int | None
+    message: str
+
+    def __str__(self) -> str:
+        where = f"sheet {self.sheet}: " if self.sheet else ""
+        return f"{self.constraint}: {where}{self.message}"
+
+
+def _number(f: Fields, key: str, low: float, high: float, default: float) -> float:
+    value = float(f.get(key, (int, float), default))
+    if not low <= value <= high:
+        raise f.error(key, f"key '{key}': expected a number {low:g}–{high:g}, found {value:g}")
+    return value
+
+
+def load_balance_file(path: Path, label: str) -> Balance:
+    """Parse and validate one balance file."""
+    data = load_file(path, label)
+    f = Fields(data, label)
+    f.unknown_keys(
+        {
+            "p_min",
+            "p_max",
+            "families",
+            "areas",
+            "area_step",
+            "area_tolerance",
+            "mean_tolerance",
+            "max_color_per_sheet",
+            "stars",
+            "search",
+        }
+    )
+    d = Balance()
+    p_min = _number(f, "p_min", 0.0, 1.0, d.p_min)
+    p_max = _number(f, "p_max", 0.0, 1.0, d.p_max)
+    if p_min > p_max:
+        raise f.error("p_max", f"key 'p_max': {p_max:g} is below p_min {p_min:g}")
+    families = f.get("families", list, list(d.families))
+    for fam in families:
+        if fam not in FAMILIES:
+            raise f.error(
+                "families",
+                f"key 'families': unknown family {fam!r} (expected some of {', '.join(FAMILIES)})",
+            )
+    if len(set(families)) != len(families):
+        raise f.error("families", "key 'families': a family is listed twice")
+    stars = f.get("stars", list, list(d.stars))
+    if (
+        len(stars) != 2
+        or not all(isinstance(s, (int, float)) and not isinstance(s, bool) for s in stars)
+        or not 1 >= stars[0] >= stars[1] >= 0
+    ):
+        raise f.error(
+            "stars",
+            "key 'stars': expected two p_success limits, high then low, e.g. [0.85, 0.70]",
+        )
+    attempts, seconds = d.attempts, d.seconds
+    if "search" in f.data:
+        s = Fields(f.get("search", dict), label, "search")
+        s.unknown_keys({"attempts", "seconds"})
+        attempts = s.int_in("attempts", 1, 1000, d.attempts)
+        seconds = _number(s, "seconds", 0.1, 60.0, d.seconds)
+    positions = {}
+    if isinstance(data, LocDict):
+        positions = {str(k): data.where(k) for k in data}
+    return Balance(
+        p_min=p_min,
+        p_max=p_max,
+        families=tuple(families),
+        areas=f.choice("areas", AREA_ORDERS, d.areas),
+        area_step=_number(f, "area_step", 0.0, 1.0, d.area_step),
+        area_tolerance=_number(f, "area_tolerance", 0.0, 1.0, d.area_tolerance),
+        mean_tolerance=_number(f, "mean_tolerance", 0.0, 1.0, d.mean_tolerance),
+        max_color_per_sheet=f.int_in("max_color_per_sheet", 0, TASKS_PER_SHEET, 2),
+        stars=(float(stars[0]), float(stars[1])),
+        attempts=attempts,
+        seconds=seconds,
+        source=label,
+        positions=positions,
+    )
+
+
+def load_balance(file: str | None = None, catalog: Catalog | None = None) -> Balance:
+    """The shipped balance constraints (`file` None) or a user's balance file."""
+    if file is None:
+        catalog = catalog or Catalog.default()
+        path = catalog.path(DEFAULT_FILE)
+        if path is None:
+            raise CatalogError("the balance file is missing", file=f"task_catalog/{DEFAULT_FILE}")
+        return load_balance_file(path, catalog.label(path))
+    path = Path(file)
+    if not path.is_file():
+        raise OptionError("--balance", f"'{file}' is not a file")
+    return load_balance_file(path, file)
+
+
+def area_means(p: Sequence[float]) -> list[float]:
+    """The mean p_success of each colour area of a sheet (tasks in row order)."""
+    return [
+        sum(p[a * TASKS_PER_AREA : (a + 1) * TASKS_PER_AREA]) / TASKS_PER_AREA for a in range(AREAS)
+    ]
+
+
+def area_violation(means: Sequence[float], balance: Balance) -> str | None:
+    """What is wrong with the order of a sheet's area means, or None."""
+    if balance.areas == "rising":
+        for a in range(1, len(means)):
+            # rising difficulty: p_success falls by at least the step (1e-9: float sums)
+            if means[a - 1] - means[a] < balance.area_step - 1e-9:
+                return (
+                    f"area {a + 1} (mean p_success {means[a]:.3f}) is not at least "
+                    f"{balance.area_step:g} harder than area {a} ({means[a - 1]:.3f})"
+                )
+        return None
+    mean = sum(means) / len(means)
+    for a, m in enumerate(means):
+        if abs(m - mean) > balance.area_tolerance + 1e-9:
+            return (
+                f"area {a + 1} (mean p_success {m:.3f}) is more than "
+                f"{balance.area_tolerance:g} from the sheet's mean {mean:.3f}"
+            )
+    return None
+
+
+def violations(sheets: Sequence[Sequence[TaskFacts]], balance: Balance) -> list[Violation]:
+    """Every constraint a block breaks (empty: the block is fine). Tasks in row order."""
+    found: list[Violation] = []
+    seen: Counter[str] = Counter(t.id for sheet in sheets for t in sheet)
+    for task_id, n in sorted(seen.items()):
+        if n > 1:
+            found.append(Violation("unique_tasks", None, f"task '{task_id}' is used {n} times"))
+    means = []
+    for s, sheet in enumerate(sheets, start=1):
+        if len(sheet) != TASKS_PER_SHEET:
+            found.append(Violation("tasks", s, f"{len(sheet)} tasks, expected {TASKS_PER_SHEET}"))
+            continue
+        p = [t.p_success for t in sheet]
+        means.append(sum(p) / len(p))
+        for t in sheet:
+            if not balance.p_min - 1e-12 <= t.p_success <= balance.p_max + 1e-12:
+                found.append(
+                    Violation(
+                        "p_range",
+                        s,
+                        f"task '{t.id}' has p_success {t.p_success:.4f}, outside "
+                        f"[{balance.p_min:g}, {balance.p_max:g}]",
+                    )
+                )
+        missing = [f for f in balance.families if f not in {t.family for t in sheet}]
+        if missing:
+            found.append(Violation("families", s, f"no task of family {', '.join(missing)}"))
+        problem = area_violation(area_means(p), balance)
+        if problem:
+            found.append(Violation("areas", s, problem))
+        named = Counter(c for t in sheet for c in t.colors)
+        for color, n in sorted(named.items()):
+            if n > balance.max_color_per_sheet:
+                found.append(
+                    Violation(
+                        "max_color_per_sheet",
+                        s,
+                        f"colour '{color}' is named by {n} tasks "
+                        f"(at most {balance.max_color_per_sheet})",
+                    )
+                )
+    if means:
+        block_mean = sum(means) / len(means)
+        for s, m in enumerate(means, start=1):
+            if abs(m - block_mean) > balance.mean_tolerance + 1e-9:
+                found.append(
+                    Violation(
+                        "mean_tolerance",
+                        s,
+                        f"mean p_success {m:.4f} is more than {balance.mean_tolerance:g} "
+                        f"from the block's mean {block_mean:.4f}",
+                    )
+                )
+    return found

@@ -1,0 +1,159 @@
+"""A Kribbeln block as data: sheets of six tasks, the ten rows of a sheet, and reading sheets back.
+
+A sheet is played top to bottom in ten rows (RULES.md, section 1): three colour
+areas of (task, task, Kribbeln row), then the fourth, final Kribbeln row. The
+six tasks of a sheet are stored in row order. Sheets can be read back from a
+pages file (YAML, task ids per sheet) or from the manifest of a generated block,
+so the simulator plays exactly what was printed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from generator.errors import CatalogError, OptionError
+from generator.kribbeln.balance import AREAS, TASKS_PER_AREA, TASKS_PER_SHEET
+from generator.kribbeln.tasks import Task, TaskCatalog
+from generator.yamlload import Fields, LocList, load_file
+
+FINAL_AREA = AREAS + 1  # the fourth Kribbeln row belongs to no colour area
+MAX_PIPS = 36  # six dice: the highest pip sum
+MIN_PIPS = 6  # … and the lowest
+
+
+@dataclass(frozen=True)
+class Row:
+    """One row of a sheet: a task row or a Kribbeln row, in colour area 1–3 (4: the final row)."""
+
+    number: int  # 1–10, top to bottom
+    kind: str  # "task" | "kribbeln"
+    area: int  # 1–3, or FINAL_AREA for the fourth Kribbeln row
+    task: int | None = None  # index into Sheet.tasks for a task row
+
+    @property
+    def is_final(self) -> bool:
+        return self.area == FINAL_AREA
+
+
+def _rows() -> tuple[Row, ...]:
+    rows: list[Row] = []
+    for area in range(1, AREAS + 1):
+        for k in range(TASKS_PER_AREA):
+            rows.append(Row(len(rows) + 1, "task", area, (area - 1) * TASKS_PER_AREA + k))
+        rows.append(Row(len(rows) + 1, "kribbeln", area))
+    rows.append(Row(len(rows) + 1, "kribbeln", FINAL_AREA))
+    return tuple(rows)
+
+
+ROWS = _rows()
+N_ROWS = len(ROWS)  # 10
+KRIBBELN_ROWS = tuple(r.number for r in ROWS if r.kind == "kribbeln")  # 3, 6, 9, 10
+FINAL_ROW = ROWS[-1].number
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """One task sheet: its number in the block and its six tasks in row order."""
+
+    number: int
+    tasks: tuple[Task, ...]
+
+    def area_tasks(self, area: int) -> tuple[Task, ...]:
+        """The two tasks of colour area 1–3."""
+        return self.tasks[(area - 1) * TASKS_PER_AREA : area * TASKS_PER_AREA]
+
+
+def sheets_from_ids(
+    ids: Sequence[Sequence[str]], catalog: TaskCatalog, where: str = "sheets"
+) -> list[Sheet]:
+    """Sheets from task ids (six per sheet, row order), looked up in the catalog."""
+    sheets = []
+    for s, sheet_ids in enumerate(ids, start=1):
+        if len(sheet_ids) != TASKS_PER_SHEET:
+            raise CatalogError(
+                f"sheet {s}: expected {TASKS_PER_SHEET} task ids, found {len(sheet_ids)}",
+                file=where,
+            )
+        tasks = []
+        for task_id in sheet_ids:
+            try:
+                tasks.append(catalog.task(str(task_id)))
+            except KeyError:
+                raise CatalogError(
+                    f"sheet {s}: no task '{task_id}' in {catalog.source}", file=where
+                ) from None
+        sheets.append(Sheet(s, tuple(tasks)))
+    return sheets
+
+
+def load_pages_file(file: str, catalog: TaskCatalog) -> list[Sheet]:
+    """Sheets from a pages file:
+
+    sheets:
+      - [none_red_blue, exactly1_green, …]   # six task ids, row order
+    """
+    path = Path(file)
+    if not path.is_file():
+        raise OptionError("--pages", f"'{file}' is not a file")
+    f = Fields(load_file(path, file), file)
+    f.unknown_keys({"sheets"})
+    raw = f.get("sheets", list)
+    if not raw:
+        raise f.error("sheets", "sheets: expected at least one sheet")
+    sheets = []
+    for s, item in enumerate(raw):
+        line, col = raw.where(s) if isinstance(raw, LocList) else (None, None)
+        if not isinstance(item, list) or len(item) != TASKS_PER_SHEET:
+            raise CatalogError(
+                f"sheets[{s}]: expected a list of {TASKS_PER_SHEET} task ids (row order)",
+                file=file,
+                line=line,
+                column=col,
+            )
+        for task_id in item:
+            if not isinstance(task_id, str):
+                raise CatalogError(
+                    f"sheets[{s}]: expected task ids, found {task_id!r}",
+                    file=file,
+                    line=line,
+                    column=col,
+                )
+            try:
+                catalog.task(task_id)
+            except KeyError:
+                raise CatalogError(
+                    f"sheets[{s}]: no task '{task_id}' in {catalog.source}",
+                    file=file,
+                    line=line,
+                    column=col,
+                ) from None
+        sheets.append(Sheet(s + 1, tuple(catalog.task(t) for t in item)))
+    return sheets
+
+
+def load_block_manifest(file: str, catalog: TaskCatalog) -> list[Sheet]:
+    """The sheets of a block from the manifest `dicesheets kribbeln block` wrote beside it."""
+    path = Path(file)
+    if not path.is_file():
+        raise OptionError("--block", f"'{file}' is not a file")
+    try:
+        data: Any = json.loads(path.read_text(encoding="utf-8"))
+        contents = data["contents"]
+        if contents.get("kind") != "kribbeln-block":
+            raise CatalogError(
+                f"not a Kribbeln block manifest (kind '{contents.get('kind')}')", file=file
+            )
+        ids = [[t["id"] for t in sheet["tasks"]] for sheet in contents["sheets"]]
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise CatalogError(f"cannot read the manifest: {exc}", file=file) from None
+    except (KeyError, TypeError, AttributeError):
+        raise CatalogError(
+            "not a Kribbeln block manifest (expected contents.sheets[].tasks[].id)", file=file
+        ) from None
+    if not ids:
+        raise CatalogError("the manifest lists no sheets", file=file)
+    return sheets_from_ids(ids, catalog, where=file)

@@ -1,0 +1,254 @@
+"""What the pages of a Kribbeln block say: sheets, rules page and answer key as plain data.
+
+Every word comes from the templates (`kribbeln_sheet`, `kribbeln_rules`,
+`kribbeln_key`, `kribbeln_tasks`); `generator/render/layout_kribbeln.py` turns
+these views into positioned boxes and text. No geometry here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from generator.kribbeln.balance import Balance, area_means
+from generator.kribbeln.block import FINAL_AREA, ROWS, Sheet
+from generator.kribbeln.dice import DiceSet
+from generator.kribbeln.solver import TaskFigures
+from generator.kribbeln.tasks import TEMPLATE, family_name, task_text
+from generator.text import Texts, number, percent
+
+
+@dataclass(frozen=True)
+class Swatch:
+    """A colour as printed: its name, fill and black-and-white symbol."""
+
+    name: str
+    rgb: str
+    symbol: str
+
+
+@dataclass(frozen=True)
+class RowView:
+    """One row of a sheet as words: the task (or Kribbeln) text and its colour swatches."""
+
+    number: int
+    kind: str  # "task" | "kribbeln"
+    area: int  # 1–3, 4 = the final Kribbeln row
+    text: str
+    hints: tuple[str, ...] = ()  # small print under the text
+    swatches: tuple[Swatch, ...] = ()
+    any_color: bool = False  # a free-colours task: no colour named
+
+
+@dataclass(frozen=True)
+class SheetView:
+    """Everything one printed sheet says."""
+
+    number: int
+    of: int
+    rows: tuple[RowView, ...]
+    names: tuple[str, ...]  # one per player column, "" = blank
+    words: dict[str, str]
+    legend: tuple[Swatch, ...]
+
+
+@dataclass(frozen=True)
+class TextBlock:
+    """A piece of a text page: a title, heading, paragraph, bullet or the colour legend."""
+
+    kind: str  # "title" | "heading" | "paragraph" | "bullet" | "legend"
+    text: str = ""
+    swatches: tuple[Swatch, ...] = ()
+
+
+@dataclass(frozen=True)
+class KeySection:
+    """The answer key of one sheet."""
+
+    heading: str
+    summary: str
+    rows: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True)
+class KeyView:
+    """The whole answer key."""
+
+    title: str
+    intro: tuple[str, ...]
+    columns: tuple[str, ...]
+    sections: tuple[KeySection, ...]
+    footer: str
+
+
+def swatches(dice: DiceSet, color_ids: Sequence[str], lang: str) -> tuple[Swatch, ...]:
+    colors = [dice.color(c) for c in color_ids]
+    return tuple(Swatch(c.name[lang], c.rgb, c.symbol) for c in colors)
+
+
+def sheet_view(
+    sheet: Sheet, of: int, dice: DiceSet, names: Sequence[str], lang: str, seed: int, rolls: int
+) -> SheetView:
+    """The words and swatches of one sheet."""
+    t = Texts("kribbeln_sheet", lang)
+    tasks_t = Texts(TEMPLATE, lang)
+    rows = []
+    for row in ROWS:
+        if row.kind == "task":
+            assert row.task is not None
+            task = sheet.tasks[row.task]
+            rows.append(
+                RowView(
+                    row.number,
+                    "task",
+                    row.area,
+                    task_text(task, dice, lang, tasks_t),
+                    (family_name(task.family, lang, tasks_t),),
+                    swatches(dice, task.colors, lang),
+                    any_color=not task.colors,
+                )
+            )
+        elif row.area == FINAL_AREA:
+            rows.append(RowView(row.number, "kribbeln", row.area, t("final_label"),
+                                (t("final_hint"),)))  # fmt: skip
+        else:
+            hints = (t("kribbeln_hint_use"), t("kribbeln_hint_roll"))
+            rows.append(
+                RowView(row.number, "kribbeln", row.area, t("kribbeln_label", area=row.area), hints)
+            )
+    words = {
+        "title": t("title"),
+        "sheet_label": t("sheet_label", number=sheet.number, of=of),
+        "players": t("players_label"),
+        "pips": t("pips_label"),
+        "points": t("points_label"),
+        "total": t("total_label"),
+        "tiebreak": t("tiebreak"),
+        "reminder": t("reminder", rolls=rolls),
+        "legend": t("legend_label"),
+        "any_color": t("any_color"),
+        "footer": t("footer", number=sheet.number, of=of, seed=seed),
+        **{f"area_{a}": t("area_label", number=a) for a in range(1, FINAL_AREA)},
+    }
+    return SheetView(
+        sheet.number,
+        of,
+        tuple(rows),
+        tuple(names),
+        words,
+        swatches(dice, dice.color_ids, lang),
+    )
+
+
+def rules_blocks(dice: DiceSet, pages: int, lang: str, rolls: int) -> list[TextBlock]:
+    """The rules page: the game, then the decisions in force, then the colour legend."""
+    t = Texts("kribbeln_rules", lang)
+    blocks = [
+        TextBlock("title", t("title")),
+        TextBlock("heading", t("h_material")),
+        TextBlock("paragraph", t("material", pages=pages)),
+        TextBlock("heading", t("h_setup")),
+        TextBlock("paragraph", t("setup")),
+        TextBlock("heading", t("h_turn")),
+        TextBlock("paragraph", t("turn", rolls=rolls)),
+        TextBlock("paragraph", t("fulfilled")),
+        TextBlock("heading", t("h_kribbeln")),
+        TextBlock("bullet", t("kribbeln_a", rolls=rolls)),
+        TextBlock("bullet", t("kribbeln_b")),
+        TextBlock("bullet", t("kribbeln_c", rolls=rolls)),
+        TextBlock("bullet", t("kribbeln_d")),
+        TextBlock("heading", t("h_scoring")),
+        TextBlock("paragraph", t("scoring")),
+        TextBlock("paragraph", t("example")),
+        TextBlock("heading", t("h_end")),
+        TextBlock("paragraph", t("end")),
+        TextBlock("heading", t("h_decisions")),
+    ]
+    for key in (
+        "decision_kribbeln_x",
+        "decision_kribbeln_rows",
+        "decision_equal",
+        "decision_pairs",
+        "decision_different",
+        "decision_count",
+    ):
+        blocks.append(TextBlock("bullet", t(key)))
+    blocks += [
+        TextBlock("heading", t("h_colors")),
+        TextBlock("paragraph", t("colors")),
+        TextBlock("legend", swatches=swatches(dice, dice.color_ids, lang)),
+    ]
+    return blocks
+
+
+def stars_text(n: int) -> str:
+    return "★" * n
+
+
+def key_view(
+    sheets: Sequence[Sheet],
+    dice: DiceSet,
+    figures: dict[str, TaskFigures],
+    balance: Balance,
+    lang: str,
+    seed: int,
+    rolls: int,
+) -> KeyView:
+    """The answer key: per sheet and task p_success, expected pips and stars, and the means."""
+    t = Texts("kribbeln_key", lang)
+    tasks_t = Texts(TEMPLATE, lang)
+    sections = []
+    sheet_p, sheet_pips = [], []
+    for sheet in sheets:
+        rows = []
+        p = [figures[task.id].p_success for task in sheet.tasks]
+        pips = [figures[task.id].expected_pips for task in sheet.tasks]
+        sheet_p.append(sum(p) / len(p))
+        sheet_pips.append(sum(pips) / len(pips))
+        for row in ROWS:
+            if row.task is None:
+                continue
+            task = sheet.tasks[row.task]
+            fig = figures[task.id]
+            rows.append(
+                (
+                    str(row.number),
+                    str(row.area),
+                    task_text(task, dice, lang, tasks_t),
+                    family_name(task.family, lang, tasks_t),
+                    percent(fig.p_success, lang, 1),
+                    number(fig.expected_pips, lang, 1),
+                    stars_text(balance.stars_of(fig.p_success)),
+                )
+            )
+        areas = " · ".join(
+            t("area_mean", area=a, p=m) for a, m in enumerate(area_means(p), start=1)
+        )
+        summary = f"{t('sheet_mean', p=sheet_p[-1], pips=sheet_pips[-1])} · {areas}"
+        sections.append(KeySection(t("sheet_heading", number=sheet.number), summary, tuple(rows)))
+    b = balance
+    intro = (
+        t("intro", rolls=rolls),
+        t("stars", one=b.stars[0], two=b.stars[1]),
+        t(
+            "constraints",
+            p_min=b.p_min,
+            p_max=b.p_max,
+            areas=b.areas,
+            step=b.area_step,
+            tolerance=b.area_tolerance,
+            mean_tolerance=b.mean_tolerance,
+            max_color=b.max_color_per_sheet,
+        ),
+        t(
+            "block_mean",
+            p=sum(sheet_p) / len(sheet_p),
+            pips=sum(sheet_pips) / len(sheet_pips),
+            pages=len(sheets),
+        ),
+    )
+    columns = tuple(
+        t(k) for k in ("col_row", "col_area", "col_task", "col_family", "col_p", "col_pips",
+                       "col_stars")
+    )  # fmt: skip
+    return KeyView(t("title"), intro, columns, tuple(sections), t("footer", seed=seed))

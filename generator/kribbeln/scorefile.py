@@ -1,0 +1,204 @@
+"""`dicesheets kribbeln score FILE.yaml`: read a filled Kribbeln sheet, score it, report it.
+
+File format (the ten rows top to bottom, one value per player: pips or X):
+
+    names: [Anna, Ben, Cem, Dora]
+    rows:
+      - [23, X, 18, 23]     # 1  area 1, task 1
+      - [20, 22, X, 17]     # 2  area 1, task 2
+      - [14, 19, 21, X]     # 3  area 1, Kribbeln
+      …                     # 4–9 areas 2 and 3
+      - [25, 27, X, 30]     # 10 the fourth Kribbeln field
+    sheet: 3                # optional, for the report
+
+A missing row, a missing value, or a value that no six dice can show (above 36,
+below 6) stops with the file, line and column (exit status 2).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from generator.errors import CatalogError
+from generator.kribbeln.block import FINAL_AREA, MAX_PIPS, MIN_PIPS, N_ROWS, ROWS
+from generator.kribbeln.scoring import GameScore, Pips, score_game
+from generator.yamlload import Fields, LocList, load_file
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 8
+
+
+def _where(data: object, index: int | None) -> tuple[int | None, int | None]:
+    return data.where(index) if isinstance(data, LocList) else (None, None)
+
+
+def _value(raw: object, row: LocList, r: int, p: int, name: str, file: str) -> Pips:
+    line, col = _where(row, p)
+    label = f"rows[{r}][{p}] (row {r + 1}, {name})"
+    if isinstance(raw, str) and raw.strip().upper() == "X":
+        return None
+    if isinstance(raw, bool) or not isinstance(raw, int):
+        raise CatalogError(
+            f"{label}: expected the pips ({MIN_PIPS}–{MAX_PIPS}) or X, found {raw!r}",
+            file=file,
+            line=line,
+            column=col,
+        )
+    if raw > MAX_PIPS:
+        raise CatalogError(
+            f"{label}: {raw} is above {MAX_PIPS}, the highest pip sum of six dice",
+            file=file,
+            line=line,
+            column=col,
+        )
+    if raw < MIN_PIPS:
+        raise CatalogError(
+            f"{label}: {raw} is below {MIN_PIPS}, the lowest pip sum of six dice "
+            "(write X for a crossed-out row)",
+            file=file,
+            line=line,
+            column=col,
+        )
+    return raw
+
+
+def read_score_file(path: str | Path) -> tuple[list[str], list[list[Pips]], Any]:
+    """The names, the ten rows (None = X) and the optional sheet label of a score file."""
+    file = str(path)
+    data = load_file(Path(path), file)
+    f = Fields(data, file)
+    f.unknown_keys({"names", "rows", "sheet"})
+    names_raw = f.get("names", list)
+    if not MIN_PLAYERS <= len(names_raw) <= MAX_PLAYERS:
+        raise f.error(
+            "names",
+            f"names: expected {MIN_PLAYERS}–{MAX_PLAYERS} players, found {len(names_raw)}",
+        )
+    names = []
+    for i, name in enumerate(names_raw):
+        if not isinstance(name, (str, int)) or isinstance(name, bool) or not str(name).strip():
+            line, col = _where(names_raw, i)
+            raise CatalogError(f"names[{i}]: expected a name", file=file, line=line, column=col)
+        names.append(str(name).strip())
+    if len(set(names)) != len(names):
+        raise f.error("names", "names: two players have the same name")
+    rows_raw = f.get("rows", list)
+    if len(rows_raw) != N_ROWS:
+        missing = "missing" if len(rows_raw) < N_ROWS else "too many"
+        raise f.error(
+            "rows",
+            f"rows: {len(rows_raw)} rows, expected {N_ROWS} ({missing} rows; the sheet has "
+            "three colour areas of task, task, Kribbeln and the fourth Kribbeln row)",
+        )
+    rows: list[list[Pips]] = []
+    for r, row in enumerate(rows_raw):
+        line, col = _where(rows_raw, r)
+        if not isinstance(row, list):
+            raise CatalogError(
+                f"rows[{r}] (row {r + 1}): expected a list of {len(names)} values (pips or X)",
+                file=file,
+                line=line,
+                column=col,
+            )
+        if len(row) != len(names):
+            raise CatalogError(
+                f"rows[{r}] (row {r + 1}): {len(row)} values, expected {len(names)} "
+                f"(one per name: {', '.join(names)})",
+                file=file,
+                line=line,
+                column=col,
+            )
+        rows.append([_value(v, row, r, p, names[p], file) for p, v in enumerate(row)])
+    return names, rows, f.data.get("sheet")
+
+
+def check_score_file(path: str | Path) -> dict[str, Any]:
+    """Score a filled sheet: points per row, totals, winner, and breaches of the rising rule."""
+    names, rows, sheet = read_score_file(path)
+    return score_report(names, rows, sheet)
+
+
+def score_report(names: list[str], rows: list[list[Pips]], sheet: Any = None) -> dict[str, Any]:
+    """The JSON-ready result of scoring `rows` for `names`."""
+    game: GameScore = score_game(rows)
+    return {
+        "sheet": sheet,
+        "names": names,
+        "rows": [
+            {
+                "row": spec.number,
+                "kind": spec.kind,
+                "area": spec.area,
+                "written": ["X" if v is None else v for v in written],
+                "scored": ["X" if v is None else v for v in scored],
+                "points": list(points),
+            }
+            for spec, written, scored, points in zip(ROWS, rows, game.values, game.points)
+        ],
+        "totals": dict(zip(names, game.totals)),
+        "winners": [names[p] for p in game.winners],
+        "tie": game.tie,
+        "tiebreak_decided": game.tiebreak_decided,
+        "fourth_kribbeln": {
+            names[p]: ("X" if v is None else v) for p, v in enumerate(game.values[-1])
+        },
+        "breaches": [
+            {
+                "name": names[b.player],
+                "row": b.row,
+                "value": b.value,
+                "previous": b.previous,
+                "previous_row": b.previous_row,
+            }
+            for b in game.breaches
+        ],
+    }
+
+
+def _row_label(row: dict[str, Any]) -> str:
+    if row["kind"] == "task":
+        return f"{row['row']:>2} area {row['area']} task"
+    if row["area"] == FINAL_AREA:
+        return f"{row['row']:>2} 4th Kribbeln"
+    return f"{row['row']:>2} area {row['area']} Kribbeln"
+
+
+def format_report(result: dict[str, Any]) -> str:
+    """Plain text: one line per row (pips and points), totals, breaches, the winner."""
+    names = result["names"]
+    width = max(7, *(len(n) for n in names))
+    label_w = 20
+    lines = ["row".ljust(label_w) + "".join(n.rjust(width + 2) for n in names)]
+    for row in result["rows"]:
+        cells = []
+        for written, points in zip(row["written"], row["points"]):
+            cells.append(f"{written} ({points})".rjust(width + 2))
+        lines.append(_row_label(row).ljust(label_w) + "".join(cells))
+    totals = "".join(str(result["totals"][n]).rjust(width + 2) for n in names)
+    lines.append("total".ljust(label_w) + totals)
+    for b in result["breaches"]:
+        lines.append(
+            f"breach: {b['name']}, row {b['row']}: Kribbeln value {b['value']} is not higher "
+            f"than {b['previous']} (row {b['previous_row']}); scored as X"
+        )
+    winners = result["winners"]
+    best = result["totals"][winners[0]]
+    if not result["tie"]:
+        lines.append(f"winner: {winners[0]} ({best} points)")
+    else:
+        fourth = result["fourth_kribbeln"]
+        level = [n for n in names if result["totals"][n] == best]
+        detail = ", ".join(f"{n} {fourth[n]}" for n in level)
+        if result["tiebreak_decided"]:
+            lines.append(
+                f"winner: {winners[0]} ({best} points, tied with "
+                f"{', '.join(n for n in level if n != winners[0])}; "
+                f"the higher fourth Kribbeln field decides: {detail})"
+            )
+        else:
+            lines.append(
+                f"winners: {', '.join(winners)} share the win ({best} points; fourth Kribbeln "
+                f"field also level: {detail})"
+            )
+    return "\n".join(lines)

@@ -1,0 +1,239 @@
+"""The Kribbeln block pipeline (no click): files → figures → balanced sheets → PDF + manifest.
+
+`make_block` loads the dice, the task catalog and the balance constraints,
+takes every task's figures from the solver (cached), and samples the sheets;
+`render_block` lays out the sheets, the optional rules page and answer key;
+`write_block` writes the PDF and its manifest (the same figures per task as the
+key, so a block can be checked and simulated later).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from generator.errors import OptionError
+from generator.kribbeln.balance import Balance, TaskFacts, area_means, load_balance, violations
+from generator.kribbeln.block import Sheet, sheets_from_ids
+from generator.kribbeln.dice import DiceSet, load_dice
+from generator.kribbeln.sampler import MAX_PAGES, sample_block
+from generator.kribbeln.solver import TaskFigures, analyze_tasks
+from generator.kribbeln.tasks import TEMPLATE, TaskCatalog, load_tasks, task_text
+from generator.output import build_manifest, resolve_out, write_pdf
+from generator.text import Texts
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 8
+DEFAULT_PLAYERS = 5  # the real game: 2–5 players
+_DIGITS = 10
+
+
+@dataclass(frozen=True)
+class BlockRequest:
+    """What `dicesheets kribbeln block` was asked for."""
+
+    pages: int = 6
+    seed: int = 1
+    balance_file: str | None = None
+    dice_file: str | None = None
+    tasks_file: str | None = None
+    players: int | None = None
+    names: str | None = None
+    lang: str = "de"
+    paper: str = "a4"
+    landscape: bool = False
+    rules: bool = True
+    key: bool = True
+
+
+@dataclass(frozen=True)
+class KribbelnBlock:
+    """A sampled block with everything needed to print, check and simulate it."""
+
+    dice: DiceSet
+    catalog: TaskCatalog
+    balance: Balance
+    sheets: tuple[Sheet, ...]
+    figures: dict[str, TaskFigures]
+    seed: int
+    attempts: int
+
+    def facts(self, sheet: Sheet) -> list[TaskFacts]:
+        return [
+            TaskFacts(t.id, t.family, t.colors, self.figures[t.id].p_success) for t in sheet.tasks
+        ]
+
+
+def player_names(players: int | None, names: str | None) -> tuple[str, ...]:
+    """The name of every player column ("" = a blank column to write in)."""
+    given: tuple[str, ...] = ()
+    if names is not None:
+        parts = [part.strip() for part in names.split(",")]
+        for i, part in enumerate(parts, start=1):
+            if not part:
+                raise OptionError("--names", f"name {i} is empty (expected comma-separated names)")
+        given = tuple(parts)
+    count = players if players is not None else (len(given) or DEFAULT_PLAYERS)
+    if not MIN_PLAYERS <= count <= MAX_PLAYERS:
+        raise OptionError(
+            "--players" if players is not None else "--names",
+            f"expected {MIN_PLAYERS}–{MAX_PLAYERS} players (2–5 in the real game), found {count}",
+        )
+    if len(given) > count:
+        raise OptionError("--names", f"{len(given)} names for {count} players")
+    return given + ("",) * (count - len(given))
+
+
+def make_block(
+    pages: int,
+    seed: int,
+    balance_file: str | None = None,
+    dice_file: str | None = None,
+    tasks_file: str | None = None,
+) -> tuple[KribbelnBlock, list[str]]:
+    """Load the files, take the figures and sample a balanced block; also the dice warnings."""
+    if not 1 <= pages <= MAX_PAGES:
+        raise OptionError("--pages", f"expected 1–{MAX_PAGES} sheets, found {pages}")
+    balance = load_balance(balance_file)
+    dice, warnings = load_dice(dice_file)
+    catalog = load_tasks(dice, tasks_file)
+    figures = analyze_tasks(dice, catalog.tasks, catalog.rolls)
+    facts = [TaskFacts(t.id, t.family, t.colors, figures[t.id].p_success) for t in catalog.tasks]
+    sampled = sample_block(facts, balance, pages, seed)
+    sheets = tuple(sheets_from_ids(sampled.sheets, catalog))
+    block = KribbelnBlock(dice, catalog, balance, sheets, figures, seed, sampled.attempts)
+    return block, warnings
+
+
+def _r(x: float) -> float:
+    return round(float(x), _DIGITS)
+
+
+def block_contents(block: KribbelnBlock, lang: str) -> dict[str, Any]:
+    """The manifest contents: per sheet and task the same figures the answer key prints."""
+    texts = Texts(TEMPLATE, lang)
+    sheets = []
+    means_p, means_pips = [], []
+    for sheet in block.sheets:
+        rows = []
+        p = [block.figures[t.id].p_success for t in sheet.tasks]
+        pips = [block.figures[t.id].expected_pips for t in sheet.tasks]
+        means_p.append(sum(p) / len(p))
+        means_pips.append(sum(pips) / len(pips))
+        for i, task in enumerate(sheet.tasks):
+            fig = block.figures[task.id]
+            area = i // 2 + 1
+            rows.append(
+                {
+                    "row": 3 * (area - 1) + i % 2 + 1,
+                    "area": area,
+                    "id": task.id,
+                    "family": task.family,
+                    "type": task.type,
+                    "params": task.params(),
+                    "colors": list(task.colors),
+                    "text": task_text(task, block.dice, lang, texts),
+                    "p_success": _r(fig.p_success),
+                    "expected_pips": _r(fig.expected_pips),
+                    "stars": block.balance.stars_of(fig.p_success),
+                }
+            )
+        sheets.append(
+            {
+                "number": sheet.number,
+                "page": sheet.number,
+                "mean_p_success": _r(means_p[-1]),
+                "mean_expected_pips": _r(means_pips[-1]),
+                "area_mean_p_success": [_r(m) for m in area_means(p)],
+                "tasks": rows,
+            }
+        )
+    broken = violations([block.facts(s) for s in block.sheets], block.balance)
+    return {
+        "kind": "kribbeln-block",
+        "lang": lang,
+        "pages": len(block.sheets),
+        "dice_file": block.dice.source,
+        "task_file": block.catalog.source,
+        "balance_file": block.balance.source,
+        "rolls": block.catalog.rolls,
+        "balance": block.balance.settings(),
+        "constraints_met": not broken,
+        "violations": [str(v) for v in broken],
+        "sampler_attempts": block.attempts,
+        "block_mean_p_success": _r(sum(means_p) / len(means_p)),
+        "block_mean_expected_pips": _r(sum(means_pips) / len(means_pips)),
+        "sheets": sheets,
+    }
+
+
+def render_block(req: BlockRequest) -> tuple[bytes, dict[str, Any], list[str]]:
+    """The PDF bytes, the manifest contents and the dice warnings (nothing written)."""
+    names = player_names(req.players, req.names)
+    block, warnings = make_block(
+        req.pages, req.seed, req.balance_file, req.dice_file, req.tasks_file
+    )
+    from generator.kribbeln.pages import key_view, rules_blocks, sheet_view
+    from generator.render.draw import render_pdf
+    from generator.render.layout_kribbeln import layout_block
+
+    rolls = block.catalog.rolls
+    views = [
+        sheet_view(s, len(block.sheets), block.dice, names, req.lang, req.seed, rolls)
+        for s in block.sheets
+    ]
+    rules = rules_blocks(block.dice, len(block.sheets), req.lang, rolls) if req.rules else None
+    key = (
+        key_view(block.sheets, block.dice, block.figures, block.balance, req.lang, req.seed, rolls)
+        if req.key
+        else None
+    )
+    layout = layout_block(views, rules, key, req.paper, req.landscape, views[0].words["title"])
+    doc = layout.document
+    pdf = render_pdf(doc)
+    contents = block_contents(block, req.lang)
+    first_rules = layout.sheet_pages + 1
+    first_key = first_rules + layout.rules_pages
+    contents.update(
+        {
+            "players": len(names),
+            "names": [n for n in names if n],
+            "pdf_pages": len(doc.pages),
+            "sheet_pages": list(range(1, layout.sheet_pages + 1)),
+            "rules_pages": list(range(first_rules, first_key)),
+            "key_pages": list(range(first_key, first_key + layout.key_pages)),
+            "page_size_pt": [round(doc.width, 2), round(doc.height, 2)],
+        }
+    )
+    return pdf, contents, warnings
+
+
+def write_block(
+    req: BlockRequest, out: str | Path | None, warn: Callable[[str], None] | None = None
+) -> Path:
+    """Write the block PDF and its manifest; return the PDF path.
+
+    `warn` receives the dice file's warnings (home-made dice that are no Latin square).
+    """
+    path = resolve_out(out, f"kribbeln-block-{req.seed}-{req.lang}.pdf")
+    pdf, contents, warnings = render_block(req)
+    for warning in warnings:
+        if warn is not None:
+            warn(warning)
+    options = {
+        "pages": req.pages,
+        "balance": req.balance_file,
+        "dice": req.dice_file,
+        "tasks": req.tasks_file,
+        "players": contents["players"],
+        "names": req.names,
+        "lang": req.lang,
+        "paper": req.paper,
+        "landscape": req.landscape,
+        "rules": req.rules,
+        "key": req.key,
+    }
+    write_pdf(path, pdf, build_manifest("kribbeln block", options, req.seed, contents))
+    return path
