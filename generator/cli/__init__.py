@@ -26,6 +26,8 @@ COMMANDS = {
     "kribbeln": "generator.cli.kribbeln:kribbeln",
     "numbers": "generator.cli.numbers:numbers",
     "preview": "generator.cli.preview:preview",
+    "report": "generator.cli.report:report_command",
+    "validate": "generator.cli.validate:validate_command",
     "worksheet": "generator.cli.worksheet:worksheet",
 }
 

@@ -67,8 +67,10 @@ def axes(
     if title:
         s = fit_size(title, size + 2, frame.w, bold=True)
         items.append(Text(frame.x, frame.y + frame.h + 4, title, s, bold=True))
-    if y_label:
-        items.append(Text(frame.x + 2, frame.y + frame.h - size - 1, y_label, size, color=AXIS))
+    if y_label:  # above the plot at the right, where no bar or line can cover it
+        items.append(
+            Text(frame.x + frame.w, frame.y + frame.h + 4, y_label, size, align="right", color=AXIS)
+        )
     return items
 
 

@@ -1,0 +1,45 @@
+"""`dicesheets report`: a balance report (PDF + JSON) for playtesters."""
+
+from __future__ import annotations
+
+import click
+
+from generator.cli.options import echo_json, lang_option, report_written, sheet_options
+
+
+@click.command("report")
+@click.option("--game", type=click.Choice(["kribbeln", "koepfchen"]), required=True,
+              help="Which game's balance to report.")  # fmt: skip
+@click.option("--profile", default="classic", show_default=True, help="Köpfchen board profile.")
+@click.option("--players", type=int, default=4, show_default=True, help="Players (2–6).")
+@click.option("--pages", type=int, default=6, show_default=True, help="Kribbeln: sheets.")
+@click.option("--games", type=int, default=2000, show_default=True,
+              help="Kribbeln: simulated games.")  # fmt: skip
+@click.option("--balance", "balance_file", default=None, help="Kribbeln: balance file.")
+@click.option("--dice", "dice_file", default=None, help="Kribbeln: dice file.")
+@click.option("--tasks", "tasks_file", default=None, help="Kribbeln: task file.")
+@click.option("--json", "as_json", is_flag=True, help="Also print the figures as JSON.")
+@lang_option()
+@sheet_options
+def report_command(game: str, profile: str, players: int, pages: int, games: int,
+                   balance_file: str | None, dice_file: str | None, tasks_file: str | None,
+                   as_json: bool, lang: str, out: str | None, paper: str, landscape: bool,
+                   seed: int) -> None:  # fmt: skip
+    """Charts and figures that show how a board or a block plays."""
+    from generator import balance_report as br
+
+    options = {"game": game, "lang": lang, "paper": paper, "landscape": landscape,
+               "players": players}  # fmt: skip
+    if game == "koepfchen":
+        options["profile"] = profile
+        report = br.koepfchen_report(profile, seed, players, lang)
+    else:
+        options.update(pages=pages, games=games, balance=balance_file, dice=dice_file,
+                       tasks=tasks_file)  # fmt: skip
+        report = br.kribbeln_report(pages, seed, players, games, lang, balance_file, dice_file,
+                                    tasks_file)  # fmt: skip
+    path = br.write_report(report, lang, paper, landscape, out, options, seed)
+    if as_json:
+        echo_json({"pdf": str(path), "figures": dict(report.figures), **report.data})
+    else:
+        report_written(path)

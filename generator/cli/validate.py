@@ -1,0 +1,28 @@
+"""`dicesheets validate`: every problem of a catalog folder or of single files."""
+
+from __future__ import annotations
+
+import click
+
+
+@click.command("validate")
+@click.argument("files", nargs=-1, type=click.Path(dir_okay=False))
+@click.option("--catalog", "folder", type=click.Path(file_okay=False, exists=True),
+              help="Check this catalog folder (default: the shipped catalog).")  # fmt: skip
+@click.option("--strict", is_flag=True, help="Treat warnings as problems too.")
+def validate_command(files: tuple[str, ...], folder: str | None, strict: bool) -> int:
+    """Check catalog files for form and meaning; list every problem as file:line:column."""
+    from pathlib import Path
+
+    from generator.validate import validate
+
+    report = validate(Path(folder) if folder else None, [Path(f) for f in files])
+    for line in report.errors:
+        click.echo(line, err=True)
+    for line in report.warnings:
+        click.echo(f"warning: {line}", err=True)
+    bad = len(report.errors) + (len(report.warnings) if strict else 0)
+    summary = f"{report.files} files checked: {len(report.errors)} problems, "
+    summary += f"{len(report.warnings)} warnings"
+    click.echo(summary)
+    return 2 if bad else 0

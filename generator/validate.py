@@ -1,0 +1,252 @@
+"""`dicesheets validate`: check catalog files for form and meaning, reporting every problem.
+
+Each problem is one line `file:line:column: message`. A file's item-level problems are
+all collected (`generator.problems`), and every file is checked even after another
+failed. Meaning checks go beyond the schema: unknown colours and task types, dice
+that are no Latin square (a warning), tasks no roll can fulfil, board profiles whose
+targets the dice cannot reach or whose constraints contradict each other or cannot
+be met, balance files that the task catalog cannot satisfy, templates that do not
+parse or lack a text the program needs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from generator.catalog import Catalog
+from generator.errors import CatalogError, UserError
+from generator.problems import Incomplete, collecting
+from generator.resources import catalog_dir, templates_dir
+from generator.yamlload import LocDict, load_file
+
+if TYPE_CHECKING:
+    from generator.kribbeln.dice import DiceSet
+
+
+@dataclass
+class Report:
+    """Problems and warnings found, and how many files were checked."""
+
+    errors: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    files: int = 0
+
+    def add(self, exc: CatalogError | UserError) -> None:
+        if not isinstance(exc, Incomplete) and str(exc) not in self.errors:
+            self.errors.append(str(exc))
+
+
+def _kind_by_place(path: Path, root: Path | None) -> str | None:
+    parts = path.relative_to(root).parts if root is not None else path.parts[-3:]
+    if path.suffix == ".j2":
+        return "template"
+    if path.suffix not in (".yaml", ".yml"):
+        return None
+    folder = parts[-2] if len(parts) >= 2 else ""
+    stem = path.stem
+    if folder == "kniffel":
+        return "kniffel"
+    if folder == "kribbeln":
+        for kind in ("dice", "tasks", "balance"):
+            if stem.startswith(kind):
+                return f"kribbeln-{kind}"
+    if folder == "koepfchen":
+        return "koepfchen"
+    if folder == "specs":
+        return "worksheet-spec"
+    if folder == "worksheet":
+        return "worksheet"
+    return None
+
+
+def _kind_by_keys(path: Path) -> str | None:
+    try:
+        data = load_file(path)
+    except CatalogError:
+        return "unknown-yaml"
+    if not isinstance(data, dict):
+        return "unknown-yaml"
+    keys = set(data)
+    for kind, needed in (
+        ("kniffel", {"categories"}),
+        ("kribbeln-dice", {"dice", "colors"}),
+        ("kribbeln-tasks", {"tasks"}),
+        ("kribbeln-balance", {"p_min"}),
+        ("worksheet", {"levels"}),
+        ("worksheet-spec", {"sections"}),
+        ("koepfchen", {"track"}),
+    ):
+        if needed <= keys:
+            return kind
+    return "unknown-yaml"
+
+
+def _check_kniffel(path: Path, label: str, report: Report, catalog: Catalog) -> None:
+    from generator.kniffel.rules import load_rules_file
+
+    load_rules_file(path, label)
+
+
+def _check_dice(path: Path, label: str, report: Report, catalog: Catalog) -> None:
+    from generator.kribbeln.dice import load_dice_file
+
+    _, warnings = load_dice_file(path, label)
+    report.warnings += warnings
+
+
+def _catalog_dice(catalog: Catalog, report: Report, label: str) -> DiceSet:
+    """The catalog's dice; the shipped dice (with a warning) when the user's are broken."""
+    from generator.kribbeln.dice import load_dice
+
+    try:
+        return load_dice(catalog=catalog)[0]
+    except CatalogError:
+        report.warnings.append(f"{label}: checked against the shipped dice (yours have problems)")
+        return load_dice(catalog=Catalog((catalog_dir(),)))[0]
+
+
+def _check_tasks(path: Path, label: str, report: Report, catalog: Catalog) -> None:
+    import numpy as np
+
+    from generator.kribbeln.masks import roll_states, task_mask
+    from generator.kribbeln.tasks import load_tasks_file
+
+    dice = _catalog_dice(catalog, report, label)
+    tasks = load_tasks_file(path, label, dice)
+    states = roll_states(dice)
+    raw = load_file(path, label)
+    positions = {}
+    items = raw.get("tasks", []) if isinstance(raw, LocDict) else []
+    for i, item in enumerate(items):
+        if isinstance(item, dict) and "id" in item:
+            positions[item["id"]] = items.where(i)
+    for task in tasks.tasks:
+        if not np.any(task_mask(task, states)):
+            line, column = positions.get(task.id, (None, None))
+            problem = CatalogError(
+                f"task '{task.id}': no roll can fulfil it", file=label, line=line, column=column
+            )
+            report.errors.append(str(problem))
+
+
+def _check_balance(path: Path, label: str, report: Report, catalog: Catalog) -> None:
+    from generator.kribbeln.balance import TaskFacts, load_balance_file
+    from generator.kribbeln.sampler import sample_block
+    from generator.kribbeln.solver import analyze_tasks
+    from generator.kribbeln.tasks import load_tasks
+
+    balance = load_balance_file(path, label)
+    dice = _catalog_dice(catalog, report, label)
+    tasks = load_tasks(dice, catalog=catalog)
+    figures = analyze_tasks(dice, tasks.tasks, tasks.rolls)
+    facts = [TaskFacts(t.id, t.family, t.colors, figures[t.id].p_success) for t in tasks.tasks]
+    try:
+        sample_block(facts, balance, 6, 1)
+    except UserError as exc:
+        report.errors.append(f"{label}: cannot be met with the task catalog: {exc.message}")
+
+
+def _check_profile(path: Path, label: str, report: Report, catalog: Catalog) -> None:
+    from generator.koepfchen.profile import load_profile_file
+    from generator.koepfchen.sampler import sample_board
+
+    profile = load_profile_file(path, label)
+    try:
+        sample_board(profile, 1)
+    except UserError as exc:
+        report.errors.append(f"{label}: constraints cannot be met: {exc.message}")
+
+
+def _check_worksheet(path: Path, label: str, report: Report, catalog: Catalog) -> None:
+    from generator.worksheet.levels import load_family_file
+
+    load_family_file(path, label)
+
+
+def _check_spec(path: Path, label: str, report: Report, catalog: Catalog) -> None:
+    from generator.worksheet.spec import load_spec_file
+
+    load_spec_file(path, label)
+
+
+def _check_template(path: Path, label: str, report: Report, catalog: Catalog) -> None:
+    import jinja2
+
+    from generator.text import make_environment
+
+    env = make_environment()
+    source = path.read_text(encoding="utf-8")
+    try:
+        template = env.from_string(source)
+    except jinja2.TemplateSyntaxError as exc:
+        message = f"template syntax error: {exc.message}"
+        raise CatalogError(message, file=label, line=exc.lineno) from None
+    shipped = templates_dir() / path.parent.name / path.name
+    if shipped.is_file() and shipped.resolve() != path.resolve():
+        needed = set(env.from_string(shipped.read_text(encoding="utf-8")).module.__dict__)
+        have = set(template.module.__dict__)
+        for name in sorted(n for n in needed - have if not n.startswith("_")):
+            report.errors.append(f"{label}: the template lacks the macro '{name}'")
+    elif not shipped.is_file():
+        report.warnings.append(f"{label}: no shipped template of this name; it is never used")
+
+
+CHECKS: dict[str, Callable[[Path, str, Report, Catalog], None]] = {
+    "kniffel": _check_kniffel,
+    "kribbeln-dice": _check_dice,
+    "kribbeln-tasks": _check_tasks,
+    "kribbeln-balance": _check_balance,
+    "koepfchen": _check_profile,
+    "worksheet": _check_worksheet,
+    "worksheet-spec": _check_spec,
+    "template": _check_template,
+}
+
+
+def _check_file(path: Path, label: str, kind: str | None, report: Report, catalog: Catalog) -> None:
+    report.files += 1
+    check = CHECKS.get(kind or "")
+    if check is None:
+        report.warnings.append(f"{label}: not a catalog file dicesheets knows; not checked")
+        return
+    with collecting() as found:
+        try:
+            check(path, label, report, catalog)
+        except (CatalogError, UserError) as exc:
+            report.add(exc)
+    for exc in found:
+        report.add(exc)
+
+
+def _files(folder: Path) -> Iterable[Path]:
+    return sorted(
+        p for p in folder.rglob("*") if p.is_file() and p.suffix in (".yaml", ".yml", ".j2")
+    )
+
+
+def validate(catalog_folder: Path | None = None, files: Iterable[Path] = ()) -> Report:
+    """Check a user's catalog folder, single files, or (neither given) the shipped catalog."""
+    report = Report()
+    files = list(files)
+    catalog = Catalog.default(catalog_folder)
+    if files:
+        for path in files:
+            if not path.is_file():
+                report.errors.append(f"{path}: no such file")
+                continue
+            kind = _kind_by_place(path, None) or _kind_by_keys(path)
+            _check_file(path, str(path), kind, report, catalog)
+        return report
+    roots = [catalog_folder] if catalog_folder is not None else [catalog_dir(), templates_dir()]
+    for root in roots:
+        for path in _files(root):
+            rel = path.relative_to(root)
+            if rel.parts[0] == "templates" or root == templates_dir():
+                kind = "template"
+            else:
+                kind = _kind_by_place(path, root) or _kind_by_keys(path)
+            _check_file(path, catalog.label(path), kind, report, catalog)
+    return report

@@ -1,0 +1,61 @@
+"""The balance report: figures equal the exact analysis, charts and pages present."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from generator.koepfchen.analysis import race_exact, turn_stats
+from generator.koepfchen.profile import load_profile
+from generator.koepfchen.sheet import make_board
+from tests.pdfcheck import chars_outside, fonts, page_texts
+
+
+def test_koepfchen_report_matches_the_analysis(run_cli, tmp_path: Path) -> None:
+    out = tmp_path / "r.pdf"
+    result = run_cli("report", "--game", "koepfchen", "--profile", "einmaleins", "--seed", "3",
+                     "--players", "3", "--out", out)  # fmt: skip
+    assert result.exit_code == 0, result.output + result.stderr
+    data = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))["contents"]
+    board, _ = make_board(load_profile("einmaleins"), 3)
+    assert data["targets"] == list(board.targets)
+    solo = turn_stats(board.success)
+    assert data["expected_turns"] == pytest.approx(solo.expected, abs=1e-9)
+    assert (data["median_turns"], data["p90_turns"]) == (solo.median, solo.p90)
+    assert data["win_by_seat"] == pytest.approx(race_exact(board.success, 3).win_by_seat, abs=1e-12)
+    assert sum(data["win_by_seat"]) == pytest.approx(1, abs=1e-6)
+    text = "\n".join(page_texts(out))
+    for heading in ("Erfolgschance entlang der Strecke", "Spieldauer eines Spielers allein",
+                    "Gewinnchance nach Sitzplatz, 3 Spieler", "Kennzahlen"):  # fmt: skip
+        assert heading in text
+    assert chars_outside(out) == []
+    assert all(fonts(out).values())
+
+
+def test_report_bad_players_is_exit_2(run_cli) -> None:
+    result = run_cli("report", "--game", "koepfchen", "--players", "9")
+    assert result.exit_code == 2 and "--players" in result.stderr
+
+
+def test_kribbeln_report_matches_block_and_simulation(run_cli, tmp_path: Path) -> None:
+    from generator.kribbeln.sheet import make_block
+
+    out = tmp_path / "k.pdf"
+    result = run_cli("report", "--game", "kribbeln", "--games", "400", "--players", "3",
+                     "--out", out)  # fmt: skip
+    assert result.exit_code == 0, result.output + result.stderr
+    data = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))["contents"]
+    block, _ = make_block(6, 1)
+    assert data["sheets"] == [[t.id for t in s.tasks] for s in block.sheets]
+    first = block.sheets[0].area_tasks(1)
+    expected = sum(block.figures[t.id].p_success for t in first) / 2
+    assert data["area_means"][0] == pytest.approx(expected, abs=1e-12)
+    sim = data["simulation"]
+    assert sim["games"] == 400 and len(sim["seats"]) == 3
+    assert len(sim["tasks"]) == 36
+    text = "\n".join(page_texts(out))
+    assert "Simulierte X-Quote je Aufgabe des Blocks" in text
+    assert "Mittlere Punkte nach Sitzplatz, 3 Spieler" in text
+    assert chars_outside(out) == []
