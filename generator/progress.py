@@ -44,3 +44,38 @@ def progress(total: int, label: str) -> Iterator[Tick]:
     finally:
         if bar is not None:
             bar.__exit__(None, None, None)
+
+
+@contextmanager
+def staged_progress(delay: float = DELAY) -> Iterator[Callable[[str, int, int], None]]:
+    """Yield `report(stage, done, total)`: one bar per stage, on a terminal, after `delay` s."""
+    if not sys.stderr.isatty():
+        yield lambda stage, done, total: None
+        return
+    start = time.monotonic()
+    state: dict[str, object] = {"stage": None, "bar": None, "done": 0}
+
+    def close() -> None:
+        bar = state["bar"]
+        if bar is not None:
+            bar.__exit__(None, None, None)  # type: ignore[attr-defined]
+        state["bar"] = None
+
+    def report(stage: str, done: int, total: int) -> None:
+        if time.monotonic() - start < delay or total <= 0:
+            return
+        if state["stage"] != stage or state["bar"] is None:
+            close()
+            bar = click.progressbar(length=total, label=stage, file=sys.stderr)
+            bar.__enter__()
+            state.update(stage=stage, bar=bar, done=0)
+        bar = state["bar"]
+        step = done - int(state["done"])  # type: ignore[call-overload]
+        if step > 0:
+            bar.update(step)  # type: ignore[attr-defined]
+            state["done"] = done
+
+    try:
+        yield report
+    finally:
+        close()

@@ -107,8 +107,11 @@ def _games_option(f: Any) -> Any:
 def _strategy(rules: str, joker: str | None) -> Any:
     from generator.kniffel.rules import load_rules
     from generator.kniffel.solver import load_strategy, with_joker
+    from generator.progress import progress
 
-    return load_strategy(with_joker(load_rules(rules), joker))
+    ruleset = with_joker(load_rules(rules), joker)
+    with progress(len(ruleset.categories), "solving the optimal strategy") as tick:
+        return load_strategy(ruleset, tick)
 
 
 @kniffel.command()

@@ -2,37 +2,11 @@
 
 from __future__ import annotations
 
-import sys
-import time
-
 import click
 
 from generator.cli.options import lang_option, out_option, report_written, seed_option
 
 SINGLE_SECTION = ("family", "level", "problems", "impossible")
-
-
-class _Progress:
-    """A one-line progress report on stderr, shown only on a terminal and after a second."""
-
-    def __init__(self, delay: float = 1.0) -> None:
-        self.start = time.perf_counter()
-        self.delay = delay
-        self.shown = False
-        self.enabled = sys.stderr.isatty()
-
-    def __call__(self, stage: str, done: int, total: int) -> None:
-        if not self.enabled or time.perf_counter() - self.start < self.delay:
-            return
-        width = 24
-        filled = width * done // max(total, 1)
-        bar = "#" * filled + "-" * (width - filled)
-        click.echo(f"\rdicesheets: {stage:<8} [{bar}] {done}/{total}", err=True, nl=False)
-        self.shown = True
-
-    def close(self) -> None:
-        if self.shown:
-            click.echo("\r" + " " * 60 + "\r", err=True, nl=False)
 
 
 @click.command()
@@ -135,11 +109,10 @@ def worksheet(
         spec=spec,
         key_file=key_file,
     )
-    progress = _Progress()
-    try:
+    from generator.progress import staged_progress
+
+    with staged_progress() as progress:
         result = write_worksheet(req, out, progress=progress)
-    finally:
-        progress.close()
     for warning in result.warnings:
         click.echo(f"dicesheets: warning: {warning}", err=True)
     report_written(result.pdf)

@@ -259,8 +259,13 @@ def write_odds_card(
     lang = req.lang or rules.lang
     variant = f"-{rules.joker}-joker" if rules.joker != base.joker else ""
     path = resolve_out(out, f"{rules.id}{variant}-odds-{lang}.pdf")
-    strategy = load_strategy(rules)
-    dist = score_distribution(strategy, req.games, req.seed)
+    from generator.progress import progress
+
+    turns = len(rules.categories)
+    with progress(turns, "solving the optimal strategy") as tick:
+        strategy = load_strategy(rules, tick)
+    with progress(turns, "simulating games") as tick:
+        dist = score_distribution(strategy, req.games, req.seed, tick)
     card = make_card(rules, lang, pattern_odds(rules), strategy.expected_score(), dist)
     doc = layout_odds(card, req.paper, req.landscape)
     pdf = render_pdf(doc)

@@ -12,6 +12,7 @@ simulation agrees with the exact expected score within its standard error
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -97,8 +98,13 @@ def _best_keep(
     return options[np.arange(len(state)), values.argmax(axis=1)]
 
 
-def simulate_scores(strategy: Strategy, games: int, seed: int) -> IntArray:
-    """Final scores of `games` solitaire games played optimally, with random seed `seed`."""
+def simulate_scores(
+    strategy: Strategy, games: int, seed: int, tick: Callable[[int], None] | None = None
+) -> IntArray:
+    """Final scores of `games` solitaire games played optimally, with random seed `seed`.
+
+    `tick(1)` is called after every turn (13 for Kniffel), for a progress bar.
+    """
     game = strategy.game
     space = dice_space()
     tables = keep_tables(space)
@@ -139,6 +145,8 @@ def simulate_scores(strategy: Strategy, games: int, seed: int) -> IntArray:
                 full = pts == game.rules.categories[game.yahtzee_box].score
                 flag[idx] = np.where(ybox, full, flag[idx])
             filled[idx] = f | (1 << box)
+        if tick is not None:
+            tick(1)
     return total + np.where(upper >= game.cap, game.bonus, 0)
 
 
@@ -197,7 +205,9 @@ class Distribution:
         }
 
 
-def score_distribution(strategy: Strategy, games: int, seed: int) -> Distribution:
+def score_distribution(
+    strategy: Strategy, games: int, seed: int, tick: Callable[[int], None] | None = None
+) -> Distribution:
     """The simulated distribution, from the on-disk cache or simulated and stored."""
     from generator.cache import cached_arrays, key_for
 
@@ -212,7 +222,7 @@ def score_distribution(strategy: Strategy, games: int, seed: int) -> Distributio
     arrays = cached_arrays(
         "kniffel",
         key,
-        lambda: {"counts": np.bincount(simulate_scores(strategy, games, seed))},
+        lambda: {"counts": np.bincount(simulate_scores(strategy, games, seed, tick))},
     )
     return Distribution(arrays["counts"].astype(np.int64), seed)
 
@@ -227,8 +237,11 @@ def check_games(games: int) -> None:
 
 def solve_report(strategy: Strategy, games: int, seed: int) -> dict[str, object]:
     """What `dicesheets kniffel solve` prints: the exact expectation and the simulated spread."""
+    from generator.progress import progress
+
     check_games(games)
-    dist = score_distribution(strategy, games, seed)
+    with progress(len(strategy.rules.categories), "simulating games") as tick:
+        dist = score_distribution(strategy, games, seed, tick)
     rules = strategy.rules
     return {
         "rules": rules.id,

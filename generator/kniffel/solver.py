@@ -602,13 +602,19 @@ def table_key(rules: RuleSet) -> str:
     return key_for("kniffel-values", SOLVER_VERSION, rules_fingerprint(rules))
 
 
-def load_strategy(rules: RuleSet) -> Strategy:
-    """The solved table for `rules`: from the on-disk cache, or computed (seconds) and stored."""
+def load_strategy(rules: RuleSet, tick: Callable[[int], None] | None = None) -> Strategy:
+    """The solved table for `rules`: from the on-disk cache, or computed (seconds) and stored.
+
+    `tick(1)` is called once per solved layer (13 for Kniffel), for a progress bar.
+    """
     from generator.cache import cached_arrays
 
     game = make_game(rules)
-    arrays = cached_arrays("kniffel", table_key(rules), lambda: {"values": solve_values(game)})
+    layer_done = None if tick is None else (lambda _layer: tick(1))
+    arrays = cached_arrays(
+        "kniffel", table_key(rules), lambda: {"values": solve_values(game, layer_done)}
+    )
     values = arrays.get("values")
     if values is None or values.shape != game.shape:  # not ours: recompute, never trust it
-        values = solve_values(game)
+        values = solve_values(game, layer_done)
     return Strategy(game, values)
