@@ -4,8 +4,6 @@ determinism, and bad input through the CLI."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from itertools import combinations_with_replacement, pairwise
 from pathlib import Path
 
@@ -272,19 +270,3 @@ def test_analyze_json_and_text(run_cli) -> None:
     assert "one player, exact" in text and "Monte Carlo, 4 player(s)" in text
     bad = run_cli("koepfchen", "analyze", "--players", "7")
     assert bad.exit_code == 2 and "--players" in bad.stderr
-
-
-@pytest.mark.parametrize("args", [["koepfchen", "--help"], ["koepfchen", "board", "--help"]])
-def test_help_stays_light(args: list[str]) -> None:
-    code = (
-        "import sys\n"
-        "from generator.cli import cli\n"
-        "try:\n"
-        f"    cli.main({args!r}, prog_name='dicesheets')\n"
-        "except SystemExit:\n"
-        "    pass\n"
-        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('reportlab', 'numpy'))\n"
-        "print('HEAVY', heavy, file=sys.stderr)\n"
-    )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert "HEAVY []" in proc.stderr, proc.stderr

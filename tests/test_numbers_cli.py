@@ -377,22 +377,3 @@ def test_bad_input_exit_2_one_line(run_cli, args: list[str], names: str) -> None
     assert err.startswith("dicesheets: error: ") and names in err
     assert "Traceback" not in result.output
     assert result.stdout == ""
-
-
-@pytest.mark.parametrize(
-    "args", [["numbers", "--help"], ["numbers", "solve", "--help"], ["numbers", "odds", "--help"]]
-)
-def test_help_imports_neither_reportlab_nor_numpy(args: list[str]) -> None:
-    code = (
-        "import sys\n"
-        "from generator.cli import cli\n"
-        "try:\n"
-        f"    cli.main({args!r}, prog_name='dicesheets')\n"
-        "except SystemExit:\n"
-        "    pass\n"
-        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('reportlab', 'numpy'))\n"
-        "print('HEAVY', heavy, file=sys.stderr)\n"
-    )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert "HEAVY []" in proc.stderr, proc.stderr
-    assert "Usage:" in proc.stdout

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from generator.errors import OptionError
 from generator.kniffel.oddscard import OddsCard, share_ticks
+from generator.render.flow import wrap
 from generator.render.fonts import ascent, descent, fit_size, text_width
 from generator.render.primitives import MM, Document, Item, Line, Page, Rect, Text, page_size
 
@@ -36,22 +37,6 @@ class Frame:
     w: float
     top: float
     bottom: float
-
-
-def wrap(text: str, size: float, width: float, bold: bool = False) -> list[str]:
-    """Break `text` into lines no wider than `width` (a longer single word stays whole)."""
-    lines: list[str] = []
-    line = ""
-    for word in text.split():
-        candidate = f"{line} {word}" if line else word
-        if line and text_width(candidate, size, bold) > width:
-            lines.append(line)
-            line = word
-        else:
-            line = candidate
-    if line:
-        lines.append(line)
-    return lines
 
 
 def _paragraph(
