@@ -37,15 +37,18 @@ def key_for(*parts: Any) -> str:
 
 
 def _store(path: Path, data: bytes) -> None:
+    """Write an entry atomically; a read-only or full cache folder only costs time."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError:
+        return
+    try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
         os.replace(tmp, path)
     except OSError:
-        # a read-only or full cache folder only costs time, never correctness
-        with contextlib.suppress(OSError, UnboundLocalError):
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
 
 
