@@ -48,6 +48,25 @@ def test_user_catalog_replaces_one_file_and_adds_another(run_cli, tmp_path: Path
     assert run_cli("kniffel", "block", "--rules", "family").exit_code == 2
 
 
+def test_user_profile_is_added_next_to_the_shipped_ones(run_cli, tmp_path: Path) -> None:
+    cat = make_catalog(tmp_path / "mine")
+    (cat / "koepfchen").mkdir()
+    classic = (catalog_dir() / "koepfchen" / "plus-minus.yaml").read_text(encoding="utf-8")
+    (cat / "koepfchen" / "kurz.yaml").write_text(
+        classic.replace("id: plus-minus", "id: kurz").replace("max: 12", "max: 11"),
+        encoding="utf-8",
+    )
+    out = tmp_path / "b.pdf"
+    result = run_cli("koepfchen", "board", "--profile", "kurz", "--catalog", cat, "--out", out)
+    assert result.exit_code == 0, result.output + result.stderr
+    contents = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))["contents"]
+    assert contents["profile"] == "kurz"
+    assert max(f["target"] for f in contents["fields"]) <= 11
+    # the replaced Kniffel rule set and the added profile work in the same catalog
+    assert run_cli("kniffel", "block", "--catalog", cat, "--out", tmp_path / "k.pdf").exit_code == 0
+    assert run_cli("koepfchen", "board", "--profile", "kurz").exit_code == 2
+
+
 def test_user_template_overrides_text(run_cli, tmp_path: Path) -> None:
     from generator.resources import templates_dir
 
