@@ -61,11 +61,11 @@ class RootGroup(LazyGroup):
 
         args = list(sys.argv[1:] if args is None else args)
         runopts.reset()
-        code, started = self._run_once(args, prog_name, complete_var, extra)
-        if not runopts.SETTINGS.watch:
-            sys.exit(code)
-        # --watch: rebuild on every change, keep watching after an error, Ctrl-C ends
         try:
+            code, started = self._run_once(args, prog_name, complete_var, extra)
+            if not runopts.SETTINGS.watch:
+                sys.exit(code)
+            # --watch: rebuild on every change, keep watching after an error, Ctrl-C ends
             while True:
                 stamps = runopts.snapshot(runopts.watched_files(args))
                 click.echo(f"[watch] built in {time.monotonic() - started:.2f} s (exit {code}); "
@@ -76,6 +76,8 @@ class RootGroup(LazyGroup):
                 code, started = self._run_once(args, prog_name, complete_var, extra)
         except KeyboardInterrupt:
             sys.exit(0)
+        finally:
+            runopts.reset()  # a run's --catalog must not outlive it (tests, benchmarks)
 
     def _run_once(self, args: list[str], prog_name: Any, complete_var: Any,
                   extra: dict[str, Any]) -> tuple[int, float]:  # fmt: skip
