@@ -23,7 +23,7 @@ def line(name: str, seconds: float, extra: str = "", baseline: float | None = No
     """Print one benchmark figure: median, optional ratio against a baseline of the same run."""
     text = f"{name}: median {seconds * 1000:.1f} ms"
     if baseline:
-        text += f" | ratio {seconds / baseline:.2f}× baseline ({baseline * 1000:.1f} ms)"
+        text += f" | ratio {seconds / baseline:.3g}× baseline ({baseline * 1000:.1f} ms)"
     if extra:
         text += f" | {extra}"
     print(text, flush=True)
