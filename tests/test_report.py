@@ -32,6 +32,7 @@ def test_koepfchen_report_matches_the_analysis(run_cli, tmp_path: Path) -> None:
         assert heading in text
     assert chars_outside(out) == []
     assert all(fonts(out).values())
+    assert "0,2" in text and "0.2" not in text  # German decimal comma on the axes
 
 
 def test_report_bad_players_is_exit_2(run_cli) -> None:

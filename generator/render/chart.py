@@ -46,13 +46,13 @@ def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
         value += step
 
 
-def _label(value: float) -> str:
-    return f"{value:g}"
+def _label(value: float, decimal: str = ".") -> str:
+    return f"{value:g}".replace(".", decimal)
 
 
 def axes(
     frame: Frame, y_ticks: Sequence[float], y_max: float, title: str = "", y_label: str = "",
-    size: float = 7,
+    size: float = 7, decimal: str = ".",
 ) -> list[Item]:  # fmt: skip
     """Frame, horizontal grid lines with labels, and an optional title above."""
     items: list[Item] = []
@@ -61,7 +61,7 @@ def axes(
         if y > frame.y + frame.h + 0.01:
             continue
         items.append(Line(frame.x, y, frame.x + frame.w, y, stroke=GRID, line_width=0.4))
-        items.append(Text(frame.x - 2, y - 0.36 * size, _label(tick), size, align="right"))
+        items.append(Text(frame.x - 2, y - 0.36 * size, _label(tick, decimal), size, align="right"))
     items.append(Line(frame.x, frame.y, frame.x + frame.w, frame.y, stroke=AXIS, line_width=0.8))
     items.append(Line(frame.x, frame.y, frame.x, frame.y + frame.h, stroke=AXIS, line_width=0.8))
     if title:
@@ -77,12 +77,13 @@ def axes(
 def bar_chart(
     frame: Frame, values: Sequence[float], labels: Sequence[str] = (), title: str = "",
     y_label: str = "", color: str = PALETTE[0], label_every: int = 1, size: float = 7,
+    decimal: str = ".",
 ) -> list[Item]:  # fmt: skip
     """Bars of `values` across the frame; `labels` under every `label_every`-th bar."""
     top = max(values, default=0) or 1
     ticks = nice_ticks(0, top)
     y_max = max(ticks[-1], top)
-    items = axes(frame, ticks, y_max, title, y_label, size)
+    items = axes(frame, ticks, y_max, title, y_label, size, decimal)
     n = max(1, len(values))
     slot = frame.w / n
     for i, value in enumerate(values):
@@ -104,13 +105,13 @@ def bar_chart(
 def line_chart(
     frame: Frame, series: Sequence[tuple[str, Sequence[float]]], x_labels: Sequence[str] = (),
     title: str = "", y_label: str = "", y_max: float | None = None, label_every: int = 1,
-    size: float = 7,
+    size: float = 7, decimal: str = ".",
 ) -> list[Item]:  # fmt: skip
     """One polyline per (name, values) series, with a small legend at the top right."""
     top = y_max if y_max is not None else max((max(v, default=0) for _, v in series), default=1)
     ticks = nice_ticks(0, top or 1)
     scale_max = max(ticks[-1], top or 1) if y_max is None else y_max
-    items = axes(frame, ticks, scale_max, title, y_label, size)
+    items = axes(frame, ticks, scale_max, title, y_label, size, decimal)
     n = max((len(v) for _, v in series), default=1)
     step = frame.w / max(1, n - 1)
     for k, (name, values) in enumerate(series):

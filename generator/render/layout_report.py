@@ -13,13 +13,15 @@ CHART_H = 62 * MM
 CHART_GAP = 24 * MM  # title above, labels below
 
 
-def _chart_items(chart: Chart, frame: Frame) -> list[Item]:
+def _chart_items(chart: Chart, frame: Frame, lang: str) -> list[Item]:
+    decimal = "," if lang == "de" else "."
+    common = {"label_every": chart.label_every, "decimal": decimal}
     if chart.kind == "bar":
         values = chart.series[0][1]
-        return bar_chart(frame, values, chart.labels, chart.title, chart.y_label,
-                         label_every=chart.label_every)  # fmt: skip
-    return line_chart(frame, chart.series, chart.labels, chart.title, chart.y_label,
-                      y_max=chart.y_max, label_every=chart.label_every)  # fmt: skip
+        return bar_chart(frame, values, chart.labels, chart.title, chart.y_label, **common)
+    return line_chart(
+        frame, chart.series, chart.labels, chart.title, chart.y_label, y_max=chart.y_max, **common
+    )
 
 
 def layout_report(report: BalanceReport, lang: str, paper: str, landscape: bool) -> Document:
@@ -43,7 +45,7 @@ def layout_report(report: BalanceReport, lang: str, paper: str, landscape: bool)
             pages.append(items)
             y = height - MARGIN - 10 * MM
         frame = Frame(MARGIN + 14 * MM, y - CHART_H, width - 2 * MARGIN - 16 * MM, CHART_H)
-        items += _chart_items(chart, frame)
+        items += _chart_items(chart, frame, lang)
         y -= CHART_H + CHART_GAP
     total = len(pages)
     for n, page_items in enumerate(pages, start=1):
