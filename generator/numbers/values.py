@@ -152,8 +152,3 @@ def tables(ms: Multiset, arith: Arith) -> Tables:
 
 def _normalized(values: set[Value]) -> set[Value]:
     return {normalize(v) for v in values}
-
-
-def values_of(ms: Multiset, arith: Arith) -> frozenset[Value]:
-    """All values of legal expressions that use exactly the numbers of `ms`."""
-    return tables(ms, arith).all

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from generator.errors import OptionError
@@ -197,7 +196,3 @@ def layout_block(spec: BlockSpec, paper: str, landscape: bool, per_page: str) ->
         pages.append(Page(tuple(items)))
     title = f"{spec.rules.name[spec.lang]} – {block_words(spec)['name_label']}"
     return Document(geo.page_w, geo.page_h, tuple(pages), {"block": form}, title=title)
-
-
-def page_count(spec: BlockSpec, per_page: int) -> int:
-    return math.ceil(len(spec.blocks) / per_page)
