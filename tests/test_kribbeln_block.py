@@ -15,7 +15,7 @@ from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
 from generator.errors import CatalogError
-from generator.kribbeln.balance import Balance, TaskFacts, load_balance
+from generator.kribbeln.balance import Balance, TaskFacts, load_balance, violations
 from generator.kribbeln.block import N_ROWS, ROWS
 from generator.kribbeln.dice import load_dice
 from generator.kribbeln.pages import sheet_view
@@ -44,7 +44,7 @@ def _check(sheets: tuple[tuple[str, ...], ...], pool: list[TaskFacts], b: Balanc
     facts = {t.id: t for t in pool}
     ids = [i for sheet in sheets for i in sheet]
     assert len(ids) == len(set(ids)), "a task twice in the block"
-    means = []
+    means, area_rows = [], []
     for sheet in sheets:
         tasks = [facts[i] for i in sheet]
         assert len(tasks) == 6
@@ -52,6 +52,7 @@ def _check(sheets: tuple[tuple[str, ...], ...], pool: list[TaskFacts], b: Balanc
         assert all(b.p_min <= x <= b.p_max for x in p)
         assert {t.family for t in tasks} >= set(b.families)
         areas = [(p[0] + p[1]) / 2, (p[2] + p[3]) / 2, (p[4] + p[5]) / 2]
+        area_rows.append(areas)
         if b.areas == "rising":  # p_success falls: each area harder by at least the step
             assert areas[0] - areas[1] >= b.area_step - 1e-9, areas
             assert areas[1] - areas[2] >= b.area_step - 1e-9, areas
@@ -63,6 +64,10 @@ def _check(sheets: tuple[tuple[str, ...], ...], pool: list[TaskFacts], b: Balanc
         means.append(sum(p) / 6)
     block = sum(means) / len(means)
     assert all(abs(m - block) <= b.mean_tolerance + 1e-9 for m in means), means
+    for a in range(3):  # each area of every sheet near the block's mean for that area
+        column = [row[a] for row in area_rows]
+        area_block = sum(column) / len(column)
+        assert all(abs(m - area_block) <= b.area_mean_tolerance + 1e-9 for m in column), (a, column)
 
 
 # a failing example is reported as found: shrinking a seed teaches nothing and takes long
@@ -97,6 +102,8 @@ def test_sampling_is_seeded(pool: list[TaskFacts]) -> None:
 def test_the_shipped_balance_file() -> None:
     b = load_balance()
     assert (b.p_min, b.p_max, b.areas, b.max_color_per_sheet) == (0.45, 0.95, "rising", 2)
+    assert (b.mean_tolerance, b.area_mean_tolerance) == (0.01, 0.04)
+    assert b.positions["area_mean_tolerance"][0] > 1  # stated in the file, not only a default
     assert b.families == ("exact", "free", "comparison")
     assert b.source == "task_catalog/kribbeln/balance.yaml"
     assert [b.stars_of(p) for p in (0.95, 0.85, 0.8, 0.7, 0.46)] == [1, 1, 2, 2, 3]
@@ -109,6 +116,7 @@ def test_the_shipped_balance_file() -> None:
         ({"p_min": 0.7, "p_max": 0.8}, "families", "families"),  # two free tasks in range
         ({"max_color_per_sheet": 0}, "max_color_per_sheet", "max_color_per_sheet"),
         ({"mean_tolerance": 0.0}, "mean_tolerance", "mean_tolerance"),  # needs the search
+        ({"area_mean_tolerance": 0.0}, "area_mean_tolerance", "area_mean_tolerance"),
         ({"area_step": 0.15}, "areas", "area_step"),
     ],
 )
@@ -123,6 +131,38 @@ def test_infeasible_constraints_name_the_one_that_binds(
         sample_block(pool, b, 6, 1)
     assert time.monotonic() - start < 6
     assert str(info.value).startswith("task_catalog/kribbeln/balance.yaml:7:1: " + constraint)
+
+
+def test_area_means_are_balanced_across_the_block(pool: list[TaskFacts]) -> None:
+    """The shipped block of seed 1: no sheet's third area far harder than the others'."""
+    b = load_balance()
+    facts = {t.id: t.p_success for t in pool}
+    block = sample_block(pool, b, 6, 1)
+    third = [(facts[s[4]] + facts[s[5]]) / 2 for s in block.sheets]
+    assert max(third) - min(third) <= 2 * b.area_mean_tolerance + 1e-9, third
+
+
+def test_area_mean_violations_are_reported(pool: list[TaskFacts]) -> None:
+    """Without the constraint a far harder (or easier) area turns up; the check names it."""
+    b = load_balance()
+    loose = dataclasses.replace(b, area_mean_tolerance=1.0)
+    facts = {t.id: t for t in pool}
+    found = []
+    for seed in range(1, 11):
+        sheets = sample_block(pool, loose, 6, seed).sheets
+        found += violations([[facts[i] for i in sheet] for sheet in sheets], b)
+    assert found and {v.constraint for v in found} == {"area_mean_tolerance"}
+    assert all(v.sheet is not None and "block's area-" in v.message for v in found)
+
+
+@pytest.mark.parametrize("value", ["-0.1", "1.5", "wide"])
+def test_bad_area_mean_tolerance_is_positioned(tmp_path: Path, value: str) -> None:
+    path = tmp_path / "b.yaml"
+    path.write_text(f"p_min: 0.45\narea_mean_tolerance: {value}\n", encoding="utf-8")
+    with pytest.raises(CatalogError) as info:
+        load_balance(str(path))
+    message = str(info.value)
+    assert message.startswith(f"{path}:2:") and "area_mean_tolerance" in message, message
 
 
 # --- the CLI and the PDF ----------------------------------------------------------------
@@ -275,6 +315,16 @@ def test_infeasible_balance_file_exits_2_quickly(run_cli, tmp_path: Path) -> Non
     assert "tight.yaml:1:1: mean_tolerance:" in result.stderr
     assert "binds" in result.stderr
     assert not (tmp_path / "output").exists()  # nothing written
+    areas = tmp_path / "areas.yaml"
+    areas.write_text(
+        "area_mean_tolerance: 0.0\nsearch: {attempts: 2, seconds: 0.5}\n", encoding="utf-8"
+    )
+    start = time.monotonic()
+    result = run_cli("kribbeln", "block", "--balance", areas)
+    assert time.monotonic() - start < 8
+    assert result.exit_code == 2
+    assert "areas.yaml:1:1: area_mean_tolerance:" in result.stderr
+    assert "binds" in result.stderr
     bad = tmp_path / "bad.yaml"
     bad.write_text("areas: upwards\n", encoding="utf-8")
     result = run_cli("kribbeln", "block", "--balance", bad)

@@ -30,6 +30,7 @@ CONSTRAINTS = (
     "families",
     "areas",
     "mean_tolerance",
+    "area_mean_tolerance",
     "max_color_per_sheet",
     "unique_tasks",
 )
@@ -46,6 +47,7 @@ class Balance:
     area_step: float = 0.02
     area_tolerance: float = 0.05
     mean_tolerance: float = 0.01
+    area_mean_tolerance: float = 0.04
     max_color_per_sheet: int = 2
     stars: tuple[float, float] = (0.85, 0.70)
     attempts: int = 12
@@ -73,6 +75,7 @@ class Balance:
             "area_step": self.area_step,
             "area_tolerance": self.area_tolerance,
             "mean_tolerance": self.mean_tolerance,
+            "area_mean_tolerance": self.area_mean_tolerance,
             "max_color_per_sheet": self.max_color_per_sheet,
             "stars": list(self.stars),
             "unique_tasks": True,
@@ -122,6 +125,7 @@ def load_balance_file(path: Path, label: str) -> Balance:
             "area_step",
             "area_tolerance",
             "mean_tolerance",
+            "area_mean_tolerance",
             "max_color_per_sheet",
             "stars",
             "search",
@@ -168,6 +172,7 @@ def load_balance_file(path: Path, label: str) -> Balance:
         area_step=_number(f, "area_step", 0.0, 1.0, d.area_step),
         area_tolerance=_number(f, "area_tolerance", 0.0, 1.0, d.area_tolerance),
         mean_tolerance=_number(f, "mean_tolerance", 0.0, 1.0, d.mean_tolerance),
+        area_mean_tolerance=_number(f, "area_mean_tolerance", 0.0, 1.0, d.area_mean_tolerance),
         max_color_per_sheet=f.int_in("max_color_per_sheet", 0, TASKS_PER_SHEET, 2),
         stars=(float(stars[0]), float(stars[1])),
         attempts=attempts,
@@ -227,6 +232,7 @@ def violations(sheets: Sequence[Sequence[TaskFacts]], balance: Balance) -> list[
         if n > 1:
             found.append(Violation("unique_tasks", None, f"task '{task_id}' is used {n} times"))
     means = []
+    areas: list[tuple[int, list[float]]] = []  # (sheet, its area means) of the full sheets
     for s, sheet in enumerate(sheets, start=1):
         if len(sheet) != TASKS_PER_SHEET:
             found.append(Violation("tasks", s, f"{len(sheet)} tasks, expected {TASKS_PER_SHEET}"))
@@ -246,7 +252,8 @@ def violations(sheets: Sequence[Sequence[TaskFacts]], balance: Balance) -> list[
         missing = [f for f in balance.families if f not in {t.family for t in sheet}]
         if missing:
             found.append(Violation("families", s, f"no task of family {', '.join(missing)}"))
-        problem = area_violation(area_means(p), balance)
+        areas.append((s, area_means(p)))
+        problem = area_violation(areas[-1][1], balance)
         if problem:
             found.append(Violation("areas", s, problem))
         named = Counter(c for t in sheet for c in t.colors)
@@ -270,6 +277,19 @@ def violations(sheets: Sequence[Sequence[TaskFacts]], balance: Balance) -> list[
                         s,
                         f"mean p_success {m:.4f} is more than {balance.mean_tolerance:g} "
                         f"from the block's mean {block_mean:.4f}",
+                    )
+                )
+    for a in range(AREAS):
+        block_area = sum(m[a] for _, m in areas) / len(areas) if areas else 0.0
+        for s, m in areas:
+            if abs(m[a] - block_area) > balance.area_mean_tolerance + 1e-9:
+                found.append(
+                    Violation(
+                        "area_mean_tolerance",
+                        s,
+                        f"area {a + 1} has mean p_success {m[a]:.4f}, more than "
+                        f"{balance.area_mean_tolerance:g} from the block's area-{a + 1} "
+                        f"mean {block_area:.4f}",
                     )
                 )
     return found

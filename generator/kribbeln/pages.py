@@ -238,6 +238,7 @@ def key_view(
             step=b.area_step,
             tolerance=b.area_tolerance,
             mean_tolerance=b.mean_tolerance,
+            area_mean_tolerance=b.area_mean_tolerance,
             max_color=b.max_color_per_sheet,
         ),
         t(

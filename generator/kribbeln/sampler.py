@@ -2,10 +2,11 @@
 
 A block is found by a local search over which tasks go on which sheet: the
 cost of a block is how far it is from meeting each constraint (missing
-families, colours named too often, area order, sheet means away from the block
-mean); moves swap a task for an unused one or exchange tasks between sheets.
-How a sheet's six tasks are paired into areas is solved exactly (all 15
-pairings). Only a block of cost 0 — checked once more by `balance.violations`
+families, colours named too often, area order, sheet means and per-area means
+away from the block's); moves swap a task for an unused one, exchange tasks
+between sheets or swap two tasks of different areas on one sheet — a sheet is
+kept in row order, so its pairing into areas is part of what the search
+chooses. Only a block of cost 0 — checked once more by `balance.violations`
 — is ever returned.
 
 When no block is found within the search budget (restarts and seconds, from the
@@ -37,22 +38,7 @@ MAX_PAGES = 100
 ITERATIONS = 4000  # moves per attempt
 RELAX_SHARE = 0.15  # share of the budget each "drop one constraint" probe may take
 SCALE = 0.01  # p_success distances are counted in hundredths against the whole-number terms
-SOFT = ("mean_tolerance", "areas", "max_color_per_sheet", "families")
-
-
-def _pairings(items: tuple[int, ...]) -> list[tuple[tuple[int, int], ...]]:
-    if not items:
-        return [()]
-    first, rest = items[0], items[1:]
-    result = []
-    for i, other in enumerate(rest):
-        remaining = rest[:i] + rest[i + 1 :]
-        result += [((first, other), *p) for p in _pairings(remaining)]
-    return result
-
-
-# all 15 ways to split six positions into three areas of two
-PAIRINGS = _pairings(tuple(range(TASKS_PER_SHEET)))
+SOFT = ("mean_tolerance", "area_mean_tolerance", "areas", "max_color_per_sheet", "families")
 
 
 @dataclass(frozen=True)
@@ -64,7 +50,12 @@ class SampledBlock:
 
 
 class _Search:
-    """Local search state and cost terms over indices into the pool."""
+    """Local search state and cost terms over indices into the pool.
+
+    A sheet is six pool indices in row order: positions 0–1 are area 1, 2–3 area 2,
+    4–5 area 3, so the pairing into areas is part of the state (moves may swap two
+    tasks of one sheet) and the per-area means the block terms look at are exact.
+    """
 
     def __init__(
         self, pool: Sequence[TaskFacts], balance: Balance, pages: int, drop: str | None
@@ -76,37 +67,21 @@ class _Search:
         self.family = [t.family for t in pool]
         self.colors = [t.colors for t in pool]
         self.use = {c: c != drop for c in SOFT}
-        self._memo: dict[tuple[float, ...], float] = {}
 
-    def area_cost(self, tasks: Sequence[int]) -> tuple[float, list[tuple[tuple[int, int], ...]]]:
-        """The smallest area-order shortfall over all pairings, and the pairings reaching it."""
-        best, chosen = self._area_cost(tuple(self.p[t] for t in tasks))
-        return best, chosen
+    def areas_of(self, tasks: Sequence[int]) -> list[float]:
+        """The mean p_success of each area of a sheet."""
+        p = self.p
+        return [(p[tasks[2 * a]] + p[tasks[2 * a + 1]]) / 2 for a in range(AREAS)]
 
-    def area_shortfall(self, tasks: Sequence[int]) -> float:
-        # memoised on the sorted p values: the catalog has few distinct p_success levels
-        key = tuple(sorted(self.p[t] for t in tasks))
-        cost = self._memo.get(key)
-        if cost is None:
-            cost = self._memo[key] = self._area_cost(key)[0]
-        return cost
-
-    def _area_cost(self, p: tuple[float, ...]) -> tuple[float, list[tuple[tuple[int, int], ...]]]:
+    def area_shortfall(self, means: Sequence[float]) -> float:
+        """How far a sheet's area means (in row order) are from the area-order constraint."""
         b = self.balance
-        best, chosen = math.inf, []
-        for pairing in PAIRINGS:
-            means = sorted(((p[i] + p[j]) / 2 for i, j in pairing), reverse=True)
-            if b.areas == "rising":
-                cost = sum(max(0.0, b.area_step - (means[a] - means[a + 1])) for a in range(2))
-            else:
-                mean = sum(means) / AREAS
-                cost = sum(max(0.0, abs(m - mean) - b.area_tolerance) for m in means)
-            cost = 0.0 if cost < 1e-9 else cost
-            if cost < best - 1e-12:
-                best, chosen = cost, [pairing]
-            elif abs(cost - best) <= 1e-12:
-                chosen.append(pairing)
-        return best, chosen
+        if b.areas == "rising":
+            cost = sum(max(0.0, b.area_step - (means[a] - means[a + 1])) for a in range(AREAS - 1))
+        else:
+            mean = sum(means) / AREAS
+            cost = sum(max(0.0, abs(m - mean) - b.area_tolerance) for m in means)
+        return 0.0 if cost < 1e-9 else cost
 
     def sheet_cost(self, tasks: Sequence[int]) -> float:
         cost = 0.0
@@ -121,15 +96,24 @@ class _Search:
             k = self.balance.max_color_per_sheet
             cost += sum(max(0, n - k) for n in counts.values())
         if self.use["areas"]:
-            cost += self.area_shortfall(tasks) / SCALE
+            cost += self.area_shortfall(self.areas_of(tasks)) / SCALE
         return cost
 
-    def mean_cost(self, means: Sequence[float]) -> float:
-        if not self.use["mean_tolerance"]:
-            return 0.0
-        block = sum(means) / len(means)
-        tol = self.balance.mean_tolerance
-        cost = sum(max(0.0, abs(m - block) - tol) for m in means) / SCALE
+    def block_cost(self, areas: Sequence[Sequence[float]]) -> float:
+        """The block-wide terms: sheet means and per-area means away from the block's."""
+        cost = 0.0
+        n = len(areas)
+        if self.use["mean_tolerance"]:
+            means = [sum(a) / AREAS for a in areas]
+            block = sum(means) / n
+            tol = self.balance.mean_tolerance
+            cost += sum(max(0.0, abs(m - block) - tol) for m in means)
+        if self.use["area_mean_tolerance"]:
+            tol = self.balance.area_mean_tolerance
+            for a in range(AREAS):
+                block = sum(x[a] for x in areas) / n
+                cost += sum(max(0.0, abs(x[a] - block) - tol) for x in areas)
+        cost /= SCALE
         return 0.0 if cost < 1e-7 else cost
 
     def run(self, rng: random.Random, iterations: int, deadline: float) -> list[list[int]] | None:
@@ -139,56 +123,53 @@ class _Search:
         sheets = [order[s * TASKS_PER_SHEET : (s + 1) * TASKS_PER_SHEET] for s in range(self.pages)]
         unused = order[self.pages * TASKS_PER_SHEET :]
         sheet_costs = [self.sheet_cost(s) for s in sheets]
-        sums = [sum(self.p[t] for t in s) for s in sheets]
-        means = [x / TASKS_PER_SHEET for x in sums]
-        total = sum(sheet_costs) + self.mean_cost(means)
+        areas = [self.areas_of(s) for s in sheets]
+        total = sum(sheet_costs) + self.block_cost(areas)
         temperature = 0.3
         for step in range(iterations):
             if total == 0.0:
                 return sheets
             if step % 256 == 0 and time.monotonic() > deadline:
                 return None
-            if self.pages == 1 and not unused:
-                return None  # six tasks for one sheet: nothing to move
             s = rng.randrange(self.pages)
             i = rng.randrange(TASKS_PER_SHEET)
-            if unused and (self.pages == 1 or rng.random() < 0.6):
+            move = rng.random()
+            freed = None  # the replace move: (index into unused, the task it frees)
+            if unused and (move < 0.5 or (self.pages == 1 and move < 0.7)):
+                # put an unused task in place of one on a sheet
                 u = rng.randrange(len(unused))
                 new = sheets[s][:]
-                old_task, new[i] = new[i], unused[u]
-                new_cost = self.sheet_cost(new)
-                new_means = means[:]
-                new_means[s] = (sums[s] - self.p[old_task] + self.p[new[i]]) / TASKS_PER_SHEET
-                candidate = total - sheet_costs[s] + new_cost - self.mean_cost(means)
-                candidate += self.mean_cost(new_means)
-                if candidate <= total or rng.random() < math.exp((total - candidate) / temperature):
-                    sheets[s], unused[u] = new, old_task
-                    sheet_costs[s], means = new_cost, new_means
-                    sums[s] = means[s] * TASKS_PER_SHEET
-                    total = candidate
-            else:
+                freed, new[i] = (u, new[i]), unused[u]
+                changed = {s: new}
+            elif self.pages > 1 and move < 0.85:
+                # exchange two tasks between sheets
                 t = rng.randrange(self.pages - 1)
                 t += t >= s
                 j = rng.randrange(TASKS_PER_SHEET)
                 a, b = sheets[s][:], sheets[t][:]
                 a[i], b[j] = b[j], a[i]
-                cost_a, cost_b = self.sheet_cost(a), self.sheet_cost(b)
-                new_means = means[:]
-                new_means[s] = sum(self.p[x] for x in a) / TASKS_PER_SHEET
-                new_means[t] = sum(self.p[x] for x in b) / TASKS_PER_SHEET
-                candidate = total - sheet_costs[s] - sheet_costs[t] + cost_a + cost_b
-                candidate += self.mean_cost(new_means) - self.mean_cost(means)
-                if candidate <= total or rng.random() < math.exp((total - candidate) / temperature):
-                    sheets[s], sheets[t] = a, b
-                    sheet_costs[s], sheet_costs[t] = cost_a, cost_b
-                    means = new_means
-                    sums[s], sums[t] = means[s] * TASKS_PER_SHEET, means[t] * TASKS_PER_SHEET
-                    total = candidate
+                changed = {s: a, t: b}
+            else:
+                # swap two tasks of different areas on one sheet (another pairing or order)
+                j = rng.randrange(TASKS_PER_SHEET - 2)
+                j += 2 if j >= i - i % 2 else 0
+                new = sheets[s][:]
+                new[i], new[j] = new[j], new[i]
+                changed = {s: new}
+            new_costs = sheet_costs[:]
+            new_areas = areas[:]
+            for x, tasks in changed.items():
+                new_costs[x] = self.sheet_cost(tasks)
+                new_areas[x] = self.areas_of(tasks)
+            new_block = self.block_cost(new_areas)
+            candidate = sum(new_costs) + new_block
+            if candidate <= total or rng.random() < math.exp((total - candidate) / temperature):
+                if freed is not None:
+                    unused[freed[0]] = freed[1]
+                for x, tasks in changed.items():
+                    sheets[x] = tasks
+                sheet_costs, areas, total = new_costs, new_areas, candidate
             temperature = max(0.02, temperature * 0.999)
-            if total < 1e-6:  # running sums drift: recompute before believing a zero
-                sums = [sum(self.p[t] for t in x) for x in sheets]
-                means = [x / TASKS_PER_SHEET for x in sums]
-                total = sum(self.sheet_cost(x) for x in sheets) + self.mean_cost(means)
         return sheets if total == 0.0 else None
 
 
@@ -236,18 +217,17 @@ def _precheck(pool: Sequence[TaskFacts], balance: Balance, pages: int, n_all: in
 def _arrange(
     search: _Search, sheets: list[list[int]], rng: random.Random
 ) -> tuple[tuple[str, ...], ...]:
-    """Pair each sheet's tasks into areas (a random pairing among the valid ones) in order."""
+    """The sheets as task ids in row order; the two tasks of an area in a random order.
+
+    The search fixed which tasks share an area and the order of the areas (the
+    area-order and per-area constraints look at both), so only the order inside an
+    area is left to chance.
+    """
     out = []
     for tasks in sheets:
-        _, pairings = search.area_cost(tasks)
-        pairing = rng.choice(pairings)
-        areas = [[tasks[i], tasks[j]] for i, j in pairing]
+        areas = [tasks[2 * a : 2 * a + 2] for a in range(AREAS)]
         for area in areas:
             rng.shuffle(area)
-        if search.balance.areas == "rising":
-            areas.sort(key=lambda a: -(search.p[a[0]] + search.p[a[1]]))  # easiest first
-        else:
-            rng.shuffle(areas)
         out.append(tuple(search.pool[t].id for area in areas for t in area))
     return tuple(out)
 
