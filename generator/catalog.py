@@ -72,3 +72,21 @@ class Catalog:
             prefix = "task_catalog" if folder == catalog_dir() else str(folder)
             return f"{prefix}/{rel.as_posix()}"
         return str(path)
+
+
+def find_file(
+    relative: str, file: str | None, option: str, what: str, catalog: Catalog | None = None
+) -> tuple[Path, str]:
+    """The file given with `option`, else the catalog's `relative` one; with its label."""
+    from generator.errors import CatalogError, OptionError
+
+    if file is not None:
+        path = Path(file)
+        if not path.is_file():
+            raise OptionError(option, f"'{file}' is not a file")
+        return path, file
+    catalog = catalog or Catalog.default()
+    found = catalog.path(relative)
+    if found is None:
+        raise CatalogError(f"the {what} is missing", file=f"task_catalog/{relative}")
+    return found, catalog.label(found)

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.catalog import Catalog
-from generator.errors import CatalogError, OptionError
+from generator.catalog import Catalog, find_file
+from generator.errors import CatalogError
 from generator.kribbeln.dice import SUBDIR
 from generator.kribbeln.tasks import FAMILIES
 from generator.yamlload import Fields, LocDict, load_file
@@ -184,16 +184,8 @@ def load_balance_file(path: Path, label: str) -> Balance:
 
 def load_balance(file: str | None = None, catalog: Catalog | None = None) -> Balance:
     """The shipped balance constraints (`file` None) or a user's balance file."""
-    if file is None:
-        catalog = catalog or Catalog.default()
-        path = catalog.path(DEFAULT_FILE)
-        if path is None:
-            raise CatalogError("the balance file is missing", file=f"task_catalog/{DEFAULT_FILE}")
-        return load_balance_file(path, catalog.label(path))
-    path = Path(file)
-    if not path.is_file():
-        raise OptionError("--balance", f"'{file}' is not a file")
-    return load_balance_file(path, file)
+    path, label = find_file(DEFAULT_FILE, file, "--balance", "balance file", catalog)
+    return load_balance_file(path, label)
 
 
 def area_means(p: Sequence[float]) -> list[float]:

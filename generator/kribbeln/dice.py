@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.catalog import Catalog
-from generator.errors import CatalogError, OptionError
+from generator.catalog import Catalog, find_file
+from generator.errors import CatalogError
 from generator.problems import each, require_all
 from generator.text import LANGS
 from generator.yamlload import Fields, LocDict, LocList, load_file
@@ -215,13 +215,5 @@ def load_dice_file(path: Path, label: str) -> tuple[DiceSet, list[str]]:
 
 def load_dice(file: str | None = None, catalog: Catalog | None = None) -> tuple[DiceSet, list[str]]:
     """The shipped dice (`file` None) or a user's dice file; returns the dice and warnings."""
-    if file is None:
-        catalog = catalog or Catalog.default()
-        path = catalog.path(DEFAULT_FILE)
-        if path is None:
-            raise CatalogError("the dice file is missing", file=f"task_catalog/{DEFAULT_FILE}")
-        return load_dice_file(path, catalog.label(path))
-    path = Path(file)
-    if not path.is_file():
-        raise OptionError("--dice", f"'{file}' is not a file")
-    return load_dice_file(path, file)
+    path, label = find_file(DEFAULT_FILE, file, "--dice", "dice file", catalog)
+    return load_dice_file(path, label)

@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator.catalog import Catalog
-from generator.errors import CatalogError, OptionError
+from generator.catalog import Catalog, find_file
+from generator.errors import CatalogError
 from generator.kribbeln.dice import SUBDIR, DiceSet
 from generator.problems import each, require_all
 from generator.text import Texts
@@ -223,16 +223,8 @@ def load_tasks(
     dice: DiceSet, file: str | None = None, catalog: Catalog | None = None
 ) -> TaskCatalog:
     """The shipped task catalog (`file` None) or a user's task file, checked against `dice`."""
-    if file is None:
-        catalog = catalog or Catalog.default()
-        path = catalog.path(DEFAULT_FILE)
-        if path is None:
-            raise CatalogError("the task catalog is missing", file=f"task_catalog/{DEFAULT_FILE}")
-        return load_tasks_file(path, catalog.label(path), dice)
-    path = Path(file)
-    if not path.is_file():
-        raise OptionError("--tasks", f"'{file}' is not a file")
-    return load_tasks_file(path, file, dice)
+    path, label = find_file(DEFAULT_FILE, file, "--tasks", "task catalog", catalog)
+    return load_tasks_file(path, label, dice)
 
 
 def task_text(task: Task, dice: DiceSet, lang: str, texts: Texts | None = None) -> str:
