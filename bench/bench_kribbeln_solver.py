@@ -15,6 +15,7 @@ import tempfile
 from collections import Counter
 from itertools import product
 
+from bench.bench_rollhold import _plain_distinct
 from bench.common import line, median_time
 from generator.kribbeln.dice import DiceSet, load_dice
 from generator.kribbeln.masks import roll_states
@@ -63,31 +64,9 @@ def _holds(task: Task, colors: tuple[str, ...], palette: tuple[str, ...]) -> boo
 
 
 def _plain(n_dice: int, terminal: dict[tuple[int, ...], float], rolls: int) -> float:
-    """Turn value by a per-state DP: every hold mask, every re-rolled outcome."""
-    values = terminal
-    for _ in range(rolls - 1):
-        memo: dict[tuple, float] = {}
-
-        def expect(keep: tuple, values: dict = values, memo: dict = memo) -> float:
-            if keep not in memo:
-                free = [i for i in range(n_dice) if keep[i] is None]
-                total = 0.0
-                for outcome in product(range(1, 7), repeat=len(free)):
-                    state = list(keep)
-                    for i, v in zip(free, outcome):
-                        state[i] = v
-                    total += values[tuple(state)]
-                memo[keep] = total / 6 ** len(free)
-            return memo[keep]
-
-        values = {
-            s: max(
-                expect(tuple(v if m >> i & 1 else None for i, v in enumerate(s)))
-                for m in range(2**n_dice)
-            )
-            for s in values
-        }
-    return sum(values.values()) / len(values)
+    """The plain per-state DP of bench_rollhold, on values 1–6 instead of face indices."""
+    by_face = {tuple(v - 1 for v in state): x for state, x in terminal.items()}
+    return _plain_distinct([6] * n_dice, by_face, rolls)
 
 
 def _brute_force(dice: DiceSet, tasks: list[Task], rolls: int) -> list[tuple[float, float]]:
@@ -99,7 +78,7 @@ def _brute_force(dice: DiceSet, tasks: list[Task], rolls: int) -> list[tuple[flo
             for s in product(range(1, 7), repeat=dice.n_dice)
         }
         pips = {s: sum(s) * ok for s, ok in success.items()}
-        results.append((_plain(dice.n_dice, success, rolls), _plain(dice.n_dice, pips, rolls)))
+        results.append(tuple(_plain(dice.n_dice, goal, rolls) for goal in (success, pips)))
     return results
 
 
