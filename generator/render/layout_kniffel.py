@@ -119,17 +119,23 @@ def _row_items(row: BlockRow, x: float, y: float, geo: BlockGeometry, games: int
     return items
 
 
-def block_form(spec: BlockSpec, geo: BlockGeometry) -> tuple[Item, ...]:
+TITLE_SIZE = 18
+
+
+def _name_line(words: dict[str, str], x: float) -> tuple[float, float]:
+    """Where the "Name:" label and the line after it start, for a block at `x`."""
+    name_x = x + text_width(words["title"], TITLE_SIZE, bold=True) + 6 * MM
+    return name_x, name_x + text_width(words["name_label"] + ":", 9) + 1.5 * MM
+
+
+def block_form(spec: BlockSpec, geo: BlockGeometry, words: dict[str, str]) -> tuple[Item, ...]:
     """Everything of one block except the player's name, drawn at the first slot's position."""
-    words = block_words(spec)
     x = geo.slot_x(0)
     top = geo.page_h - MARGIN
     items: list[Item] = []
-    title_size = 18
-    items.append(Text(x, top - title_size * 0.8, words["title"], title_size, bold=True))
-    name_x = x + text_width(words["title"], title_size, bold=True) + 6 * MM
+    items.append(Text(x, top - TITLE_SIZE * 0.8, words["title"], TITLE_SIZE, bold=True))
+    name_x, line_x = _name_line(words, x)
     items.append(Text(name_x, top - 11 * MM + 1.5, words["name_label"] + ":", 9))
-    line_x = name_x + text_width(words["name_label"] + ":", 9) + 1.5 * MM
     items.append(Line(line_x, top - 11 * MM, x + geo.block_w, top - 11 * MM, line_width=0.5))
     y = top - TITLE_H
     # the game header row
@@ -165,15 +171,13 @@ def block_form(spec: BlockSpec, geo: BlockGeometry) -> tuple[Item, ...]:
     return tuple(items)
 
 
-def name_item(name: str, spec: BlockSpec, geo: BlockGeometry, slot: int) -> Text | None:
+def name_item(name: str, words: dict[str, str], geo: BlockGeometry, slot: int) -> Text | None:
     """The player's name written on the name line of block `slot`."""
     if not name:
         return None
-    words = block_words(spec)
     x = geo.slot_x(slot)
     top = geo.page_h - MARGIN
-    name_x = x + text_width(words["title"], 18, bold=True) + 6 * MM
-    line_x = name_x + text_width(words["name_label"] + ":", 9) + 1.5 * MM
+    _, line_x = _name_line(words, x)
     room = x + geo.block_w - line_x - 1 * MM
     size = fit_size(name, 12, room)
     return Text(line_x + 1 * MM, top - 11 * MM + 2, name, size)
@@ -182,7 +186,8 @@ def name_item(name: str, spec: BlockSpec, geo: BlockGeometry, slot: int) -> Text
 def layout_block(spec: BlockSpec, paper: str, landscape: bool, per_page: str) -> Document:
     """The whole document: every block of every copy, `per_page` blocks side by side."""
     geo = geometry(spec, paper, landscape, per_page)
-    form = block_form(spec, geo)
+    words = block_words(spec)
+    form = block_form(spec, geo, words)
     blocks = spec.blocks
     pages = []
     for first in range(0, len(blocks), geo.per_page):
@@ -190,9 +195,9 @@ def layout_block(spec: BlockSpec, paper: str, landscape: bool, per_page: str) ->
         for slot, name in enumerate(blocks[first : first + geo.per_page]):
             dx = geo.slot_x(slot) - geo.slot_x(0)
             items.append(UseForm("block", dx, 0.0))
-            text = name_item(name, spec, geo, slot)
+            text = name_item(name, words, geo, slot)
             if text is not None:
                 items.append(text)
         pages.append(Page(tuple(items)))
-    title = f"{spec.rules.name[spec.lang]} – {block_words(spec)['name_label']}"
+    title = f"{spec.rules.name[spec.lang]} – {words['name_label']}"
     return Document(geo.page_w, geo.page_h, tuple(pages), {"block": form}, title=title)
