@@ -27,20 +27,15 @@ def resolve_out(out: str | Path | None, default_name: str, option: str = "--out"
     path = Path(out) if out is not None else DEFAULT_OUT
     as_dir = path.is_dir() or str(out).endswith(("/", os.sep)) or out is None or not path.suffix
     target = path / default_name if as_dir else path
-    folder = target.parent
-    if as_dir:
-        # the folder is created when the file is written; check that it can be
-        existing = folder
-        while not existing.exists() and existing != existing.parent:
-            existing = existing.parent
-        if not existing.is_dir():
-            raise OptionError(option, f"'{existing}' is not a folder")
-        if not os.access(existing, os.W_OK | os.X_OK):
-            raise OptionError(option, f"folder '{existing}' is not writable")
-    elif not folder.is_dir():
-        raise OptionError(option, f"folder '{folder}' does not exist")
-    elif not os.access(folder, os.W_OK | os.X_OK):
-        raise OptionError(option, f"folder '{folder}' is not writable")
+    # a missing folder (of a file or a folder name alike) is created when the file is
+    # written; check now that it can be
+    existing = target.parent
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise OptionError(option, f"'{existing}' is not a folder")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise OptionError(option, f"folder '{existing}' is not writable")
     if target.is_dir():
         raise OptionError(option, f"'{target}' is a folder, expected a file name")
     return target

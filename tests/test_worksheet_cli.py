@@ -269,21 +269,38 @@ BAD = [
     (["--problems", "10", "--impossible", "11"], "--impossible", "only 10 problems"),
     (["--family", "24", "--level", "2", "--impossible", "8"], "--impossible", "at most 7"),
     (["--versions", "27"], "--versions", "1–26"),
-    (["--roster", "latin1.txt"], "--roster", "not UTF-8"),
+    (["--roster", "cp1252-hole.txt"], "--roster", "neither UTF-8, UTF-16 nor Windows-1252"),
+    (["--roster", "nobom16.txt"], "--roster", "UTF-16 without a byte-order mark"),
+    (["--roster", "table.csv"], "table.csv:1", "without a header row"),
+    (["--roster", "lp.csv"], "lp.csv:2", "large print 'vielleicht'"),
+    (["--names", "Anna,,Ben"], "--names", "an empty name"),
+    (["--names", "Anna", "--roster", "empty.txt"], "--names", "either as --roster"),
+    (["--large-print-for", "Cem"], "--large-print-for", "needs the class list"),
+    (["--names", "Anna, Ben", "--large-print-for", "Cem"], "--large-print-for", "'Cem' is not"),
+    (["--no-key", "--key-file", "k.pdf"], "--key-file", "--no-key"),
+    (["--one-page", "--problems", "40"], "--one-page", "use --problems"),
+    (["--one-page", "--per-page", "4"], "--per-page", "--one-page"),
+    (["--per-page", "0"], "--per-page", "1–100"),
+    (["--per-page", "30", "--problems", "30"], "--per-page", "at most"),
+    (["--class", "x" * 41], "--class", "at most 40"),
     (["--roster", "empty.txt"], "--roster", "has no names"),
     (["--roster", "missing.txt"], "--roster", "cannot read"),
     (["--spec", "mixed", "--level", "3"], "--level", "leave out --level"),
     (["--spec", "nope.yaml"], "--spec", "no spec file"),
     (["--spec", "bad.yaml"], "bad.yaml:2", "expected a whole number"),
     (["--out", "ws.pdf", "--key-file", "ws.pdf"], "--key-file", "also the worksheet"),
-    (["--out", "missing/ws.pdf"], "--out", "does not exist"),
+    (["--out", "file.txt/ws.pdf"], "--out", "is not a folder"),
     (["--paper", "a5"], "--paper", "a5"),
 ]
 
 
 @pytest.mark.parametrize(("args", "where", "what"), BAD)
 def test_bad_input_exit_2_one_line_no_file(run_cli, tmp_path: Path, args, where, what) -> None:
-    (tmp_path / "latin1.txt").write_bytes("Jörg\n".encode("latin-1"))
+    (tmp_path / "cp1252-hole.txt").write_bytes("Jörg\n".encode("cp1252") + b"\x81\n")
+    (tmp_path / "nobom16.txt").write_bytes("Jörg\nAnna\n".encode("utf-16-le"))
+    (tmp_path / "table.csv").write_text("Müller;Anna;3b\nSchulz;Ben;3b\n", encoding="utf-8")
+    (tmp_path / "lp.csv").write_text("Vorname;Großdruck\nAnna;vielleicht\n", encoding="utf-8")
+    (tmp_path / "file.txt").write_text("", encoding="utf-8")
     (tmp_path / "empty.txt").write_text("\n \n", encoding="utf-8")
     (tmp_path / "bad.yaml").write_text(
         "sections:\n  - {family: koepfchen, level: x, problems: 3}\n", encoding="utf-8"

@@ -35,11 +35,31 @@ SINGLE_SECTION = ("family", "level", "problems", "impossible")
     "--roster",
     type=click.Path(dir_okay=False),
     default=None,
-    help="UTF-8 file, one pupil per line: one named sheet each, versions dealt in turn.",
+    help="Class list: one name per line, or a CSV/text table as Excel saves it (with a header "
+    "row such as Vorname;Nachname;Klasse;Großdruck). One named sheet per pupil.",
 )
+@click.option("--names", default=None, help='The class as "Anna, Ben, Cem" instead of --roster.')
 @click.option(
     "--large-print", is_flag=True, default=False, help="Text ≥ 16 pt, bigger dice and lines."
 )
+@click.option(
+    "--large-print-for",
+    default=None,
+    help='Large print only for these pupils of the class list: "Cem, Hannes".',
+)
+@click.option("--class", "klass", default=None, help='Written on the class line: "3b".')
+@click.option("--date", default=None, help='Written on the date line: "KW 12".')
+@click.option("--per-page", type=int, default=None, help="At most N problems on a page.")
+@click.option(
+    "--one-page", is_flag=True, default=False, help="Every sheet on one page (or an error)."
+)
+@click.option(
+    "--duplex",
+    is_flag=True,
+    default=False,
+    help="Double-sided printing: every pupil's sheet gets an even number of pages.",
+)
+@click.option("--key/--no-key", default=True, show_default=True, help="Print the answer key.")
 @click.option(
     "--key-file",
     type=click.Path(dir_okay=True),
@@ -72,7 +92,15 @@ def worksheet(
     impossible: int,
     title: str | None,
     roster: str | None,
+    names: str | None,
     large_print: bool,
+    large_print_for: str | None,
+    klass: str | None,
+    date: str | None,
+    per_page: int | None,
+    one_page: bool,
+    duplex: bool,
+    key: bool,
     key_file: str | None,
     spec: str | None,
     paper: str,
@@ -106,8 +134,16 @@ def worksheet(
         paper=paper.lower(),
         large_print=large_print,
         roster=roster,
+        names=names,
+        large_print_for=large_print_for,
         spec=spec,
         key_file=key_file,
+        key=key,
+        klass=klass,
+        date=date,
+        per_page=per_page,
+        one_page=one_page,
+        duplex=duplex,
     )
     from generator.progress import staged_progress
 

@@ -7,6 +7,7 @@ through an optional `progress(stage, done, total)` callback, so a CLI can show a
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,11 +36,12 @@ from generator.worksheet.model import (
     VersionSheet,
 )
 from generator.worksheet.pool import Pool, ProblemKey, Progress, level_pool
-from generator.worksheet.roster import Pupil, read_roster
+from generator.worksheet.roster import Pupil, Roster, mark_large_print, names_roster, read_roster
 from generator.worksheet.sampler import Problem, SectionPlan, deal_section, plan_section
 from generator.worksheet.spec import SectionSpec, WorksheetSpec, load_spec, single_section
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+MAX_PER_PAGE = 100
 TEMPLATE = "worksheet"
 
 
@@ -57,9 +59,17 @@ class WorksheetRequest:
     lang: str = "de"
     paper: str = "a4"
     large_print: bool = False
-    roster: str | None = None
+    roster: str | None = None  # a class list file
+    names: str | None = None  # "Anna, Ben, Cem" instead of a roster file
+    large_print_for: str | None = None  # "Cem, Hannes": these pupils get large print
     spec: str | None = None  # a shipped spec name or a YAML file; replaces the four above
     key_file: str | None = None
+    key: bool = True  # print the answer key (after the sheets or in key_file)
+    klass: str | None = None  # written on every sheet's class line (a roster's column wins)
+    date: str | None = None  # written on every sheet's date line
+    per_page: int | None = None  # at most this many problems on a page
+    one_page: bool = False  # every sheet on one page, or an error
+    duplex: bool = False  # every pupil's sheet an even number of pages
 
 
 @dataclass(frozen=True)
@@ -86,15 +96,32 @@ class Worksheet:
     letters: tuple[str, ...]
     pupils: tuple[Pupil, ...]
     warnings: tuple[str, ...]
+    large_print: bool = False  # everybody's sheet in large print
+    klass: str = ""
+    date: str = ""
 
     @property
     def copies(self) -> tuple[SheetCopy, ...]:
-        """One sheet per pupil (versions dealt in turn), or one per version without a roster."""
+        """One sheet per pupil (versions dealt in turn), or one per version without a roster.
+
+        A pupil's version depends only on the place in the class list, never on large
+        print, so the key's list holds for every sheet.
+        """
         if self.pupils:
             return tuple(
-                SheetCopy(i % len(self.letters), pupil.name) for i, pupil in enumerate(self.pupils)
+                SheetCopy(
+                    i % len(self.letters),
+                    pupil.name,
+                    self.large_print or pupil.large_print,
+                    pupil.klass or self.klass,
+                    self.date,
+                )
+                for i, pupil in enumerate(self.pupils)
             )
-        return tuple(SheetCopy(v) for v in range(len(self.letters)))
+        return tuple(
+            SheetCopy(v, "", self.large_print, self.klass, self.date)
+            for v in range(len(self.letters))
+        )
 
     def problems(self, version: int) -> list[tuple[int, PlannedSection, Problem]]:
         """(printed number, section, problem) of every problem of a version, in order."""
@@ -130,6 +157,22 @@ def without(pool: Pool, taken: set[ProblemKey]) -> Pool:
     )
 
 
+def class_list(req: WorksheetRequest) -> Roster | None:
+    """The pupils from `--roster` or `--names`, with `--large-print-for` applied."""
+    if req.roster is not None and req.names is not None:
+        raise OptionError("--names", "give the class either as --roster FILE or as --names")
+    roster = None
+    if req.roster is not None:
+        roster = read_roster(req.roster)
+    elif req.names is not None:
+        roster = names_roster(req.names)
+    if req.large_print_for is not None:
+        if roster is None:
+            raise OptionError("--large-print-for", "needs the class list (--roster or --names)")
+        roster = mark_large_print(roster, req.large_print_for)
+    return roster
+
+
 def plan_worksheet(
     req: WorksheetRequest, catalog: Catalog | None = None, progress: Progress | None = None
 ) -> Worksheet:
@@ -137,12 +180,16 @@ def plan_worksheet(
     catalog = catalog or Catalog.default()
     if not 1 <= req.versions <= len(LETTERS):
         raise OptionError("--versions", f"expected 1–{len(LETTERS)} versions, found {req.versions}")
+    if req.per_page is not None and not 1 <= req.per_page <= MAX_PER_PAGE:
+        raise OptionError("--per-page", f"expected 1–{MAX_PER_PAGE}, found {req.per_page}")
+    if req.per_page is not None and req.one_page:
+        raise OptionError("--per-page", "--one-page decides the problems per page; give one")
     spec = (
         load_spec(req.spec, catalog)
         if req.spec is not None
         else single_section(req.family, req.level, req.problems, req.impossible)
     )
-    roster = read_roster(req.roster) if req.roster is not None else None
+    roster = class_list(req)
     sections = []
     taken: set[ProblemKey] = set()  # by earlier sections: one sheet never repeats a problem
     for index, section in enumerate(spec.sections):
@@ -191,7 +238,25 @@ def plan_worksheet(
         letters=tuple(LETTERS[: req.versions]),
         pupils=roster.pupils if roster else (),
         warnings=tuple(warnings),
+        large_print=req.large_print,
+        klass=_tidy_option(req.klass, "--class"),
+        date=_tidy_option(req.date, "--date"),
     )
+
+
+MAX_FIELD = 40
+
+
+def _tidy_option(text: str | None, option: str) -> str:
+    """A --class or --date text: spaces tidied, printable, not longer than the line."""
+    if text is None:
+        return ""
+    tidy = " ".join(text.split())
+    if any(unicodedata.category(ch) == "Cc" for ch in tidy):
+        raise OptionError(option, "contains a control character")
+    if len(tidy) > MAX_FIELD:
+        raise OptionError(option, f"{len(tidy)} characters (expected at most {MAX_FIELD})")
+    return tidy
 
 
 # --- words ------------------------------------------------------------------------------
@@ -244,9 +309,12 @@ def sheet_words(ws: Worksheet) -> SheetWords:
         score=t("score_label"),
         score_total=t("score_total", total=ws.spec.problems),
         version=t("version_label"),
-        footer=lambda letter: t("footer", title=ws.title, version=letter),
+        footer=lambda letter: t("footer", title=ws.title, version=letter, number=ws.seed),
         page=lambda page, pages: t("page_label", page=page, pages=pages),
-    )
+        large_page=lambda page, pages: t("large_page_label", number=ws.seed, page=page,
+                                         pages=pages),
+        blank=t("blank_page"),
+    )  # fmt: skip
 
 
 def values_text(numbers: tuple[int, ...]) -> str:
@@ -312,7 +380,11 @@ def answer_key(ws: Worksheet) -> AnswerKey:
             )
         )
     intro.append(t("difficulty_explained"))
-    roster = tuple((copy.name, ws.letters[copy.version]) for copy in ws.copies if ws.pupils)
+    roster = tuple(
+        (t("roster_name", name=copy.name, large_print=copy.large_print), ws.letters[copy.version])
+        for copy in ws.copies
+        if ws.pupils
+    )
     return AnswerKey(
         title=t("key_title", title=ws.title),
         intro=tuple(intro),
@@ -356,7 +428,7 @@ def _problem_json(number: int, section: int, level: Level, p: Problem) -> dict[s
     }
 
 
-def manifest_contents(ws: Worksheet, pages_per_sheet: int, key_pages: int) -> dict[str, Any]:
+def manifest_contents(ws: Worksheet, sheet_pages: list[int], key_pages: int) -> dict[str, Any]:
     """Everything a test or a teacher's script needs to check the sheets."""
     index = {id(s): i for i, s in enumerate(ws.sections)}
     return {
@@ -392,9 +464,19 @@ def manifest_contents(ws: Worksheet, pages_per_sheet: int, key_pages: int) -> di
             }
             for v, letter in enumerate(ws.letters)
         ],
-        "sheets": [{"version": ws.letters[c.version], "name": c.name or None} for c in ws.copies],
-        "pages_per_sheet": pages_per_sheet,
-        "sheet_pages": pages_per_sheet * len(ws.copies),
+        "sheets": [
+            {
+                "version": ws.letters[c.version],
+                "name": c.name or None,
+                "large_print": c.large_print,
+                "class": c.klass or None,
+                "first_page": 1 + sum(sheet_pages[:i]),
+                "pages": sheet_pages[i],
+            }
+            for i, c in enumerate(ws.copies)
+        ],
+        "pages_per_sheet": sheet_pages[0],
+        "sheet_pages": sum(sheet_pages),
         "key_pages": key_pages,
     }
 
@@ -412,6 +494,23 @@ def default_name(req: WorksheetRequest, ws: Worksheet) -> str:
     return f"worksheet-{stem}-{req.lang}{large}.pdf"
 
 
+def _does_not_fit(exc: Any, req: WorksheetRequest) -> OptionError:
+    """The --one-page / --per-page message: what fits, and what to change."""
+    size = " in large print" if exc.large_print else ""
+    if req.one_page:
+        return OptionError(
+            "--one-page",
+            f"{exc.problems} problems need {exc.pages} pages{size} with writing lines of "
+            f"the minimum height; {exc.fit} fit on one page (use --problems {exc.fit}, "
+            "or leave out --one-page)",
+        )
+    return OptionError(
+        "--per-page",
+        f"{exc.problems} problems do not fit on one page{size} with writing lines of the "
+        f"minimum height; at most {exc.fit} do",
+    )
+
+
 def write_worksheet(
     req: WorksheetRequest,
     out: str | Path | None,
@@ -420,7 +519,13 @@ def write_worksheet(
 ) -> WorksheetResult:
     """Write the worksheet PDF (sheets, then the key unless `key_file`) and its manifest."""
     from generator.render.draw import render_pdf
-    from generator.render.layout_worksheet import layout_key, layout_worksheet, missing_glyphs
+    from generator.render.layout_worksheet import (
+        DoesNotFit,
+        Pagination,
+        layout_key,
+        layout_sheets,
+        missing_glyphs,
+    )
 
     ws = plan_worksheet(req, catalog, progress)
     warnings = list(ws.warnings)
@@ -434,37 +539,42 @@ def write_worksheet(
             )
     path = resolve_out(out, default_name(req, ws))
     key_path = None
+    if req.key_file is not None and not req.key:
+        raise OptionError("--key-file", "--no-key prints no key; leave out one of the two")
     if req.key_file is not None:
         key_path = resolve_out(req.key_file, path.stem + "-key.pdf", option="--key-file")
         if key_path.resolve() == path.resolve():
             raise OptionError("--key-file", f"'{key_path}' is also the worksheet's file")
     _report(progress, "layout", 0, 1)
-    key = answer_key(ws)
-    doc = layout_worksheet(
-        version_sheets(ws),
-        ws.copies,
-        sheet_words(ws),
-        None if key_path else key,
-        req.paper,
-        req.large_print,
-    )
+    key = answer_key(ws) if req.key else None
+    pagination = Pagination(req.per_page, req.one_page, req.duplex)
+    try:
+        doc, sheet_pages = layout_sheets(
+            version_sheets(ws),
+            ws.copies,
+            sheet_words(ws),
+            None if key_path else key,
+            req.paper,
+            req.large_print,
+            pagination,
+        )
+    except DoesNotFit as exc:
+        raise _does_not_fit(exc, req) from None
     _report(progress, "layout", 1, 1)
-    # every version has the same sections and cells, so the same number of pages
-    per_sheet = len(doc.forms) // len(ws.letters)
     files: list[tuple[Path, bytes]] = []
-    documents = 2 if key_path else 1
+    documents = 2 if key_path and key else 1
     _report(progress, "pdf", 0, documents)
     pdf = render_pdf(doc)
     files.append((path, pdf))
     _report(progress, "pdf", 1, documents)
-    key_pages = len(doc.pages) - per_sheet * len(ws.copies)
-    if key_path is not None:
+    key_pages = len(doc.pages) - sum(sheet_pages)
+    if key_path is not None and key is not None:
         key_doc = layout_key(key, req.paper)
         files.append((key_path, render_pdf(key_doc)))
         key_pages = len(key_doc.pages)
         _report(progress, "pdf", 2, documents)
-    contents = manifest_contents(ws, per_sheet, key_pages)
-    contents["key_pdf"] = key_path.name if key_path else None
+    contents = manifest_contents(ws, sheet_pages, key_pages)
+    contents["key_pdf"] = key_path.name if key_path and key else None
     options = {
         "family": req.family if req.spec is None else None,
         "level": req.level if req.spec is None else None,
@@ -477,7 +587,15 @@ def write_worksheet(
         "paper": req.paper,
         "large_print": req.large_print,
         "roster": Path(req.roster).name if req.roster else None,
+        "names": req.names,
+        "large_print_for": req.large_print_for,
         "key_file": str(req.key_file) if req.key_file else None,
+        "key": req.key,
+        "class": req.klass,
+        "date": req.date,
+        "per_page": req.per_page,
+        "one_page": req.one_page,
+        "duplex": req.duplex,
     }
     manifest = build_manifest("worksheet", options, req.seed, contents)
     manifest = {**manifest, "pdf": path.name, "pdf_bytes": len(pdf)}
