@@ -313,3 +313,22 @@ def test_bad_input_exit_2_one_line_no_file(run_cli, tmp_path: Path, args, where,
     assert err.startswith("dicesheets: error: ")
     assert where in err and what in err, err
     assert set(tmp_path.rglob("*")) == before
+
+
+def test_page_controls_no_key_and_missing_folders(run_cli, tmp_path: Path) -> None:
+    result = run_cli("worksheet", "--problems", "10", "--one-page", "--no-key",
+                     "--class", "3b", "--out", "a/b/one.pdf")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    contents = manifest_of(tmp_path / "a/b/one.pdf")
+    assert contents["pages_per_sheet"] == 1 and contents["key_pages"] == 0
+    texts = page_texts(tmp_path / "a/b/one.pdf")
+    assert len(texts) == 1 and "3b" in texts[0] and "Lösungen" not in texts[0]
+    result = run_cli("worksheet", "--problems", "10", "--per-page", "4", "--lang", "en",
+                     "--out", "c/per.pdf", "--key-file", "d/e/key.pdf")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    texts = page_texts(tmp_path / "c/per.pdf")
+    assert manifest_of(tmp_path / "c/per.pdf")["pages_per_sheet"] == len(texts) == 3
+    assert (tmp_path / "d/e/key.pdf").is_file()
+    words = words_by_page(tmp_path / "c/per.pdf")
+    numbers = [sized(page, NORMAL.number) for page in words]
+    assert numbers == [["1", "2", "3", "4"], ["5", "6", "7", "8"], ["9", "10"]]
