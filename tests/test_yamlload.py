@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from generator.errors import CatalogError
-from generator.yamlload import Fields, load_text
+from generator.io.yamlload import Fields, load_text
 
 
 def test_positions_of_keys_and_items() -> None:

@@ -16,11 +16,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from generator.catalog import Catalog
 from generator.errors import CatalogError, UserError
+from generator.io.catalog import Catalog
+from generator.io.yamlload import Fields, load_file
 from generator.numbers.rules import DIVISIONS, Rules
 from generator.text import LANGS
-from generator.yamlload import Fields, load_file
 
 SUBDIR = "koepfchen"
 TARGET_KINDS = ("index", "range", "products")

@@ -28,12 +28,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator.catalog import Catalog, find_file
 from generator.errors import CatalogError
+from generator.io.catalog import Catalog, find_file
+from generator.io.yamlload import Fields, LocList, load_file
 from generator.kribbeln.dice import SUBDIR, DiceSet
 from generator.problems import each, require_all
 from generator.text import Texts
-from generator.yamlload import Fields, LocList, load_file
 
 FAMILIES = ("exact", "free", "comparison")
 DEFAULT_FILE = f"{SUBDIR}/tasks.yaml"
@@ -223,7 +223,7 @@ def load_tasks(
     dice: DiceSet, file: str | None = None, catalog: Catalog | None = None
 ) -> TaskCatalog:
     """The shipped task catalog (`file` None) or a user's task file, checked against `dice`."""
-    path, label = find_file(DEFAULT_FILE, file, "--tasks", "task catalog", catalog)
+    path, label = find_file(DEFAULT_FILE, file, "tasks", "task catalog", catalog)
     return load_tasks_file(path, label, dice)
 
 

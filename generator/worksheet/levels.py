@@ -13,12 +13,12 @@ from itertools import combinations_with_replacement
 from pathlib import Path
 from typing import Any
 
-from generator.catalog import Catalog
 from generator.errors import CatalogError, UserError
+from generator.io.catalog import Catalog
+from generator.io.yamlload import Fields, load_file
 from generator.numbers.rules import OPS, Rules
 from generator.problems import each, require_all
 from generator.text import LANGS
-from generator.yamlload import Fields, load_file
 
 SUBDIR = "worksheet"
 KINDS = ("dice", "cards")

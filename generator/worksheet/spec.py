@@ -17,10 +17,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.catalog import Catalog
 from generator.errors import CatalogError, UserError
+from generator.io.catalog import Catalog
+from generator.io.yamlload import Fields, LocDict, load_file
 from generator.text import LANGS
-from generator.yamlload import Fields, LocDict, load_file
 
 SPEC_DIR = "worksheet/specs"
 MAX_PROBLEMS = 100
