@@ -3,7 +3,7 @@
 `load_report` is the edge (catalog files, solver figures, and for Kribbeln the
 simulation of the sampled block: policies come from the solver cache);
 `build_report` is pure: a `BalanceReport` (key figures, chart specs, the JSON
-data) laid out by `render/layout_report.py`. The Kribbeln report charts and
+data) laid out by `balance_report_layout.py`. The Kribbeln report charts and
 simulates the very same `KribbelnBlock`.
 """
 
@@ -109,7 +109,7 @@ def load_report(req: ReportRequest, catalog: Catalog | None = None) -> ReportInp
 
 def build_report(inputs: ReportInputs, req: ReportRequest) -> Built:
     """The report: charts and figures laid out, with the manifest contents (pure)."""
-    from generator.render.layout_report import layout_report
+    from generator.balance_report_layout import layout_report
 
     options: dict[str, Any] = {"game": req.game, "lang": req.lang, "paper": req.paper,
                                "landscape": req.landscape, "players": req.players}  # fmt: skip

@@ -52,7 +52,7 @@ def load_block(req: BlockRequest, catalog: Catalog | None = None) -> BlockInputs
 
 def build_block(inputs: BlockInputs, req: BlockRequest) -> Built:
     """The score block: layout document and manifest contents (pure)."""
-    from generator.render.layout_kniffel import layout_block
+    from generator.kniffel.block_layout import layout_block
     from generator.render.primitives import UseForm
 
     rules = inputs.rules
@@ -148,7 +148,7 @@ def build_odds(inputs: OddsInputs, req: OddsRequest) -> Built:
     """The odds card: layout document and manifest contents (pure)."""
     from generator.kniffel.odds import pattern_odds
     from generator.kniffel.oddscard import card_contents, make_card
-    from generator.render.layout_kniffel_odds import layout_odds
+    from generator.kniffel.oddscard_layout import layout_odds
 
     rules = inputs.rules
     lang = req.lang or rules.lang

@@ -3,7 +3,7 @@
 The card shows every pattern's odds (exact fractions, `odds.pattern_odds`),
 the optimal expected score (exact, `solver`), its spread and percentiles and a
 histogram of final scores (a seeded simulation, `simulate`). The figures and
-words are put together here as plain data; `render.layout_kniffel_odds` places them.
+words are put together here as plain data; `kniffel.oddscard_layout` places them.
 """
 
 from __future__ import annotations

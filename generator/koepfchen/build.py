@@ -62,8 +62,8 @@ def load_board(req: BoardRequest, catalog: Catalog | None = None) -> BoardInputs
 def build_board(inputs: BoardInputs, req: BoardRequest) -> Built:
     """The board, the rules page and the key: layout document and manifest contents (pure)."""
     from generator.koepfchen.key import hardest_targets
+    from generator.koepfchen.layout import layout_sheet
     from generator.koepfchen.pages import board_view, key_blocks, rules_blocks
-    from generator.render.layout_koepfchen import layout_sheet
 
     profile, templates = inputs.profile, inputs.templates
     board, figures = make_board(profile, req.seed)

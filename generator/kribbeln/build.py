@@ -189,8 +189,8 @@ def block_contents(block: KribbelnBlock, lang: str) -> dict[str, Any]:
 
 def build_block(inputs: BlockInputs, req: BlockRequest) -> Built:
     """The block's sheets, rules page and answer key: layout document and manifest (pure)."""
+    from generator.kribbeln.layout import layout_block
     from generator.kribbeln.pages import key_view, rules_blocks, sheet_view
-    from generator.render.layout_kribbeln import layout_block
 
     names = player_names(req.players, req.names)
     block = sample_block_of(inputs, req.pages, req.seed)

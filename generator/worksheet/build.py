@@ -439,7 +439,8 @@ def build_worksheet(
     inputs: WorksheetInputs, req: WorksheetRequest, progress: Progress | None = None
 ) -> Built:
     """The sheets and the answer key (after the sheets, or its own document with `key_file`)."""
-    from generator.render.layout_worksheet import layout_key, layout_worksheet, missing_glyphs
+    from generator.render.fonts import missing_glyphs
+    from generator.worksheet.layout import layout_key, layout_worksheet
 
     ws = plan_worksheet(inputs, req, progress)
     warnings = list(ws.warnings)
