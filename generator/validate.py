@@ -48,6 +48,8 @@ def _kind_by_place(path: Path, root: Path | None) -> str | None:
     parts = path.relative_to(root).parts if root is not None else path.parts[-3:]
     if path.suffix == ".j2":
         return "template"
+    if path.suffix.lower() == ".csv":
+        return "kribbeln-tasks"  # the only kind of CSV file dicesheets reads
     if path.suffix not in (".yaml", ".yml"):
         return None
     folder = parts[-2] if len(parts) >= 2 else ""
@@ -256,7 +258,9 @@ def _line_order(problem: UserError) -> tuple[int, int]:
 
 def _files(folder: Path) -> Iterable[Path]:
     return sorted(
-        p for p in folder.rglob("*") if p.is_file() and p.suffix in (".yaml", ".yml", ".j2")
+        p
+        for p in folder.rglob("*")
+        if p.is_file() and p.suffix.lower() in (".yaml", ".yml", ".j2", ".csv")
     )
 
 
