@@ -11,12 +11,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-import jinja2
-
 from bench.common import dicesheets, line, median_time, process_times
-from generator import yamlload
-from generator.resources import catalog_dir, templates_dir
-from generator.text import Texts, make_environment
+from generator import text
+from generator.io import yamlload
+from generator.resources import catalog_dir
+from generator.text import Texts, shipped_templates
 
 # the CLI with ReportLab's C accelerator hidden, for the baseline
 HIDE_ACCEL = (
@@ -41,21 +40,20 @@ def yaml_figures() -> None:
 
 
 def template_figures() -> None:
-    names = sorted({(p.parent.name, p.stem) for p in templates_dir().glob("*/*.j2")})
+    templates = shipped_templates()
+    names = sorted(name for name, _, _ in templates.sources)
 
-    def load_all(env_factory) -> None:
-        env = env_factory()
-        for lang, name in names:
-            Texts(name, lang, env)
+    def load_all(bytecode: bool) -> None:
+        text._ENVIRONMENTS.clear()  # as in a new process
+        if not bytecode:
+            templates.environment().bytecode_cache = None
+        for name in names:
+            lang, file = name.split("/")
+            Texts(file.removesuffix(".j2"), lang, templates)
 
-    def cold() -> jinja2.Environment:
-        env = make_environment()
-        env.bytecode_cache = None
-        return env
-
-    load_all(make_environment)  # fills the bytecode cache
-    cached, _ = median_time(lambda: load_all(make_environment), repeat=7)
-    compiled, _ = median_time(lambda: load_all(cold), repeat=5)
+    load_all(True)  # fills the bytecode cache
+    cached, _ = median_time(lambda: load_all(True), repeat=7)
+    compiled, _ = median_time(lambda: load_all(False), repeat=5)
     line(
         f"templates, all {len(names)} files, bytecode cache",
         cached,

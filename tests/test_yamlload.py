@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from generator import yamlload
 from generator.errors import CatalogError
+from generator.io import yamlload
+from generator.io.yamlload import Fields, load_text, position
 from generator.resources import catalog_dir
-from generator.yamlload import Fields, load_text, position
 
 
 def test_positions_of_keys_and_items() -> None:
