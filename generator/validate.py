@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator.catalog import Catalog
 from generator.errors import CatalogError, UserError
+from generator.io.catalog import Catalog
+from generator.io.yamlload import load_file
 from generator.problems import Incomplete, collecting, report_problem
 from generator.resources import catalog_dir, templates_dir
-from generator.yamlload import load_file
 
 if TYPE_CHECKING:
     from generator.kribbeln.dice import DiceSet
@@ -48,6 +48,8 @@ def _kind_by_place(path: Path, root: Path | None) -> str | None:
     parts = path.relative_to(root).parts if root is not None else path.parts[-3:]
     if path.suffix == ".j2":
         return "template"
+    if path.suffix.lower() == ".csv":
+        return "kribbeln-tasks"  # the only kind of CSV file dicesheets reads
     if path.suffix not in (".yaml", ".yml"):
         return None
     folder = parts[-2] if len(parts) >= 2 else ""
@@ -256,7 +258,9 @@ def _line_order(problem: UserError) -> tuple[int, int]:
 
 def _files(folder: Path) -> Iterable[Path]:
     return sorted(
-        p for p in folder.rglob("*") if p.is_file() and p.suffix in (".yaml", ".yml", ".j2")
+        p
+        for p in folder.rglob("*")
+        if p.is_file() and p.suffix.lower() in (".yaml", ".yml", ".j2", ".csv")
     )
 
 
