@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from generator.cli import cli
-from generator.render.layout_worksheet import LARGE, NORMAL
+from generator.worksheet.layout import LARGE, NORMAL
 from tests.pdfcheck import page_texts
 
 FIRST = ["Anna", "Ben", "Cem", "Dora", "Emil", "Fatma", "Greta", "Hannes", "Ida", "Jonas",

@@ -13,11 +13,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.catalog import Catalog, find_file
 from generator.errors import CatalogError
+from generator.io.catalog import Catalog, find_file
+from generator.io.yamlload import Fields, load_file, position
 from generator.kribbeln.dice import SUBDIR
 from generator.kribbeln.tasks import FAMILIES
-from generator.yamlload import Fields, LocDict, load_file
 
 DEFAULT_FILE = f"{SUBDIR}/balance.yaml"
 AREA_ORDERS = ("rising", "flat")
@@ -161,9 +161,7 @@ def load_balance_file(path: Path, label: str) -> Balance:
         s.unknown_keys({"attempts", "seconds"})
         attempts = s.int_in("attempts", 1, 1000, d.attempts)
         seconds = _number(s, "seconds", 0.1, 60.0, d.seconds)
-    positions = {}
-    if isinstance(data, LocDict):
-        positions = {str(k): data.where(k) for k in data}
+    positions = {str(k): position(data, k) for k in f.data if position(data, k)[0] is not None}
     return Balance(
         p_min=p_min,
         p_max=p_max,
@@ -184,7 +182,7 @@ def load_balance_file(path: Path, label: str) -> Balance:
 
 def load_balance(file: str | None = None, catalog: Catalog | None = None) -> Balance:
     """The shipped balance constraints (`file` None) or a user's balance file."""
-    path, label = find_file(DEFAULT_FILE, file, "--balance", "balance file", catalog)
+    path, label = find_file(DEFAULT_FILE, file, "balance", "balance file", catalog)
     return load_balance_file(path, label)
 
 

@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.errors import OptionError, UserError
+from generator.errors import InputError, UserError
 
 MAX_NAMES = 500
 MAX_BYTES = 200_000
@@ -270,7 +270,7 @@ def names_roster(names: str) -> Roster:
     """The pupils of `--names "Anna, Ben, Cem"` (comma-separated; an empty name is an error)."""
     parts = [_tidy(part) for part in names.split(",")]
     if any(not part for part in parts):
-        raise OptionError("--names", f"an empty name in '{names}' (expected names between commas)")
+        raise InputError("names", f"an empty name in '{names}' (expected names between commas)")
     entries = [_Entry(part, 0) for part in parts]
     return _checked(entries, "--names", "option --names")
 
@@ -284,12 +284,12 @@ def _matches(pupils: Sequence[Pupil], wanted: str) -> list[int]:
     found = [i for i, p in enumerate(pupils) if p.name.split()[0].casefold() == folded]
     full = sorted({pupils[i].name for i in found})
     if len(full) > 1:
-        raise OptionError(
-            "--large-print-for",
+        raise InputError(
+            "large_print_for",
             f"'{wanted}' could be {' or '.join(full)}; give the full name",
         )
     if not found:
-        raise OptionError("--large-print-for", f"'{wanted}' is not in the class list")
+        raise InputError("large_print_for", f"'{wanted}' is not in the class list")
     return found
 
 
@@ -301,7 +301,7 @@ def mark_large_print(roster: Roster, names: str) -> Roster:
     """
     wanted = [_tidy(part) for part in names.split(",") if part.strip()]
     if not wanted:
-        raise OptionError("--large-print-for", "no names given (expected names between commas)")
+        raise InputError("large_print_for", "no names given (expected names between commas)")
     chosen = {i for name in wanted for i in _matches(roster.pupils, name)}
     pupils = tuple(
         Pupil(p.name, p.line, True, p.klass) if i in chosen else p

@@ -1,8 +1,12 @@
-"""The worksheet pipeline: options → sections → versions → sheets + answer key → PDF + manifest.
+"""The worksheet: load (spec, levels, problem pools, roster) → build (versions, key) → `Built`.
 
-No click here. `plan_worksheet` does everything but the drawing (and is what the tests
-re-check); `write_worksheet` lays out, draws and writes the files. Long runs report
-through an optional `progress(stage, done, total)` callback, so a CLI can show a bar.
+`load_worksheet` is the edge: it reads the spec and the roster and takes each
+level's pool of problems from the solver cache (computing it once; a long run
+reports through an optional `progress(stage, done, total)` callback).
+`plan_worksheet` deals every version's problems (pure, and what the tests
+re-check); `build_worksheet` adds the words, lays out the sheets and the key
+(after the sheets, or as its own document when `key_file` is set) and the
+manifest contents. No click, file or environment here but in `load_worksheet`.
 """
 
 from __future__ import annotations
@@ -10,19 +14,13 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from generator.catalog import Catalog
-from generator.errors import OptionError, UserError
+from generator.built import Built
+from generator.errors import InputError, UserError
+from generator.io.catalog import Catalog
 from generator.numbers.expr import SYMBOLS
-from generator.output import (
-    build_manifest,
-    dumps_json,
-    manifest_path,
-    resolve_out,
-    write_files_atomic,
-)
-from generator.text import Texts
+from generator.text import Templates, Texts
 from generator.worksheet.difficulty import BRACKET_POINTS, FRACTION_POINTS, OP_POINTS
 from generator.worksheet.levels import Family, Level, load_family, rules_json
 from generator.worksheet.model import (
@@ -39,6 +37,9 @@ from generator.worksheet.pool import Pool, ProblemKey, Progress, level_pool
 from generator.worksheet.roster import Pupil, Roster, mark_large_print, names_roster, read_roster
 from generator.worksheet.sampler import Problem, SectionPlan, deal_section, plan_section
 from generator.worksheet.spec import SectionSpec, WorksheetSpec, load_spec, single_section
+
+if TYPE_CHECKING:
+    from generator.render.primitives import Document
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 MAX_PER_PAGE = 100
@@ -63,13 +64,33 @@ class WorksheetRequest:
     names: str | None = None  # "Anna, Ben, Cem" instead of a roster file
     large_print_for: str | None = None  # "Cem, Hannes": these pupils get large print
     spec: str | None = None  # a shipped spec name or a YAML file; replaces the four above
-    key_file: str | None = None
+    key_file: str | None = None  # the key in its own PDF (recorded in the manifest)
     key: bool = True  # print the answer key (after the sheets or in key_file)
     klass: str | None = None  # written on every sheet's class line (a roster's column wins)
     date: str | None = None  # written on every sheet's date line
     per_page: int | None = None  # at most this many problems on a page
     one_page: bool = False  # every sheet on one page, or an error
     duplex: bool = False  # every pupil's sheet an even number of pages
+
+
+@dataclass(frozen=True)
+class LoadedSection:
+    """One section of the spec with its level and the level's pool of problems."""
+
+    spec: SectionSpec
+    family: Family
+    level: Level
+    pool: Pool
+
+
+@dataclass(frozen=True)
+class WorksheetInputs:
+    """Everything a worksheet is built from, read at the edge."""
+
+    spec: WorksheetSpec
+    sections: tuple[LoadedSection, ...]
+    roster: Roster | None
+    templates: Templates
 
 
 @dataclass(frozen=True)
@@ -96,6 +117,7 @@ class Worksheet:
     letters: tuple[str, ...]
     pupils: tuple[Pupil, ...]
     warnings: tuple[str, ...]
+    templates: Templates | None = None  # None: the shipped ones
     large_print: bool = False  # everybody's sheet in large print
     klass: str = ""
     date: str = ""
@@ -132,15 +154,6 @@ class Worksheet:
         return found
 
 
-@dataclass(frozen=True)
-class WorksheetResult:
-    pdf: Path
-    key: Path | None
-    manifest: Path
-    pages: int
-    warnings: tuple[str, ...]
-
-
 def _report(progress: Progress | None, stage: str, done: int, total: int) -> None:
     if progress is not None:
         progress(stage, done, total)
@@ -160,7 +173,7 @@ def without(pool: Pool, taken: set[ProblemKey]) -> Pool:
 def class_list(req: WorksheetRequest) -> Roster | None:
     """The pupils from `--roster` or `--names`, with `--large-print-for` applied."""
     if req.roster is not None and req.names is not None:
-        raise OptionError("--names", "give the class either as --roster FILE or as --names")
+        raise InputError("names", "give the class either as --roster FILE or as --names")
     roster = None
     if req.roster is not None:
         roster = read_roster(req.roster)
@@ -168,22 +181,16 @@ def class_list(req: WorksheetRequest) -> Roster | None:
         roster = names_roster(req.names)
     if req.large_print_for is not None:
         if roster is None:
-            raise OptionError("--large-print-for", "needs the class list (--roster or --names)")
+            raise InputError("large_print_for", "needs the class list (--roster or --names)")
         roster = mark_large_print(roster, req.large_print_for)
     return roster
 
 
-def plan_worksheet(
+def load_worksheet(
     req: WorksheetRequest, catalog: Catalog | None = None, progress: Progress | None = None
-) -> Worksheet:
-    """Read the spec and the roster, and deal every version's problems."""
+) -> WorksheetInputs:
+    """Read the spec and the roster; take every section's pool (solver cache, else computed)."""
     catalog = catalog or Catalog.default()
-    if not 1 <= req.versions <= len(LETTERS):
-        raise OptionError("--versions", f"expected 1–{len(LETTERS)} versions, found {req.versions}")
-    if req.per_page is not None and not 1 <= req.per_page <= MAX_PER_PAGE:
-        raise OptionError("--per-page", f"expected 1–{MAX_PER_PAGE}, found {req.per_page}")
-    if req.per_page is not None and req.one_page:
-        raise OptionError("--per-page", "--one-page decides the problems per page; give one")
     spec = (
         load_spec(req.spec, catalog)
         if req.spec is not None
@@ -191,11 +198,29 @@ def plan_worksheet(
     )
     roster = class_list(req)
     sections = []
-    taken: set[ProblemKey] = set()  # by earlier sections: one sheet never repeats a problem
-    for index, section in enumerate(spec.sections):
+    for section in spec.sections:
         family = load_family(section.family, catalog, where=section.where["family"])
         level = family.level(section.level, where=section.where["level"])
-        pool = without(level_pool(level, progress), taken)
+        sections.append(LoadedSection(section, family, level, level_pool(level, progress)))
+    return WorksheetInputs(spec, tuple(sections), roster, catalog.templates())
+
+
+def plan_worksheet(
+    inputs: WorksheetInputs, req: WorksheetRequest, progress: Progress | None = None
+) -> Worksheet:
+    """Deal every version's problems, section by section (pure)."""
+    if not 1 <= req.versions <= len(LETTERS):
+        raise InputError("versions", f"expected 1–{len(LETTERS)} versions, found {req.versions}")
+    if req.per_page is not None and not 1 <= req.per_page <= MAX_PER_PAGE:
+        raise InputError("per_page", f"expected 1–{MAX_PER_PAGE}, found {req.per_page}")
+    if req.per_page is not None and req.one_page:
+        raise InputError("per_page", "--one-page decides the problems per page; give one")
+    spec, roster = inputs.spec, inputs.roster
+    sections = []
+    taken: set[ProblemKey] = set()  # by earlier sections: one sheet never repeats a problem
+    for index, loaded in enumerate(inputs.sections):
+        section, family, level = loaded.spec, loaded.family, loaded.level
+        pool = without(loaded.pool, taken)
         seed = f"{req.seed}/{index}/{family.id}/{level.level}"
         try:
             plan = plan_section(
@@ -212,7 +237,7 @@ def plan_worksheet(
             PlannedSection(section, family, level, pool, plan, tuple(tuple(v) for v in dealt))
         )
         _report(progress, "problems", index + 1, len(spec.sections))
-    t = Texts(TEMPLATE, req.lang)
+    t = Texts(TEMPLATE, req.lang, inputs.templates)
     if req.title:
         title = req.title
     elif spec.title:
@@ -238,24 +263,25 @@ def plan_worksheet(
         letters=tuple(LETTERS[: req.versions]),
         pupils=roster.pupils if roster else (),
         warnings=tuple(warnings),
+        templates=inputs.templates,
         large_print=req.large_print,
-        klass=_tidy_option(req.klass, "--class"),
-        date=_tidy_option(req.date, "--date"),
+        klass=_tidy_option(req.klass, "class"),
+        date=_tidy_option(req.date, "date"),
     )
 
 
 MAX_FIELD = 40
 
 
-def _tidy_option(text: str | None, option: str) -> str:
+def _tidy_option(text: str | None, subject: str) -> str:
     """A --class or --date text: spaces tidied, printable, not longer than the line."""
     if text is None:
         return ""
     tidy = " ".join(text.split())
     if any(unicodedata.category(ch) == "Cc" for ch in tidy):
-        raise OptionError(option, "contains a control character")
+        raise InputError(subject, "contains a control character")
     if len(tidy) > MAX_FIELD:
-        raise OptionError(option, f"{len(tidy)} characters (expected at most {MAX_FIELD})")
+        raise InputError(subject, f"{len(tidy)} characters (expected at most {MAX_FIELD})")
     return tidy
 
 
@@ -274,7 +300,7 @@ def _heading(ws: Worksheet, section: PlannedSection) -> str:
 
 def version_sheets(ws: Worksheet) -> list[VersionSheet]:
     """What every version shows."""
-    t = Texts(TEMPLATE, ws.lang)
+    t = Texts(TEMPLATE, ws.lang, ws.templates)
     sheets = []
     for v, letter in enumerate(ws.letters):
         numbered = ws.problems(v)
@@ -300,7 +326,7 @@ def version_sheets(ws: Worksheet) -> list[VersionSheet]:
 
 
 def sheet_words(ws: Worksheet) -> SheetWords:
-    t = Texts(TEMPLATE, ws.lang)
+    t = Texts(TEMPLATE, ws.lang, ws.templates)
     return SheetWords(
         title=ws.title,
         name=t("name_label"),
@@ -324,7 +350,7 @@ def values_text(numbers: tuple[int, ...]) -> str:
 
 def answer_key(ws: Worksheet) -> AnswerKey:
     """Per version and problem: the simplest solution and how many there are."""
-    t = Texts(TEMPLATE, ws.lang)
+    t = Texts(TEMPLATE, ws.lang, ws.templates)
     kinds = {s.level.numbers.kind for s in ws.sections}
     columns = (
         t("col_number"),
@@ -494,40 +520,31 @@ def default_name(req: WorksheetRequest, ws: Worksheet) -> str:
     return f"worksheet-{stem}-{req.lang}{large}.pdf"
 
 
-def _does_not_fit(exc: Any, req: WorksheetRequest) -> OptionError:
+def _does_not_fit(exc: Any, req: WorksheetRequest) -> InputError:
     """The --one-page / --per-page message: what fits, and what to change."""
     size = " in large print" if exc.large_print else ""
     if req.one_page:
-        return OptionError(
-            "--one-page",
+        return InputError(
+            "one_page",
             f"{exc.problems} problems need {exc.pages} pages{size} with writing lines of "
             f"the minimum height; {exc.fit} fit on one page (use --problems {exc.fit}, "
             "or leave out --one-page)",
         )
-    return OptionError(
-        "--per-page",
+    return InputError(
+        "per_page",
         f"{exc.problems} problems do not fit on one page{size} with writing lines of the "
         f"minimum height; at most {exc.fit} do",
     )
 
 
-def write_worksheet(
-    req: WorksheetRequest,
-    out: str | Path | None,
-    catalog: Catalog | None = None,
-    progress: Progress | None = None,
-) -> WorksheetResult:
-    """Write the worksheet PDF (sheets, then the key unless `key_file`) and its manifest."""
-    from generator.render.draw import render_pdf
-    from generator.render.layout_worksheet import (
-        DoesNotFit,
-        Pagination,
-        layout_key,
-        layout_sheets,
-        missing_glyphs,
-    )
+def build_worksheet(
+    inputs: WorksheetInputs, req: WorksheetRequest, progress: Progress | None = None
+) -> Built:
+    """The sheets and the answer key (after the sheets, or its own document with `key_file`)."""
+    from generator.render.fonts import missing_glyphs
+    from generator.worksheet.layout import DoesNotFit, Pagination, layout_key, layout_sheets
 
-    ws = plan_worksheet(req, catalog, progress)
+    ws = plan_worksheet(inputs, req, progress)
     warnings = list(ws.warnings)
     for where, text in [("option --title", ws.title)] + [
         (f"{req.roster}:{p.line}", p.name) for p in ws.pupils
@@ -537,14 +554,9 @@ def write_worksheet(
                 f"{where}: the font has no letters for '{missing}' in '{text}' "
                 "(they print as boxes)"
             )
-    path = resolve_out(out, default_name(req, ws))
-    key_path = None
-    if req.key_file is not None and not req.key:
-        raise OptionError("--key-file", "--no-key prints no key; leave out one of the two")
-    if req.key_file is not None:
-        key_path = resolve_out(req.key_file, path.stem + "-key.pdf", option="--key-file")
-        if key_path.resolve() == path.resolve():
-            raise OptionError("--key-file", f"'{key_path}' is also the worksheet's file")
+    separate_key = req.key_file is not None
+    if separate_key and not req.key:
+        raise InputError("key", "--no-key prints no key; leave out one of the two")
     _report(progress, "layout", 0, 1)
     key = answer_key(ws) if req.key else None
     pagination = Pagination(req.per_page, req.one_page, req.duplex)
@@ -553,28 +565,22 @@ def write_worksheet(
             version_sheets(ws),
             ws.copies,
             sheet_words(ws),
-            None if key_path else key,
+            None if separate_key else key,
             req.paper,
             req.large_print,
             pagination,
         )
     except DoesNotFit as exc:
         raise _does_not_fit(exc, req) from None
-    _report(progress, "layout", 1, 1)
-    files: list[tuple[Path, bytes]] = []
-    documents = 2 if key_path and key else 1
-    _report(progress, "pdf", 0, documents)
-    pdf = render_pdf(doc)
-    files.append((path, pdf))
-    _report(progress, "pdf", 1, documents)
     key_pages = len(doc.pages) - sum(sheet_pages)
-    if key_path is not None and key is not None:
+    extra: tuple[tuple[str, Document], ...] = ()
+    if separate_key and key is not None:
         key_doc = layout_key(key, req.paper)
-        files.append((key_path, render_pdf(key_doc)))
         key_pages = len(key_doc.pages)
-        _report(progress, "pdf", 2, documents)
+        extra = (("key", key_doc),)
+    _report(progress, "layout", 1, 1)
     contents = manifest_contents(ws, sheet_pages, key_pages)
-    contents["key_pdf"] = key_path.name if key_path and key else None
+    contents["key_pdf"] = None  # the writer names the key's file when it has its own
     options = {
         "family": req.family if req.spec is None else None,
         "level": req.level if req.spec is None else None,
@@ -597,8 +603,5 @@ def write_worksheet(
         "one_page": req.one_page,
         "duplex": req.duplex,
     }
-    manifest = build_manifest("worksheet", options, req.seed, contents)
-    manifest = {**manifest, "pdf": path.name, "pdf_bytes": len(pdf)}
-    files.append((manifest_path(path), dumps_json(manifest).encode()))
-    write_files_atomic(files)
-    return WorksheetResult(path, key_path, manifest_path(path), len(doc.pages), tuple(warnings))
+    name = default_name(req, ws)
+    return Built("worksheet", name, doc, options, req.seed, contents, tuple(warnings), extra)

@@ -12,8 +12,15 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from yaml.composer import Composer
+from yaml.constructor import SafeConstructor
+from yaml.parser import Parser
+from yaml.reader import Reader
+from yaml.resolver import Resolver
+from yaml.scanner import Scanner
 
 from generator.errors import CatalogError
+from generator.text import LANGS
 
 MAX_BYTES = 2_000_000
 MAX_DEPTH = 40
@@ -48,15 +55,41 @@ class LocList(list):
         return (self.line, self.column)
 
 
+Position = tuple[int | None, int | None]
+
+
+def position(data: object, key: Any = None) -> Position:
+    """Where `key` of a loaded mapping or list stood (else the node itself); unknown: None."""
+    if isinstance(data, (LocDict, LocList)):
+        return data.where(key)
+    return (None, None)
+
+
 def _pos(node: yaml.Node) -> tuple[int, int]:
     return (node.start_mark.line + 1, node.start_mark.column + 1)
 
 
-class _Loader(yaml.SafeLoader):
-    """SafeLoader that builds LocDict/LocList and counts aliases and depth."""
+try:  # libyaml, PyYAML's optional C parser: the same events about 8× faster
+    from yaml._yaml import CParser as _CParser
+except ImportError:  # pragma: no cover - PyYAML built without libyaml
+    _CParser = None
 
-    def __init__(self, stream: str, file: str) -> None:
-        super().__init__(stream)
+
+class _Constructor(SafeConstructor):
+    """The safe constructor building LocDict/LocList (constructors registered below)."""
+
+
+class _Checks(Composer):
+    """Composes the nodes in Python on either parser, counting aliases and depth.
+
+    Composing here rather than in libyaml's own composer keeps these checks (and a
+    Python recursion limit instead of C recursion) on both paths.
+    """
+
+    file: str
+    alias_count: int
+
+    def _start(self, file: str) -> None:
         self.file = file
         self.alias_count = 0
 
@@ -85,6 +118,44 @@ class _Loader(yaml.SafeLoader):
             return super().compose_node(parent, index)
         finally:
             self._depth = depth
+
+
+class _Loader(_Checks, Reader, Scanner, Parser, _Constructor, Resolver):
+    """The pure-Python path: PyYAML's own reader, scanner and parser."""
+
+    def __init__(self, stream: str, file: str) -> None:
+        Reader.__init__(self, stream)
+        Scanner.__init__(self)
+        Parser.__init__(self)
+        _Checks.__init__(self)
+        _Constructor.__init__(self)
+        Resolver.__init__(self)
+        self._start(file)
+
+
+if _CParser is not None:
+
+    class _FastLoader(_Checks, _CParser, _Constructor, Resolver):  # type: ignore[misc]
+        """libyaml's parser under the same composer, constructor and resolver."""
+
+        def __init__(self, stream: str, file: str) -> None:
+            _CParser.__init__(self, stream)
+            _Checks.__init__(self)
+            _Constructor.__init__(self)
+            Resolver.__init__(self)
+            self._start(file)
+
+
+def _loader_class(text: str) -> type[_Loader] | type[_Checks]:
+    """libyaml when present, else pure Python.
+
+    Text with characters the pure reader refuses, or with tabs (libyaml accepts a tab
+    after "key:", PyYAML does not), goes the pure way: a file loads or fails alike on
+    every machine, with the same message.
+    """
+    if _CParser is None or "\t" in text or Reader.NON_PRINTABLE.search(text):
+        return _Loader
+    return _FastLoader
 
 
 def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> LocDict:
@@ -120,14 +191,22 @@ def _construct_sequence(loader: _Loader, node: yaml.SequenceNode) -> LocList:
     return result
 
 
-_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
-_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
+_Constructor.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+_Constructor.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
 
 
 def load_text(text: str, file: str) -> Any:
     """Parse YAML text; `file` is the name used in messages."""
     if len(text) > MAX_BYTES:
         raise CatalogError(f"file is larger than {MAX_BYTES} bytes", file=file)
+    if _loader_class(text) is not _Loader:
+        fast = _FastLoader(text, file)
+        try:
+            return fast.get_single_data()
+        except (yaml.YAMLError, RecursionError):
+            pass  # parsed again below, so that every message is worded as on the pure path
+        finally:
+            fast.dispose()
     loader = _Loader(text, file)
     try:
         return loader.get_single_data()
@@ -185,8 +264,18 @@ class Fields:
             )
         self.data = data
 
+    def position(self, key: Any = None) -> Position:
+        """Where `key` stood in the file (the mapping itself without a key, or if absent)."""
+        return position(self.data, key)
+
+    def place(self, key: str) -> str:
+        """`file:line:column (context.key)`: a `where` for errors raised after loading."""
+        line, column = self.position(key)
+        at = f"{self.file}:{line}:{column}" if line else self.file
+        return f"{at} ({self._label(key)})"
+
     def error(self, key: Any, message: str) -> CatalogError:
-        line, col = self.data.where(key) if isinstance(self.data, LocDict) else (None, None)
+        line, col = self.position(key)
         return CatalogError(message, file=self.file, line=line, column=col)
 
     def _label(self, key: Any) -> str:
@@ -224,6 +313,27 @@ class Fields:
                 f"key '{self._label(key)}': expected one of {', '.join(choices)}, found '{value}'",
             )
         return value
+
+    def texts(self, key: str, default: Any = _MISSING, plain: bool = False) -> dict[str, str]:
+        """The text under `key` in every language, `{de: …, en: …}` (`plain`: or one for all)."""
+        if key not in self.data and default is not self._MISSING:
+            return default
+        value = self.get(key, (str, dict) if plain else dict)
+        if isinstance(value, dict):
+            sub = Fields(value, self.file, self._label(key))
+            sub.unknown_keys(set(LANGS))
+            return sub.lang_texts()
+        if not value.strip():
+            raise self.error(key, f"key '{self._label(key)}': expected a text, found nothing")
+        return dict.fromkeys(LANGS, value)
+
+    def lang_texts(self) -> dict[str, str]:
+        """This mapping's keys `de`, `en` …: a text in every language, none blank."""
+        texts = {lang: self.get(lang, str) for lang in LANGS}
+        for lang, text in texts.items():
+            if not text.strip():
+                raise self.error(lang, f"key '{self._label(lang)}': expected a text, found nothing")
+        return texts
 
     def unknown_keys(self, allowed: set[str]) -> None:
         for key in self.data:
