@@ -227,11 +227,13 @@ Tree = Num | BinOp
 
 _PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2}
 _TOKEN = re.compile(r"\s*(?:(\d+)|(.))")
-_OP_TOKENS = {"+": "+", "-": "-", MINUS: "-", "*": "*", TIMES: "*", "/": "/", DIVIDE: "/", ":": "/"}
+# ASCII, the printed signs, and German school notation (· or ⋅ for ×, : for ÷)
+_OP_TOKENS = {"+": "+", "-": "-", MINUS: "-", "*": "*", TIMES: "*", "\u00b7": "*", "\u22c5": "*",
+              "/": "/", DIVIDE: "/", ":": "/"}  # fmt: skip
 
 
 def parse(text: str) -> Tree:
-    """Read a written expression such as `(3 + 1) × 2` (ASCII + - * / work too).
+    """Read a written expression such as `(3 + 1) × 2` (ASCII + - * /, and · : work too).
 
     Usual precedence, left to right within a level. Raises `UserError` if it is not an
     expression.

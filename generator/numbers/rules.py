@@ -22,7 +22,8 @@ OPS = "+-*/"
 
 DIVISIONS = ("integer", "rational")
 
-_OP_ALIASES = {"+": "+", "-": "-", "−": "-", "*": "*", "×": "*", "/": "/", "÷": "/", ":": "/"}
+_OP_ALIASES = {"+": "+", "-": "-", "−": "-", "*": "*", "×": "*", "·": "*", "⋅": "*", "/": "/",
+               "÷": "/", ":": "/"}  # fmt: skip
 
 Division = Literal["integer", "rational"]
 
@@ -31,7 +32,8 @@ Division = Literal["integer", "rational"]
 class Rules:
     """What an expression may do.
 
-    - `ops`: a non-empty subset of "+-*/" (the symbols − × ÷ and ":" are accepted as aliases);
+    - `ops`: a non-empty subset of "+-*/" (the symbols − × ÷, and · ⋅ : of German school
+      notation, are accepted as aliases);
       stored canonically, e.g. `Rules(ops="*+")` has `ops == "+*"`. A solution qualifies
       when its printed form uses only these operations.
     - `division`: "integer" — every intermediate result is a non-negative whole number:

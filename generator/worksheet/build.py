@@ -20,7 +20,7 @@ from generator.built import Built
 from generator.errors import InputError, UserError
 from generator.io.catalog import Catalog
 from generator.numbers.expr import SYMBOLS
-from generator.text import Templates, Texts
+from generator.text import Templates, Texts, maths
 from generator.worksheet.difficulty import BRACKET_POINTS, FRACTION_POINTS, OP_POINTS
 from generator.worksheet.levels import Family, Level, load_family, rules_json
 from generator.worksheet.model import (
@@ -288,8 +288,8 @@ def _tidy_option(text: str | None, subject: str) -> str:
 # --- words ------------------------------------------------------------------------------
 
 
-def _ops(level: Level) -> list[str]:
-    return [SYMBOLS[op] for op in level.rules.ops]
+def _ops(level: Level, lang: str) -> list[str]:
+    return [maths(SYMBOLS[op], lang) for op in level.rules.ops]
 
 
 def _heading(ws: Worksheet, section: PlannedSection) -> str:
@@ -310,7 +310,7 @@ def version_sheets(ws: Worksheet) -> list[VersionSheet]:
             instruction = t(
                 "instruction",
                 kind=level.numbers.kind,
-                ops=_ops(level),
+                ops=_ops(level, ws.lang),
                 use_all=level.rules.use_all,
                 rational=level.rules.rational,
                 impossible=section.plan.impossible > 0,
@@ -344,8 +344,9 @@ def sheet_words(ws: Worksheet) -> SheetWords:
 
 
 def values_text(numbers: tuple[int, ...]) -> str:
-    """The dice or cards of a problem as the key writes them: "3 · 5 · 6"."""
-    return " · ".join(str(n) for n in numbers)
+    """The dice or cards of a problem as the key lists them: "3, 5, 6" (never a sign that
+    could be read as multiplication)."""
+    return ", ".join(str(n) for n in numbers)
 
 
 def answer_key(ws: Worksheet) -> AnswerKey:
@@ -370,7 +371,7 @@ def answer_key(ws: Worksheet) -> AnswerKey:
                     str(number),
                     values_text(p.numbers),
                     str(p.target),
-                    p.simplest or t("no_solution"),
+                    maths(p.simplest, ws.lang) if p.simplest else t("no_solution"),
                     str(p.count),
                     str(p.difficulty.score) if p.difficulty else "–",
                 )
@@ -383,7 +384,7 @@ def answer_key(ws: Worksheet) -> AnswerKey:
                     heading=_heading(ws, section) or section.level.name[ws.lang],
                     family=section.family.name[ws.lang],
                     level=section.level.level,
-                    ops=_ops(section.level),
+                    ops=_ops(section.level, ws.lang),
                 )
                 if len(ws.sections) > 1
                 else ""
@@ -402,7 +403,7 @@ def answer_key(ws: Worksheet) -> AnswerKey:
                 heading=only.level.name[ws.lang],
                 family=only.family.name[ws.lang],
                 level=only.level.level,
-                ops=_ops(only.level),
+                ops=_ops(only.level, ws.lang),
             )
         )
     intro.append(t("difficulty_explained"))
