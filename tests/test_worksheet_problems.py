@@ -3,7 +3,8 @@
 Nothing here uses `generator.numbers` to decide an answer: the brute force
 (`tests/numbers_bruteforce.py`) builds every expression tree, so the count, the simplest
 solution, solvability and the difficulty score in the manifest are all checked against a
-second, unrelated computation. Three numbers go through `solutions` (every tree); four
+second, unrelated computation (forms that differ only by an extra × 1 or ÷ 1 grouped by
+the brute force's own restatement of that rule). Three numbers go through `solutions` (every tree); four
 through `class_enumeration` (the same forms, built class by class, much faster). Only
 `parse` is borrowed, to read the key's printed solution.
 """
@@ -51,8 +52,17 @@ def has_minus(form: tuple) -> bool:
     return (form[0] == "add" and bool(form[2])) or any(has_minus(c) for c in form[1] + form[2])
 
 
-def expected_score(forms: Forms, whole: Forms, rational: bool) -> int:
-    """The difficulty formula of the README, from the brute force's forms."""
+def distinct(forms: Forms) -> Forms:
+    """One form per solution: the simplest of each class that differs only by × 1 or ÷ 1."""
+    return {
+        min(members, key=lambda f: forms[f]): forms[min(members, key=lambda f: forms[f])]
+        for members in brute.unit_classes(forms).values()
+    }
+
+
+def expected_score(all_forms: Forms, whole: Forms, rational: bool) -> int:
+    """The difficulty formula of the README, from the brute force's distinct solutions."""
+    forms = distinct(all_forms)
     numbers = min(c[0] for c in forms.values())
     op_points = min(has_minus(f) + 2 * c[3] + 3 * c[2] for f, c in forms.items())
     brackets = all(c[4] for c in forms.values())
@@ -76,7 +86,7 @@ def check_problem(problem: dict, impossible: bool) -> None:
     forms, whole = independent(problem["numbers"], problem["target"], rules)
     where = f"{problem['numbers']} → {problem['target']}"
     assert problem["solvable"] == bool(forms) == (not impossible), where
-    assert problem["count"] == len(forms), where
+    assert problem["count"] == len(brute.unit_classes(forms)), where
     if not forms:
         assert problem["simplest"] is None and problem["difficulty"] is None
         return
