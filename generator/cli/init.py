@@ -9,7 +9,7 @@ GAMES = ("kribbeln", "kniffel", "koepfchen", "worksheet")  # generator.starter.G
 
 @click.command("init")
 @click.argument("folder", metavar="DIR", type=click.Path(file_okay=True))
-@click.option("--game", "games", multiple=True, type=click.Choice(GAMES),
+@click.option("--game", "games", multiple=True, type=click.Choice(GAMES, case_sensitive=False),
               help="Only the files this game uses (repeat for several; default: all).")  # fmt: skip
 @click.option("--force", is_flag=True, help="Overwrite starter files that already exist.")
 def init_command(folder: str, games: tuple[str, ...], force: bool) -> None:

@@ -8,8 +8,8 @@ from generator.cli.options import echo_json, lang_option, run_catalog, sheet_opt
 
 
 @click.command("report")
-@click.option("--game", type=click.Choice(["kribbeln", "koepfchen"]), required=True,
-              help="Which game's balance to report.")  # fmt: skip
+@click.option("--game", type=click.Choice(["kribbeln", "koepfchen"], case_sensitive=False),
+              required=True, help="Which game's balance to report.")  # fmt: skip
 @click.option("--profile", default="classic", show_default=True, help="Köpfchen board profile.")
 @click.option("--players", type=int, default=4, show_default=True, help="Players (2–6).")
 @click.option("--pages", type=int, default=6, show_default=True, help="Kribbeln: sheets.")

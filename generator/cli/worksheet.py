@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import click
 
-from generator.cli.options import lang_option, out_option, run_catalog, seed_option, write_out
+from generator.cli.options import (
+    announce_seed,
+    fresh_seed,
+    fresh_seed_option,
+    lang_option,
+    out_option,
+    run_catalog,
+    write_out,
+)
 
 SINGLE_SECTION = ("family", "level", "problems", "impossible")
 
@@ -80,7 +88,7 @@ SINGLE_SECTION = ("family", "level", "problems", "impossible")
     help="Paper size.",
 )
 @lang_option(default="de")
-@seed_option
+@fresh_seed_option
 @out_option
 @click.pass_context
 def worksheet(
@@ -105,7 +113,7 @@ def worksheet(
     spec: str | None,
     paper: str,
     lang: str,
-    seed: int,
+    seed: int | None,
     out: str | None,
 ) -> None:
     """Maths worksheets: make the target from the dice, checked by the solver.
@@ -122,8 +130,9 @@ def worksheet(
                 raise OptionError(
                     f"--{name}", "the spec names the sections; leave out --" + name + " with --spec"
                 )
+    seed, drawn = fresh_seed(seed)
     req = WorksheetRequest(
-        family=family,
+        family=family.lower(),
         level=level,
         problems=problems,
         impossible=impossible,
@@ -149,4 +158,6 @@ def worksheet(
 
     with staged_progress() as progress:
         built = build_worksheet(load_worksheet(req, run_catalog(), progress), req, progress)
+    if drawn:
+        announce_seed(seed, lang)
     write_out(built, out, {"key": key_file})
