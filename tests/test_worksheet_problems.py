@@ -5,8 +5,8 @@ Nothing here uses `generator.numbers` to decide an answer: the brute force
 solution, solvability and the difficulty score in the manifest are all checked against a
 second, unrelated computation (forms that differ only by an extra × 1 or ÷ 1 grouped by
 the brute force's own restatement of that rule). Three numbers go through `solutions`
-(every tree); four through `class_enumeration` (the same forms, built class by class, much faster). Only
-`parse` is borrowed, to read the key's printed solution.
+(every tree); four through `class_enumeration` (the same forms, built class by class,
+much faster). Only `parse` is borrowed, to read the key's printed solution.
 """
 
 from __future__ import annotations
