@@ -35,7 +35,8 @@ from generator.kniffel.solver import (
     rules_fingerprint,
 )
 
-SIMULATION_VERSION = 2
+# 3: keeps from rollhold.Policy (its tie rule) instead of the first exact maximum
+SIMULATION_VERSION = 3
 DEFAULT_GAMES = 100_000
 MIN_GAMES = 100
 MAX_GAMES = 10_000_000
