@@ -111,6 +111,11 @@ class DiceSpace(ABC):
         table = np.array([r + [r[0]] * (width - len(r)) for r in rows], dtype=np.intp)
         return table, tuple(labels)
 
+    @cached_property
+    def option_table32(self) -> npt.NDArray[np.int32]:
+        """`option_table`'s keep indices as int32 (for look-ups over many games)."""
+        return self.option_table[0].astype(np.int32)
+
     @property
     def stop_keeps(self) -> IndexArray | slice:
         """The keep index of keeping every die of each state (stopping), in state order."""
@@ -472,6 +477,7 @@ class Policy:
     result: RollValues
     _keep_values: tuple[FloatArray, ...] = field(repr=False)  # r = 1 .. rolls − 1
     _choices: dict[int, IndexArray] = field(default_factory=dict, repr=False)
+    _rounded: dict[int, FloatArray] = field(default_factory=dict, repr=False)
 
     @property
     def space(self) -> DiceSpace:
@@ -513,10 +519,16 @@ class Policy:
 
         For simulations: only the pairs asked for are ranked, never the whole table.
         """
-        flat = self.keep_values(rolls_left).reshape(-1, self.space.n_keeps)
-        options = self.space.option_table[0][states]
-        values = np.take(flat, (np.asarray(rows) * flat.shape[1])[:, None] + options)
-        return options[np.arange(len(options)), _tie_argmax(values)]
+        if rolls_left not in self._rounded:  # rounded once per goal, not once per question
+            values = self.keep_values(rolls_left).reshape(-1, self.space.n_keeps)
+            self._rounded[rolls_left] = np.round(values, _TIE_DECIMALS)
+        flat = self._rounded[rolls_left]
+        # int32 positions where they fit: half the memory traffic of intp
+        small = flat.size < 2**31
+        options = (self.space.option_table32 if small else self.space.option_table[0])[states]
+        at = np.asarray(rows, dtype=options.dtype) * flat.shape[1]
+        pick = np.take(flat, at[:, None] + options).argmax(axis=1)
+        return options[np.arange(len(options)), pick].astype(np.intp)
 
     def ranked(
         self, state: Sequence[int], rolls_left: int, batch_index: tuple[int, ...] = ()
