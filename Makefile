@@ -1,10 +1,10 @@
-# Two commands for a fresh machine: `make run` and `make test` (see README).
+# Commands for a fresh machine: `make run`, `make serve` and `make test` (see README).
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip install --quiet --disable-pip-version-check
 
-.PHONY: run test bench lint format clean
+.PHONY: run serve test bench lint format clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -12,6 +12,11 @@ $(PY):
 run: $(PY)
 	$(PIP) .
 	$(VENV)/bin/dicesheets all --out output/
+
+# the web page on http://127.0.0.1:8000/ (SERVE_ARGS="--port 8080 --open" to change)
+serve: $(PY)
+	$(PIP) '.[web]'
+	$(VENV)/bin/dicesheets serve $(SERVE_ARGS)
 
 test: $(PY)
 	$(PIP) -e '.[test]'

@@ -35,7 +35,7 @@ from generator.worksheet.model import (
     VersionSheet,
 )
 from generator.worksheet.pool import Pool, ProblemKey, Progress, level_pool
-from generator.worksheet.roster import Pupil, read_roster
+from generator.worksheet.roster import Pupil, Roster, read_roster
 from generator.worksheet.sampler import Problem, SectionPlan, deal_section, plan_section
 from generator.worksheet.spec import SectionSpec, WorksheetSpec, load_spec, single_section
 
@@ -131,9 +131,12 @@ def without(pool: Pool, taken: set[ProblemKey]) -> Pool:
 
 
 def plan_worksheet(
-    req: WorksheetRequest, catalog: Catalog | None = None, progress: Progress | None = None
+    req: WorksheetRequest,
+    catalog: Catalog | None = None,
+    progress: Progress | None = None,
+    roster: Roster | None = None,
 ) -> Worksheet:
-    """Read the spec and the roster, and deal every version's problems."""
+    """Read the spec and the roster (or take `roster`, read elsewhere), and deal the versions."""
     catalog = catalog or Catalog.default()
     if not 1 <= req.versions <= len(LETTERS):
         raise OptionError("--versions", f"expected 1–{len(LETTERS)} versions, found {req.versions}")
@@ -142,7 +145,8 @@ def plan_worksheet(
         if req.spec is not None
         else single_section(req.family, req.level, req.problems, req.impossible)
     )
-    roster = read_roster(req.roster) if req.roster is not None else None
+    if roster is None and req.roster is not None:
+        roster = read_roster(req.roster)
     sections = []
     taken: set[ProblemKey] = set()  # by earlier sections: one sheet never repeats a problem
     for index, section in enumerate(spec.sections):
