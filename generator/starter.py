@@ -3,10 +3,26 @@
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterable
 from pathlib import Path
 
 from generator.errors import UserError
 from generator.resources import catalog_dir, templates_dir
+
+# What each game reads: its catalog folder (named like the game) and its templates.
+# The balance report (`report.j2`) belongs to both games that have one.
+GAMES: dict[str, tuple[tuple[str, ...], str]] = {
+    "kniffel": (("kniffel_block", "kniffel_odds"), "Kniffel/Yahtzee rule sets"),
+    "kribbeln": (
+        ("kribbeln_key", "kribbeln_rules", "kribbeln_sheet", "kribbeln_tasks", "report"),
+        "Kribbeln dice, task catalog and balance constraints",
+    ),
+    "koepfchen": (
+        ("koepfchen_board", "koepfchen_key", "koepfchen_rules", "report"),
+        "Schlaues Köpfchen board profiles",
+    ),
+    "worksheet": (("worksheet",), "worksheet levels and worksheet specs"),
+}
 
 NOTE = """\
 dicesheets catalog folder
@@ -19,37 +35,63 @@ file with the same path; a new file (a new rule set, board profile, level …)
 adds an entry. Delete the files you do not change, so that later versions of
 dicesheets can improve the defaults for you.
 
-- kniffel/        Kniffel/Yahtzee rule sets (categories, bonus, joker)
-- kribbeln/       Kribbeln dice, task catalog and balance constraints
-- koepfchen/      Schlaues Köpfchen board profiles
-- worksheet/      worksheet levels and worksheet specs
-- templates/de, templates/en   all printed words (Jinja2 macros)
+{contents}
+- templates/de, templates/en   the printed words of these games (Jinja2 macros)
 
 Check your edits with `dicesheets validate --catalog {folder}`.
+Add another game's files with `dicesheets init {folder} --game NAME`.
 """
 
 
-def write_starter(folder: Path, force: bool = False) -> list[Path]:
-    """Copy the shipped catalog and templates into `folder`; return the files written."""
+def starter_files(games: Iterable[str]) -> list[tuple[Path, Path]]:
+    """(shipped file, path inside the starter folder) for everything the games use."""
+    pairs: list[tuple[Path, Path]] = []
+    chosen = [g for g in GAMES if g in set(games)]
+    for game in chosen:
+        for source in sorted((catalog_dir() / game).rglob("*.yaml")):
+            pairs.append((source, source.relative_to(catalog_dir())))
+    stems = {stem for game in chosen for stem in GAMES[game][0]}
+    for source in sorted(templates_dir().rglob("*.j2")):
+        if source.stem in stems:
+            pairs.append((source, Path("templates") / source.relative_to(templates_dir())))
+    return pairs
+
+
+def write_starter(folder: Path, games: Iterable[str] = (), force: bool = False) -> list[Path]:
+    """Copy what the games use (all games if none is named) into `folder`; the files written.
+
+    A folder that already holds other files is fine (add a game later); a file that
+    would be overwritten needs `force`.
+    """
+    games = list(games) or list(GAMES)
+    for game in games:
+        if game not in GAMES:
+            raise UserError(f"expected one of {', '.join(GAMES)}, found '{game}'", where="--game")
     if folder.exists() and not folder.is_dir():
         raise UserError(f"'{folder}' is a file, expected a folder", where="argument DIR")
-    if folder.is_dir() and any(folder.iterdir()) and not force:
+    pairs = starter_files(games)
+    present = [rel for _, rel in pairs if (folder / rel).exists()]
+    if present and not force:
+        more = f" and {len(present) - 1} more" if len(present) > 1 else ""
         raise UserError(
-            f"folder '{folder}' is not empty (use --force to overwrite the starter files)",
+            f"'{folder / present[0]}'{more} already exist (use --force to overwrite them)",
             where="argument DIR",
         )
     written: list[Path] = []
-    for source_root, target_root in (
-        (catalog_dir(), folder),
-        (templates_dir(), folder / "templates"),
-    ):
-        for source in sorted(source_root.rglob("*")):
-            if source.is_file() and source.suffix in (".yaml", ".j2"):
-                target = target_root / source.relative_to(source_root)
-                target.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(source, target)
-                written.append(target)
+    for source, rel in pairs:
+        target = folder / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, target)
+        written.append(target)
     readme = folder / "README.txt"
-    readme.write_text(NOTE.format(folder=folder), encoding="utf-8")
+    readme.write_text(NOTE.format(folder=folder, contents=_contents(folder)), encoding="utf-8")
     written.append(readme)
     return written
+
+
+def _contents(folder: Path) -> str:
+    """One line per game folder now in `folder` (earlier `init` runs included)."""
+    lines = [
+        f"- {game + '/':<14}{what}" for game, (_, what) in GAMES.items() if (folder / game).is_dir()
+    ]
+    return "\n".join(lines)

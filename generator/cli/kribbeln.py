@@ -26,7 +26,7 @@ tasks_option = click.option(
     "tasks_file",
     type=click.Path(dir_okay=False),
     default=None,
-    help="Your own task catalog (YAML, as task_catalog/kribbeln/tasks.yaml).",
+    help="Your own task catalog (YAML as task_catalog/kribbeln/tasks.yaml, or CSV).",
 )
 
 
@@ -130,6 +130,46 @@ def row(dice_file: str | None, tasks_file: str | None, as_json: bool) -> None:
         echo_json(data)
     else:
         click.echo(format_row(data))
+
+
+@kribbeln.command("export-tasks")
+@click.option(
+    "--csv",
+    "fmt",
+    flag_value="csv",
+    default=True,
+    help="As CSV for a spreadsheet (default): id, type, parameters, family.",
+)
+@click.option("--yaml", "fmt", flag_value="yaml", help="As a YAML task catalog.")
+@click.option(
+    "--out",
+    "target",
+    type=click.Path(dir_okay=False, allow_dash=True),
+    default="-",
+    show_default=True,
+    help="The file to write (- for standard output).",
+)
+@dice_option
+@tasks_option
+def export_tasks(fmt: str, target: str, dice_file: str | None, tasks_file: str | None) -> None:
+    """Write the task catalog (shipped, --catalog's or --tasks) as CSV or YAML.
+
+    Reading the file back with --tasks gives the same tasks, so a catalog can be
+    kept in a spreadsheet and turned back into YAML (or the other way round).
+    """
+    from generator.kribbeln.taskcsv import export_tasks as run
+
+    text, warnings = run(fmt, dice_file, tasks_file)
+    _warn(warnings)
+    if target == "-":
+        click.echo(text, nl=False)
+        return
+    from pathlib import Path
+
+    from generator.output import write_files_atomic
+
+    write_files_atomic([(Path(target), text.encode("utf-8"))])
+    click.echo(f"wrote {target}")
 
 
 balance_option = click.option(

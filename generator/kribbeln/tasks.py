@@ -24,19 +24,20 @@ wording comes from `templates/<lang>/kribbeln_tasks.j2`, one macro per type.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from generator.catalog import Catalog, find_file
 from generator.errors import CatalogError
 from generator.kribbeln.dice import SUBDIR, DiceSet
-from generator.problems import each, require_all
+from generator.problems import collecting, each, report_problem
 from generator.text import Texts
-from generator.yamlload import Fields, LocList, load_file
+from generator.yamlload import Fields, load_file, position
 
 FAMILIES = ("exact", "free", "comparison")
 DEFAULT_FILE = f"{SUBDIR}/tasks.yaml"
+CSV_FILE = f"{SUBDIR}/tasks.csv"  # a catalog folder's tasks from a spreadsheet
 DEFAULT_ROLLS = 3
 MAX_ROLLS = 6
 TEMPLATE = "kribbeln_tasks"
@@ -101,7 +102,10 @@ class Task:
     family: str
     colors: tuple[str, ...]  # the colour ids the task names, in the order of its parameters
     count: int | None = None  # the type's count (`count`, or `at_least` for equal)
-    source: str = ""  # "file:line" for messages
+    # where the task stood (messages only: the same task read from YAML or CSV is equal)
+    source: str = field(default="", compare=False)  # "file:line"
+    line: int | None = field(default=None, compare=False)
+    column: int | None = field(default=None, compare=False)
 
     @property
     def spec(self) -> TaskType:
@@ -190,39 +194,82 @@ def _task(data: object, index: int, file: str, dice: DiceSet) -> Task:
         else:
             count = f.int_in(spec.count_key, low, high, spec.count_default)
     family = f.choice("family", FAMILIES, spec.family)
-    line, _ = f.data.where(None) if hasattr(f.data, "where") else (None, None)
+    line, column = f.position()
     source = f"{file}:{line}" if line else file
-    return Task(task_id, task_type, family, tuple(colors), count, source)
+    return Task(task_id, task_type, family, tuple(colors), count, source, line, column)
 
 
 def load_tasks_file(path: Path, label: str, dice: DiceSet) -> TaskCatalog:
-    """Parse and validate one task file against the dice whose colours it names."""
+    """Parse and validate one task file (YAML, or CSV by its suffix) against the dice."""
+    if path.suffix.lower() == ".csv":
+        return _load_csv(path, label, dice)
     top = Fields(load_file(path, label), label)
     top.unknown_keys({"rolls", "tasks"})
     rolls = top.int_in("rolls", 1, MAX_ROLLS, DEFAULT_ROLLS)
     raw = top.get("tasks", list)
     if not raw:
         raise top.error("tasks", "tasks: expected at least one task")
-    tasks = tuple(each(raw, lambda i, item: _task(item, i, label, dice)))
-    require_all(list(tasks), raw, label)
+    return TaskCatalog(tasks=_parse_tasks(raw, label, dice), rolls=rolls, source=label)
+
+
+def _load_csv(path: Path, label: str, dice: DiceSet) -> TaskCatalog:
+    from generator.kribbeln.taskcsv import read_task_rows
+
+    raw, rolls, (line, column) = read_task_rows(path, label)
+    if rolls is None:
+        rolls = DEFAULT_ROLLS
+    elif not 1 <= rolls <= MAX_ROLLS:
+        message = f"'# rolls:' expects a whole number 1–{MAX_ROLLS}, found {rolls}"
+        raise CatalogError(message, file=label, line=line, column=column)
+    if not raw:
+        raise CatalogError("expected at least one task row under the header", file=label)
+    return TaskCatalog(tasks=_parse_tasks(raw, label, dice), rolls=rolls, source=label)
+
+
+def _parse_tasks(raw: list, label: str, dice: DiceSet) -> tuple[Task, ...]:
+    """Every item as a task; a repeated id is a problem of its item like any other.
+
+    The problems come in the order of the lines: the first is raised, or (while
+    collecting, for `validate`) all are recorded and the tasks without problems
+    returned, so a duplicate id shows up beside the other problems.
+    """
     seen: dict[str, int] = {}
-    for i, t in enumerate(tasks):
-        if t.id in seen:
-            line, col = raw.where(i) if isinstance(raw, LocList) else (None, None)
-            raise CatalogError(
-                f"tasks[{i}]: task id '{t.id}' appears twice (first as tasks[{seen[t.id]}])",
-                file=label,
-                line=line,
-                column=col,
-            )
-        seen[t.id] = i
-    return TaskCatalog(tasks=tasks, rolls=rolls, source=label)
+    repeated: set[int] = set()
+    with collecting() as problems:
+        for i, item in enumerate(raw):
+            task_id = item.get("id") if isinstance(item, dict) else None
+            if not isinstance(task_id, str):
+                continue
+            if task_id in seen:
+                line, col = position(item, "id")
+                message = f"tasks[{i}]: task id '{task_id}' appears twice"
+                message += f" (first as tasks[{seen[task_id]}])"
+                report_problem(CatalogError(message, file=label, line=line, column=col))
+                repeated.add(i)
+            else:
+                seen[task_id] = i
+        parsed = each(raw, lambda i, item: (i, _task(item, i, label, dice)))
+    for problem in sorted(problems, key=lambda p: (p.line or 0, p.column or 0)):
+        report_problem(problem)
+    return tuple(task for i, task in parsed if i not in repeated)
 
 
 def load_tasks(
     dice: DiceSet, file: str | None = None, catalog: Catalog | None = None
 ) -> TaskCatalog:
-    """The shipped task catalog (`file` None) or a user's task file, checked against `dice`."""
+    """The catalog's task file (`file` None) or a user's task file, checked against `dice`.
+
+    A catalog folder may hold its tasks as `kribbeln/tasks.csv` instead of `tasks.yaml`.
+    """
+    if file is None:
+        catalog = catalog or Catalog.default()
+        for folder in catalog.dirs:
+            found = [folder / rel for rel in (DEFAULT_FILE, CSV_FILE) if (folder / rel).is_file()]
+            if len(found) == 2:
+                message = "beside tasks.yaml: keep one of the two task files"
+                raise CatalogError(message, file=catalog.label(found[1]))
+            if found:
+                return load_tasks_file(found[0], catalog.label(found[0]), dice)
     path, label = find_file(DEFAULT_FILE, file, "--tasks", "task catalog", catalog)
     return load_tasks_file(path, label, dice)
 
