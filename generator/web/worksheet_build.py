@@ -20,7 +20,7 @@ def build_worksheet_pdf(
 ) -> tuple[bytes, str, tuple[str, ...], dict[str, Any]]:
     """The PDF of `part` ("both": sheets then key, "sheets", "key"), its file name, warnings."""
     from generator.render.draw import render_pdf
-    from generator.render.layout_worksheet import layout_key, layout_worksheet, missing_glyphs
+    from generator.worksheet.layout import layout_key, layout_worksheet, missing_glyphs
 
     req = WorksheetRequest(
         family=params["family"],
