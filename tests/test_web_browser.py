@@ -8,8 +8,12 @@ import re
 import shutil
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
+from pypdf import PdfReader
+
+from generator.resources import catalog_dir
 
 CHROMIUM = Path("/usr/bin/chromium")
 if not CHROMIUM.exists():
@@ -18,19 +22,21 @@ if not CHROMIUM.exists():
         "chromium-driver; .ci/run does this)",
         allow_module_level=True,
     )
-pytest.importorskip("playwright.sync_api", reason="browser tests skipped: playwright missing")
-pytest.importorskip("uvicorn", reason="browser tests skipped: the web extra is missing")
-
-from playwright.sync_api import Page, expect, sync_playwright
-from pypdf import PdfReader
-
-from generator.resources import catalog_dir
-from generator.web.app import Settings, create_app
-from tests.web_support import NAMES, live_server
-
 os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")  # never fetch a browser
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]  # fmt: skip
+sync_api = pytest.importorskip("playwright.sync_api", reason="browser tests: no playwright")
+pytest.importorskip("uvicorn", reason="browser tests skipped: the web extra is missing")
+expect = sync_api.expect
+Page = Any
+
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 PAGES = ["/", "/kniffel", "/kniffel-odds", "/koepfchen", "/kribbeln", "/coach", "/playtest"]
 
 
@@ -44,13 +50,16 @@ def catalog(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def server(catalog: Path):
+    from generator.web.app import Settings, create_app
+    from tests.web_support import live_server
+
     with live_server(create_app(Settings(workers=2, catalog=catalog))) as url:
         yield url
 
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory):
-    with sync_playwright() as p:
+    with sync_api.sync_playwright() as p:
         context = p.chromium.launch_persistent_context(
             str(tmp_path_factory.mktemp("chromium-profile")),  # a fresh --user-data-dir
             executable_path=str(CHROMIUM),
@@ -90,6 +99,8 @@ def download(page: Page, selector: str, folder: Path) -> Path:
 
 
 def test_teacher_makes_a_named_class_set(page: Page, server: str, tmp_path: Path) -> None:
+    from tests.web_support import NAMES
+
     page.goto(f"{server}/?lang=de")
     expect(page.locator("h1")).to_have_text("Arbeitsblätter")
     wait_for_new_preview(page, 0)

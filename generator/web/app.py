@@ -413,3 +413,21 @@ def _as_user_error(result: Result) -> Any:
     if result.error_option:
         return OptionError(result.error_option, result.error_text or "")
     return UserError(result.error or "")
+
+
+def app_from_environment() -> Any:
+    """The app for `uvicorn --factory generator.web.app:app_from_environment` (a school's setup).
+
+    DICESHEETS_CATALOG (a catalog folder), DICESHEETS_BUILDERS (build processes per server
+    process, default 1) and DICESHEETS_TIME_LIMIT (seconds, default 30) set it up.
+    """
+    import os
+
+    folder = os.environ.get("DICESHEETS_CATALOG")
+    return create_app(
+        Settings(
+            catalog=Path(folder).resolve() if folder else None,
+            workers=int(os.environ.get("DICESHEETS_BUILDERS", "1")),
+            time_limit=float(os.environ.get("DICESHEETS_TIME_LIMIT", "30")),
+        )
+    )

@@ -96,9 +96,9 @@ def _worksheet(job: Job) -> Result:
 
 def _kniffel_block(job: Job) -> Result:
     from generator.kniffel.block import make_spec
+    from generator.kniffel.block_layout import layout_block
     from generator.kniffel.rules import load_rules
     from generator.render.draw import render_pdf
-    from generator.kniffel.block_layout import layout_block
 
     p = job.params
     rules = load_rules(p["rules"])
@@ -111,11 +111,11 @@ def _kniffel_block(job: Job) -> Result:
 def _kniffel_odds(job: Job) -> Result:
     from generator.kniffel.odds import pattern_odds
     from generator.kniffel.oddscard import make_card
+    from generator.kniffel.oddscard_layout import layout_odds
     from generator.kniffel.rules import load_rules
     from generator.kniffel.simulate import check_games, score_distribution
     from generator.kniffel.solver import with_joker
     from generator.render.draw import render_pdf
-    from generator.kniffel.oddscard_layout import layout_odds
 
     p = job.params
     base = load_rules(p["rules"])

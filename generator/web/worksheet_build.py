@@ -20,7 +20,8 @@ def build_worksheet_pdf(
 ) -> tuple[bytes, str, tuple[str, ...], dict[str, Any]]:
     """The PDF of `part` ("both": sheets then key, "sheets", "key"), its file name, warnings."""
     from generator.render.draw import render_pdf
-    from generator.worksheet.layout import layout_key, layout_worksheet, missing_glyphs
+    from generator.render.fonts import missing_glyphs
+    from generator.worksheet.layout import layout_key, layout_worksheet
 
     req = WorksheetRequest(
         family=params["family"],
