@@ -47,7 +47,7 @@ class Settings:
 
     catalog: Path | None = None
     workers: int = 2
-    queue: int = 6
+    queue: int = 16  # waiting builds beyond the workers: about a class of teachers at once
     time_limit: float = 30.0
     max_body: int = 512_000
     cache_entries: int = 64
