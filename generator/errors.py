@@ -38,3 +38,15 @@ class CatalogError(UserError):
         self.file = file
         self.line = line
         self.column = column
+
+
+class InputError(UserError):
+    """One input of a build has a value that cannot be used.
+
+    `subject` says which input ("players", "paper", "pdf" for the output file …);
+    the CLI maps it to the option that sets it, so the core never names a flag.
+    """
+
+    def __init__(self, subject: str, message: str) -> None:
+        super().__init__(message, where=subject)
+        self.subject = subject

@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator.catalog import Catalog
 from generator.errors import CatalogError, UserError
+from generator.io.catalog import Catalog
+from generator.io.yamlload import load_file
 from generator.problems import Incomplete, collecting, report_problem
 from generator.resources import catalog_dir, templates_dir
-from generator.yamlload import load_file
 
 if TYPE_CHECKING:
     from generator.kribbeln.dice import DiceSet

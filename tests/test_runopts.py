@@ -143,8 +143,8 @@ def test_watch_rebuilds_after_an_edit_and_survives_an_error(tmp_path: Path) -> N
 
 
 def test_catalog_of_one_run_does_not_leak_into_the_next(run_cli, tmp_path: Path) -> None:
-    from generator.catalog import user_catalog
+    from generator.cli.runopts import SETTINGS
 
     cat = make_catalog(tmp_path / "mine")
     assert run_cli("kniffel", "block", "--catalog", cat, "--out", tmp_path / "a.pdf").exit_code == 0
-    assert user_catalog() is None
+    assert SETTINGS.catalog is None

@@ -83,18 +83,15 @@ class RootGroup(LazyGroup):
     def _run_once(self, args: list[str], prog_name: Any, complete_var: Any,
                   extra: dict[str, Any]) -> tuple[int, float]:  # fmt: skip
         """Run the command once; return its exit status and start time (errors → status)."""
-        from generator.cli import runopts
-        from generator.written import collect_written
-
         started = time.monotonic()
         try:
-            with collect_written() as written:
-                result = super().main(
-                    args, prog_name or "dicesheets", complete_var, standalone_mode=False, **extra
-                )
-            runopts.write_previews(written)
+            result = super().main(
+                args, prog_name or "dicesheets", complete_var, standalone_mode=False, **extra
+            )
         except UserError as exc:
-            click.echo(f"dicesheets: error: {exc}", err=True)
+            from generator.cli.options import user_message
+
+            click.echo(f"dicesheets: error: {user_message(exc)}", err=True)
             return 2, started
         except click.exceptions.Abort:
             click.echo("dicesheets: interrupted", err=True)

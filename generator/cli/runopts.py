@@ -26,7 +26,7 @@ class RunSettings:
         self.png: Path | None = None
         self.dpi = 100
         self.watch = False
-        self.catalog_set = False
+        self.catalog: Path | None = None
 
 
 SETTINGS = RunSettings()
@@ -36,13 +36,12 @@ def _set(name: str) -> Callable[[click.Context, click.Parameter, Any], None]:
     def callback(ctx: click.Context, param: click.Parameter, value: Any) -> None:
         from pathlib import Path
 
-        if name == "catalog":
-            from generator.catalog import set_user_catalog
+        if name == "catalog" and value is not None and not Path(value).is_dir():
+            from generator.errors import OptionError
 
-            set_user_catalog(Path(value) if value else None)
-            SETTINGS.catalog_set = True
-        elif value is not None:
-            setattr(SETTINGS, name, Path(value) if name == "png" else value)
+            raise OptionError("--catalog", f"'{value}' is not a folder")
+        if value is not None:
+            setattr(SETTINGS, name, Path(value) if name in ("png", "catalog") else value)
 
     return callback
 
@@ -104,34 +103,18 @@ def add_run_options(command: click.Command) -> click.Command:
 
 def reset() -> None:
     """Forget the settings of a previous run (tests run many commands in one process)."""
-    if SETTINGS.catalog_set:
-        from generator.catalog import set_user_catalog
-
-        set_user_catalog(None)
     SETTINGS.__init__()  # type: ignore[misc]
-
-
-def write_previews(pdfs: Iterable[Path]) -> None:
-    """The --png previews of every PDF the run wrote."""
-    if SETTINGS.png is None:
-        return
-    from generator.preview import pdf_to_png
-
-    for pdf in pdfs:
-        for png in pdf_to_png(pdf, SETTINGS.png, SETTINGS.dpi):
-            click.echo(f"wrote {png}")
 
 
 def watched_files(args: Iterable[str]) -> list[Path]:
     """Catalog files, templates, and any existing file named on the command line."""
     from pathlib import Path
 
-    from generator.catalog import user_catalog
     from generator.resources import catalog_dir, templates_dir
 
     roots = [catalog_dir(), templates_dir()]
-    if (user := user_catalog()) is not None:
-        roots.append(user)
+    if SETTINGS.catalog is not None:
+        roots.append(SETTINGS.catalog)
     files = [p for root in roots if root.is_dir() for p in root.rglob("*") if p.is_file()]
     files += [Path(a) for a in args if not a.startswith("-") and Path(a).is_file()]
     return sorted(set(files))

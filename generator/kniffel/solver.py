@@ -597,7 +597,7 @@ class Strategy:
 
 def table_key(rules: RuleSet) -> str:
     """The cache key of a rule set's table: its fingerprint and the solver version."""
-    from generator.cache import key_for
+    from generator.io.cache import key_for
 
     return key_for("kniffel-values", SOLVER_VERSION, rules_fingerprint(rules))
 
@@ -607,7 +607,7 @@ def load_strategy(rules: RuleSet, tick: Callable[[int], None] | None = None) -> 
 
     `tick(1)` is called once per solved layer (13 for Kniffel), for a progress bar.
     """
-    from generator.cache import cached_arrays
+    from generator.io.cache import cached_arrays
 
     game = make_game(rules)
     layer_done = None if tick is None else (lambda _layer: tick(1))

@@ -25,7 +25,7 @@ from generator.render.flow import (
     Paragraph,
     Table,
 )
-from generator.text import Texts, percent
+from generator.text import Templates, Texts, percent
 
 DOTS = {1: "●", 2: "●●", 3: "●●●"}
 OPS_SHORT = {"+": "+", "-": "−", "*": "×", "/": "÷"}
@@ -55,10 +55,12 @@ def ops_symbols(ops: str) -> str:
     return " ".join(OPS_SHORT[o] for o in ops)
 
 
-def board_view(board: Board, lang: str, figures: Figures) -> BoardView:
+def board_view(
+    board: Board, lang: str, figures: Figures, templates: Templates | None = None
+) -> BoardView:
     """The cells and words of the board pages."""
     profile = board.profile
-    t = Texts("koepfchen_board", lang)
+    t = Texts("koepfchen_board", lang, templates)
     words = {
         "title": t("title", name=profile.name[lang]),
         "reminder": t("reminder", dice=profile.dice, ops=ops_symbols(profile.rules.ops)),
@@ -108,10 +110,12 @@ def example_roll(board: Board) -> tuple[int, int, int, tuple[int, ...], str] | N
     return pos, red, pos + red, best[1], best[2]
 
 
-def rules_blocks(board: Board, lang: str, figures: Figures) -> list[Block]:
+def rules_blocks(
+    board: Board, lang: str, figures: Figures, templates: Templates | None = None
+) -> list[Block]:
     """The rules page: the original's rules, this profile's operations and division rule."""
     profile = board.profile
-    t = Texts("koepfchen_rules", lang)
+    t = Texts("koepfchen_rules", lang, templates)
     ops = profile.rules.ops
     division = "division_rational" if profile.rules.rational else "division_integer"
     turn: list[Block] = [
@@ -159,10 +163,16 @@ def rules_blocks(board: Board, lang: str, figures: Figures) -> list[Block]:
     ]  # fmt: skip
 
 
-def key_blocks(board: Board, lang: str, figures: Figures, hard: list[HardTarget]) -> list[Block]:
+def key_blocks(
+    board: Board,
+    lang: str,
+    figures: Figures,
+    hard: list[HardTarget],
+    templates: Templates | None = None,
+) -> list[Block]:
     """The answer key: every field's target and odds, game length, the hardest targets' rolls."""
     profile = board.profile
-    t = Texts("koepfchen_key", lang)
+    t = Texts("koepfchen_key", lang, templates)
     columns = (
         Column(t("col_field"), 1.0, "right"),
         Column(t("col_target"), 1.1, "right"),

@@ -16,10 +16,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from generator.catalog import Catalog
 from generator.errors import CatalogError, UserError
+from generator.io.catalog import Catalog
+from generator.io.yamlload import Fields, load_file, position
 from generator.numbers.rules import DIVISIONS, Rules
-from generator.yamlload import Fields, load_file, position
 
 SUBDIR = "koepfchen"
 TARGET_KINDS = ("index", "range", "products")

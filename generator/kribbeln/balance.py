@@ -13,11 +13,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.catalog import Catalog, find_file
 from generator.errors import CatalogError
+from generator.io.catalog import Catalog, find_file
+from generator.io.yamlload import Fields, load_file, position
 from generator.kribbeln.dice import SUBDIR
 from generator.kribbeln.tasks import FAMILIES
-from generator.yamlload import Fields, load_file, position
 
 DEFAULT_FILE = f"{SUBDIR}/balance.yaml"
 AREA_ORDERS = ("rising", "flat")
@@ -182,7 +182,7 @@ def load_balance_file(path: Path, label: str) -> Balance:
 
 def load_balance(file: str | None = None, catalog: Catalog | None = None) -> Balance:
     """The shipped balance constraints (`file` None) or a user's balance file."""
-    path, label = find_file(DEFAULT_FILE, file, "--balance", "balance file", catalog)
+    path, label = find_file(DEFAULT_FILE, file, "balance", "balance file", catalog)
     return load_balance_file(path, label)
 
 

@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from generator.errors import CatalogError, OptionError
+from generator.io.yamlload import Fields, load_file, position
 from generator.kribbeln.balance import AREAS, TASKS_PER_AREA, TASKS_PER_SHEET
 from generator.kribbeln.tasks import Task, TaskCatalog
-from generator.yamlload import Fields, load_file, position
 
 FINAL_AREA = AREAS + 1  # the fourth Kribbeln row belongs to no colour area
 MAX_PIPS = 36  # six dice: the highest pip sum

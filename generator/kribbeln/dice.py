@@ -14,11 +14,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from generator.catalog import Catalog, find_file
 from generator.errors import CatalogError
+from generator.io.catalog import Catalog, find_file
+from generator.io.yamlload import Fields, LocList, load_file, position
 from generator.problems import each, require_all
 from generator.text import LANGS
-from generator.yamlload import Fields, LocList, load_file, position
 
 N_DICE = 6
 N_FACES = 6
@@ -248,5 +248,5 @@ def load_dice_file(path: Path, label: str) -> tuple[DiceSet, list[str]]:
 
 def load_dice(file: str | None = None, catalog: Catalog | None = None) -> tuple[DiceSet, list[str]]:
     """The shipped dice (`file` None) or a user's dice file; returns the dice and warnings."""
-    path, label = find_file(DEFAULT_FILE, file, "--dice", "dice file", catalog)
+    path, label = find_file(DEFAULT_FILE, file, "dice", "dice file", catalog)
     return load_dice_file(path, label)

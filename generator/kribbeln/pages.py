@@ -15,7 +15,7 @@ from generator.kribbeln.block import FINAL_AREA, ROWS, Sheet
 from generator.kribbeln.dice import DiceSet
 from generator.kribbeln.solver import TaskFigures
 from generator.kribbeln.tasks import TEMPLATE, family_name, task_text
-from generator.text import Texts, number, percent
+from generator.text import Templates, Texts, number, percent
 
 
 @dataclass(frozen=True)
@@ -87,11 +87,18 @@ def swatches(dice: DiceSet, color_ids: Sequence[str], lang: str) -> tuple[Swatch
 
 
 def sheet_view(
-    sheet: Sheet, of: int, dice: DiceSet, names: Sequence[str], lang: str, seed: int, rolls: int
+    sheet: Sheet,
+    of: int,
+    dice: DiceSet,
+    names: Sequence[str],
+    lang: str,
+    seed: int,
+    rolls: int,
+    templates: Templates | None = None,
 ) -> SheetView:
     """The words and swatches of one sheet."""
-    t = Texts("kribbeln_sheet", lang)
-    tasks_t = Texts(TEMPLATE, lang)
+    t = Texts("kribbeln_sheet", lang, templates)
+    tasks_t = Texts(TEMPLATE, lang, templates)
     rows = []
     for row in ROWS:
         if row.kind == "task":
@@ -140,9 +147,11 @@ def sheet_view(
     )
 
 
-def rules_blocks(dice: DiceSet, pages: int, lang: str, rolls: int) -> list[TextBlock]:
+def rules_blocks(
+    dice: DiceSet, pages: int, lang: str, rolls: int, templates: Templates | None = None
+) -> list[TextBlock]:
     """The rules page: the game, then the decisions in force, then the colour legend."""
-    t = Texts("kribbeln_rules", lang)
+    t = Texts("kribbeln_rules", lang, templates)
     blocks = [
         TextBlock("title", t("title")),
         TextBlock("heading", t("h_material")),
@@ -193,10 +202,11 @@ def key_view(
     lang: str,
     seed: int,
     rolls: int,
+    templates: Templates | None = None,
 ) -> KeyView:
     """The answer key: per sheet and task p_success, expected pips and stars, and the means."""
-    t = Texts("kribbeln_key", lang)
-    tasks_t = Texts(TEMPLATE, lang)
+    t = Texts("kribbeln_key", lang, templates)
+    tasks_t = Texts(TEMPLATE, lang, templates)
     sections = []
     sheet_p, sheet_pips = [], []
     for sheet in sheets:

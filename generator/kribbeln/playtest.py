@@ -10,14 +10,51 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from generator.errors import OptionError
+from generator.errors import InputError
+from generator.io.catalog import Catalog
 from generator.kribbeln.block import Sheet, load_block_manifest, load_pages_file
-from generator.kribbeln.dice import load_dice
+from generator.kribbeln.dice import DiceSet, load_dice
 from generator.kribbeln.solver import analyze_tasks
 from generator.kribbeln.tasks import load_tasks
 from generator.progress import progress
 
 DEFAULT_PAGES = 6
+
+
+def check_game_options(players: int, games: int, goal: str = "pips") -> None:
+    """InputError unless players, games and goal are ones the simulation can play."""
+    from generator.kribbeln.simulate import GOALS, MAX_GAMES, MAX_PLAYERS, MIN_PLAYERS
+
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise InputError(
+            "players",
+            f"expected {MIN_PLAYERS}–{MAX_PLAYERS} players (2–5 in the real game), found {players}",
+        )
+    if not 1 <= games <= MAX_GAMES:
+        raise InputError("games", f"expected 1–{MAX_GAMES:,} games, found {games}")
+    if goal not in GOALS:
+        raise InputError("goal", f"expected one of {', '.join(GOALS)}, found '{goal}'")
+
+
+def play(
+    dice: DiceSet,
+    sheets: Sequence[Sheet],
+    rolls: int,
+    players: int,
+    games: int,
+    seed: int,
+    goal: str,
+    source: str,
+) -> dict[str, Any]:
+    """Play `games` games on exactly `sheets`; the figures, with `sheets_from` = `source`."""
+    from generator.kribbeln.simulate import simulate
+
+    check_game_options(players, games, goal)
+    figures = analyze_tasks(dice, [t for s in sheets for t in s.tasks], rolls)
+    with progress(games, "simulating games") as tick:
+        result = simulate(dice, sheets, players, games, seed, goal, rolls, figures, tick)
+    result["sheets_from"] = source
+    return result
 
 
 def run(
@@ -30,38 +67,26 @@ def run(
     balance_file: str | None = None,
     dice_file: str | None = None,
     tasks_file: str | None = None,
+    files: Catalog | None = None,
 ) -> tuple[dict[str, Any], list[str]]:
     """Simulate `games` games; the JSON-ready figures and the dice file's warnings."""
-    from generator.kribbeln.simulate import GOALS, MAX_GAMES, MAX_PLAYERS, MIN_PLAYERS, simulate
-
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise OptionError(
-            "--players",
-            f"expected {MIN_PLAYERS}–{MAX_PLAYERS} players (2–5 in the real game), found {players}",
-        )
-    if not 1 <= games <= MAX_GAMES:
-        raise OptionError("--games", f"expected 1–{MAX_GAMES:,} games, found {games}")
-    if goal not in GOALS:
-        raise OptionError("--goal", f"expected one of {', '.join(GOALS)}, found '{goal}'")
+    check_game_options(players, games, goal)
     if pages_file and block_file:
-        raise OptionError("--block", "give --pages FILE or --block FILE, not both")
-    dice, warnings = load_dice(dice_file)
-    catalog = load_tasks(dice, tasks_file)
+        raise InputError("block", "give --pages FILE or --block FILE, not both")
+    dice, warnings = load_dice(dice_file, files)
+    catalog = load_tasks(dice, tasks_file, files)
     sheets: Sequence[Sheet]
     if pages_file:
         sheets, source = load_pages_file(pages_file, catalog), pages_file
     elif block_file:
         sheets, source = load_block_manifest(block_file, catalog), block_file
     else:
-        from generator.kribbeln.sheet import make_block
+        from generator.kribbeln.build import BlockRequest, load_block, sample_block_of
 
-        block, _ = make_block(DEFAULT_PAGES, seed, balance_file, dice_file, tasks_file)
+        req = BlockRequest(DEFAULT_PAGES, seed, balance_file, dice_file, tasks_file)
+        block = sample_block_of(load_block(req, files), DEFAULT_PAGES, seed)
         sheets, source = block.sheets, f"kribbeln block --seed {seed}"
-    figures = analyze_tasks(dice, [t for s in sheets for t in s.tasks], catalog.rolls)
-    with progress(games, "simulating games") as tick:
-        result = simulate(dice, sheets, players, games, seed, goal, catalog.rolls, figures, tick)
-    result["sheets_from"] = source
-    return result, warnings
+    return play(dice, sheets, catalog.rolls, players, games, seed, goal, source), warnings
 
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[str]:

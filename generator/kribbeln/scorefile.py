@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from generator.errors import CatalogError
+from generator.io.yamlload import Fields, LocList, load_file, position
 from generator.kribbeln.block import FINAL_AREA, MAX_PIPS, MIN_PIPS, N_ROWS, ROWS
 from generator.kribbeln.scoring import GameScore, Pips, score_game
-from generator.yamlload import Fields, LocList, load_file, position
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8

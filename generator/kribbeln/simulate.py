@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from generator.cache import cached_arrays, key_for
+from generator.io.cache import cached_arrays, key_for
 from generator.kribbeln.block import FINAL_AREA, MAX_PIPS, N_ROWS, ROWS, Sheet
 from generator.kribbeln.dice import N_FACES, DiceSet
 from generator.kribbeln.masks import roll_states, task_mask

@@ -19,7 +19,7 @@ task with the same probability. Tasks that differ only in which colours they
 name are solved once for p_success (`_symmetry_key`); expected_pips depends
 on which values carry which colour and is solved per task.
 
-Figures are cached on disk (`generator.cache`) per task, keyed by the dice
+Figures are cached on disk (`generator.io.cache`) per task, keyed by the dice
 faces, the task's type and parameters, the rules and `SOLVER_VERSION`.
 """
 
@@ -33,7 +33,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from generator.cache import cached_arrays, cached_json, key_for
 from generator.core.rollhold import (
     DistinctDice,
     best_keeps,
@@ -41,6 +40,7 @@ from generator.core.rollhold import (
     solve,
     start_value,
 )
+from generator.io.cache import cached_arrays, cached_json, key_for
 from generator.kribbeln.dice import N_FACES, DiceSet
 from generator.kribbeln.masks import roll_states, task_mask
 from generator.kribbeln.tasks import DEFAULT_ROLLS, Task

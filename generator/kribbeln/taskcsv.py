@@ -25,9 +25,10 @@ from typing import TYPE_CHECKING
 import yaml
 
 from generator.errors import CatalogError
-from generator.yamlload import MAX_BYTES, LocDict, LocList
+from generator.io.yamlload import MAX_BYTES, LocDict, LocList
 
 if TYPE_CHECKING:
+    from generator.io.catalog import Catalog
     from generator.kribbeln.tasks import Task
 
 COLUMNS = ("id", "type", "colors", "color", "count", "one", "none", "more", "than", "at_least",
@@ -225,14 +226,17 @@ def tasks_yaml(tasks: Sequence[Task], rolls: int) -> str:
 
 
 def export_tasks(
-    fmt: str, dice_file: str | None = None, tasks_file: str | None = None
+    fmt: str,
+    dice_file: str | None = None,
+    tasks_file: str | None = None,
+    files: Catalog | None = None,
 ) -> tuple[str, list[str]]:
-    """The task catalog in force (the catalog's, or `tasks_file`) as CSV or YAML text."""
+    """The task catalog in force (`files`' (the run's catalog), or `tasks_file`) as CSV or YAML."""
     from generator.kribbeln.dice import load_dice
     from generator.kribbeln.tasks import DEFAULT_ROLLS, load_tasks
 
-    dice, warnings = load_dice(dice_file)
-    catalog = load_tasks(dice, tasks_file)
+    dice, warnings = load_dice(dice_file, files)
+    catalog = load_tasks(dice, tasks_file, files)
     if fmt == "csv":
         return tasks_csv(catalog.tasks, catalog.rolls, DEFAULT_ROLLS), warnings
     return tasks_yaml(catalog.tasks, catalog.rolls), warnings

@@ -28,12 +28,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from generator.catalog import Catalog, find_file
 from generator.errors import CatalogError
+from generator.io.catalog import Catalog, find_file
+from generator.io.yamlload import Fields, load_file, position
 from generator.kribbeln.dice import SUBDIR, DiceSet
 from generator.problems import collecting, each, report_problem
 from generator.text import Texts
-from generator.yamlload import Fields, load_file, position
 
 FAMILIES = ("exact", "free", "comparison")
 DEFAULT_FILE = f"{SUBDIR}/tasks.yaml"
@@ -270,7 +270,7 @@ def load_tasks(
                 raise CatalogError(message, file=catalog.label(found[1]))
             if found:
                 return load_tasks_file(found[0], catalog.label(found[0]), dice)
-    path, label = find_file(DEFAULT_FILE, file, "--tasks", "task catalog", catalog)
+    path, label = find_file(DEFAULT_FILE, file, "tasks", "task catalog", catalog)
     return load_tasks_file(path, label, dice)
 
 

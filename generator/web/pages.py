@@ -18,7 +18,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from generator.catalog import Catalog
+from generator.io.catalog import Catalog
 from generator.resources import templates_dir
 from generator.text import LANGS
 from generator.web.forms import Form, make_form

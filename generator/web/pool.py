@@ -40,10 +40,9 @@ def _on_alarm(signum: int, frame: Any) -> None:
 
 def _init_worker(catalog: str | None) -> None:
     """Set up a fresh worker: the server's catalog (from its command line only)."""
-    if catalog is not None:
-        from generator.catalog import set_user_catalog
+    from generator.web.products import use_catalog
 
-        set_user_catalog(Path(catalog))
+    use_catalog(Path(catalog) if catalog is not None else None)
     signal.signal(signal.SIGALRM, _on_alarm)
 
 

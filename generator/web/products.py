@@ -9,10 +9,15 @@ values, so they cross the process boundary of the pool.
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from generator.errors import OptionError, UserError
+from generator.errors import InputError, OptionError, UserError
+from generator.io.catalog import Catalog
+
+if TYPE_CHECKING:
+    from generator.built import Built
 
 PREVIEW_DPI = 60
 PREVIEW_PAGES = 2
@@ -45,15 +50,36 @@ class Result:
     error_text: str | None = None  # the message without the "where" part
 
 
+_CATALOG: Catalog | None = None  # per worker: the server's catalog (its command line only)
+
+
+def use_catalog(folder: Path | None) -> None:
+    """Lay the server's catalog folder over the shipped one for this worker's builds."""
+    global _CATALOG
+    _CATALOG = Catalog.default(folder)
+
+
+def catalog() -> Catalog:
+    return _CATALOG if _CATALOG is not None else Catalog.default()
+
+
 def run_job(job: Job) -> Result:
     """Build what `job` asks for; a user error becomes a value, anything else is a bug."""
     try:
         return BUILDERS[job.product](job)
     except UserError as exc:
-        option = exc.option if isinstance(exc, OptionError) else None
-        if option is None and exc.where and exc.where.startswith("option "):
+        option = None
+        if isinstance(exc, InputError):
+            from generator.cli.options import option_for
+
+            option = option_for(exc.subject)
+        elif isinstance(exc, OptionError):
+            option = exc.option
+        elif exc.where and exc.where.startswith("option "):
             option = exc.where.removeprefix("option ")
-        return Result(error=str(exc), error_option=option, error_text=exc.message)
+        where = f"option {option}" if option else exc.where
+        text = f"{where}: {exc.message}" if where else exc.message
+        return Result(error=text, error_option=option, error_text=exc.message)
 
 
 def preview_pngs(pdf: bytes, pages: int, dpi: int = PREVIEW_DPI) -> tuple[tuple[bytes, ...], int]:
@@ -74,83 +100,92 @@ def preview_pngs(pdf: bytes, pages: int, dpi: int = PREVIEW_DPI) -> tuple[tuple[
         document.close()
 
 
-def _finish(job: Job, pdf: bytes, filename: str, **extra: Any) -> Result:
+def _finish(job: Job, built: Built, figures: dict[str, Any] | None = None) -> Result:
+    """Render the document a job asks for (the main one, or an extra such as the key)."""
+    from generator.render.draw import render_pdf
+
+    roles = dict(built.extra)
+    document = roles.get(job.action, built.document)
+    name = built.name
+    if job.action in roles:
+        name = name.removesuffix(".pdf") + f"-{job.action}.pdf"
+    pdf = render_pdf(document)
+    extra = {"figures": figures or {}, "warnings": built.warnings, "filename": name}
     if job.action == "preview":
         pngs, pages = preview_pngs(pdf, job.preview_pages)
-        return Result(pngs=pngs, pages=pages, filename=filename, **extra)
-    return Result(pdf=pdf, filename=filename, **extra)
+        return Result(pngs=pngs, pages=pages, **extra)
+    return Result(pdf=pdf, **extra)
 
 
 # --- the products -----------------------------------------------------------------------
 
 
 def _worksheet(job: Job) -> Result:
-    from generator.web.worksheet_build import build_worksheet_pdf
+    from generator.worksheet.build import WorksheetRequest, build_worksheet, load_worksheet
+    from generator.worksheet.roster import roster_from_bytes
 
-    part = {"preview": "both", "pdf": "both"}.get(job.action, job.action)
-    pdf, filename, warnings, figures = build_worksheet_pdf(
-        job.params, job.roster, job.roster_label, part
-    )
-    return _finish(job, pdf, filename, warnings=warnings, figures=figures)
+    p = job.params
+    separate = job.action in ("sheets", "key")
+    req = WorksheetRequest(
+        family=p["family"], level=p["level"], problems=p["problems"], impossible=p["impossible"],
+        versions=p["versions"], seed=p["seed"], title=p.get("title"), lang=p["lang"],
+        paper=p["paper"].lower(), large_print=p["large_print"], spec=p.get("spec"),
+        key_file="key.pdf" if separate else None,
+    )  # fmt: skip
+    inputs = load_worksheet(req, catalog())
+    if job.roster is not None:
+        # the class list arrives as bytes, never as a file: the request only names it
+        roster = roster_from_bytes(job.roster, job.roster_label)
+        inputs = replace(inputs, roster=roster)
+        req = replace(req, roster=job.roster_label)
+    built = build_worksheet(inputs, req)
+    if job.action == "sheets":
+        built = replace(built, extra=())
+    figures = {
+        "sheets": len(built.contents["sheets"]),
+        "versions": len(built.contents["versions"]),
+        "named": sum(1 for s in built.contents["sheets"] if s["name"]),
+        "seed": req.seed,
+    }
+    return _finish(job, built, figures)
 
 
 def _kniffel_block(job: Job) -> Result:
-    from generator.kniffel.block import make_spec
-    from generator.kniffel.block_layout import layout_block
-    from generator.kniffel.rules import load_rules
-    from generator.render.draw import render_pdf
+    from generator.kniffel.build import BlockRequest, build_block, load_block
 
     p = job.params
-    rules = load_rules(p["rules"])
-    lang = p.get("lang") or rules.lang
-    spec = make_spec(rules, lang, p.get("players"), p["games"], p.get("names"), p["copies"])
-    pdf = render_pdf(layout_block(spec, p["paper"].lower(), p["landscape"], p["per_page"]))
-    return _finish(job, pdf, f"{rules.id}-block-{lang}.pdf")
+    req = BlockRequest(
+        p["rules"], p.get("lang"), p.get("players"), p["games"], p.get("names"), p["copies"],
+        p["per_page"], p["paper"].lower(), p["landscape"],
+    )  # fmt: skip
+    return _finish(job, build_block(load_block(req, catalog()), req))
 
 
 def _kniffel_odds(job: Job) -> Result:
-    from generator.kniffel.odds import pattern_odds
-    from generator.kniffel.oddscard import make_card
-    from generator.kniffel.oddscard_layout import layout_odds
-    from generator.kniffel.rules import load_rules
-    from generator.kniffel.simulate import check_games, score_distribution
-    from generator.kniffel.solver import with_joker
-    from generator.render.draw import render_pdf
+    from generator.kniffel.build import OddsRequest, build_odds, load_odds
 
     p = job.params
-    base = load_rules(p["rules"])
-    rules = with_joker(base, p.get("joker"))
-    check_games(p["games"])
-    lang = p.get("lang") or rules.lang
-    strategy = strategy_for(rules)
-    dist = score_distribution(strategy, p["games"], p["seed"])
-    card = make_card(rules, lang, pattern_odds(rules), strategy.expected_score(), dist)
-    pdf = render_pdf(layout_odds(card, p["paper"].lower(), p["landscape"]))
-    variant = f"-{rules.joker}-joker" if rules.joker != base.joker else ""
-    return _finish(job, pdf, f"{rules.id}{variant}-odds-{lang}.pdf")
+    req = OddsRequest(
+        p["rules"], p.get("joker"), p.get("lang"), p["games"], p["paper"].lower(), p["landscape"],
+        p["seed"],
+    )  # fmt: skip
+    return _finish(job, build_odds(load_odds(req, catalog()), req))
 
 
 def _koepfchen(job: Job) -> Result:
-    from generator.koepfchen.sheet import BoardRequest, render_board
+    from generator.koepfchen.build import BoardRequest, build_board, load_board
 
     p = job.params
     req = BoardRequest(
         p["profile"], p["seed"], p["lang"], p["paper"].lower(), p["landscape"], p["key"], p["rules"]
     )
-    pdf, contents, board = render_board(req)
-    suffix = "" if board.seed is None else f"-{board.seed}"
-    figures = {
-        "game_length": contents["game_length"],
-        "races": contents["races"],
-        "track_length": contents["track_length"],
-        "sampled": contents["sampled"],
-    }
-    filename = f"koepfchen-{board.profile.id}{suffix}-{req.lang}.pdf"
-    return _finish(job, pdf, filename, figures=figures)
+    built = build_board(load_board(req, catalog()), req)
+    keys = ("game_length", "races", "track_length", "sampled")
+    return _finish(job, built, {k: built.contents[k] for k in keys})
 
 
 def _kribbeln(job: Job) -> Result:
-    from generator.kribbeln.sheet import BlockRequest, render_block
+    from generator.kribbeln.build import BlockRequest, build_block, load_block
 
     p = job.params
     req = BlockRequest(
@@ -158,26 +193,20 @@ def _kribbeln(job: Job) -> Result:
         lang=p["lang"], paper=p["paper"].lower(), landscape=p["landscape"], rules=p["rules"],
         key=p["key"],
     )  # fmt: skip
-    pdf, contents, warnings = render_block(req)
+    built = build_block(load_block(req, catalog()), req)
+    c = built.contents
     figures = {
-        "pages": contents["pages"],
-        "constraints_met": contents["constraints_met"],
-        "violations": contents["violations"],
-        "block_mean_p_success": contents["block_mean_p_success"],
-        "block_mean_expected_pips": contents["block_mean_expected_pips"],
+        "pages": c["pages"],
+        "constraints_met": c["constraints_met"],
+        "violations": c["violations"],
+        "block_mean_p_success": c["block_mean_p_success"],
+        "block_mean_expected_pips": c["block_mean_expected_pips"],
         "sheets": [
-            {
-                "number": s["number"],
-                "mean_p_success": s["mean_p_success"],
-                "mean_expected_pips": s["mean_expected_pips"],
-            }
-            for s in contents["sheets"]
+            {k: s[k] for k in ("number", "mean_p_success", "mean_expected_pips")}
+            for s in c["sheets"]
         ],
     }
-    return _finish(
-        job, pdf, f"kribbeln-block-{req.seed}-{req.lang}.pdf", figures=figures,
-        warnings=tuple(warnings),
-    )  # fmt: skip
+    return _finish(job, built, figures)
 
 
 _STRATEGIES: dict[Any, Any] = {}  # per worker process: solved tables stay loaded
@@ -199,7 +228,7 @@ def _coach(job: Job) -> Result:
     from generator.kniffel.solver import with_joker
 
     p = job.params
-    rules = with_joker(load_rules(p["rules"]), p.get("joker"))
+    rules = with_joker(load_rules(p["rules"], catalog()), p.get("joker"))
     dice = parse_roll([p["roll"]])
     position = make_position(rules, p.get("filled", ""), None)
     rolls_left = p["rolls_left"]
@@ -209,8 +238,6 @@ def _coach(job: Job) -> Result:
 
 
 def _validate(job: Job) -> Result:
-    from pathlib import Path
-
     from generator.validate import validate
 
     report = validate(Path(job.params["folder"]))
