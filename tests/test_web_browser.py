@@ -129,7 +129,7 @@ def test_teacher_makes_a_named_class_set(page: Page, server: str, tmp_path: Path
     page.fill("#f-versions", "30")
     message = page.locator("[data-error-for=versions]")
     expect(message).to_be_visible()
-    expect(message).to_contain_text("expected 1–26 versions, found 30")
+    expect(message).to_contain_text("Erwartet 1–26 Gruppen, nicht 30.")
     page.fill("#f-versions", "3")
     expect(message).to_be_hidden()
 
@@ -173,7 +173,7 @@ def test_game_group_prints_a_kniffel_block(page: Page, server: str, tmp_path: Pa
     assert "3. Spiel" in text and "4. Spiel" not in text
     page.fill("#f-games", "9")
     expect(page.locator("[data-error-for=games]")).to_contain_text(
-        "expected 1–6 game columns, found 9"
+        "Erwartet 1–6 Spiele je Block, nicht 9."
     )
     page.click("text=English")
     expect(page.locator("h1")).to_have_text("Yahtzee score block")

@@ -224,12 +224,14 @@ def test_worksheet_errors_are_the_cli_messages(
     client, run_cli, field: str, value: str, cli_args: list[str]
 ) -> None:
     expected = cli_error(run_cli, *cli_args, "--out", "x.pdf")
-    response = client.post("/api/preview/worksheet", data={**WORKSHEET, field: value})
+    response = client.post("/api/preview/worksheet?lang=en", data={**WORKSHEET, field: value})
     assert response.status_code == 400
     message = response.json()["errors"][field]
     assert expected.endswith(message)
     # the same without JavaScript: the message sits in the field's own error line
-    page = client.post("/download/worksheet", data={**WORKSHEET, field: value, "part": "both"})
+    page = client.post(
+        "/download/worksheet?lang=en", data={**WORKSHEET, field: value, "part": "both"}
+    )
     assert page.status_code == 400
     assert re.search(rf'data-error-for="{field}" role="alert">[^<]*{re.escape(_html(message))}',
                      page.text)  # fmt: skip
@@ -240,11 +242,13 @@ def _html(text: str) -> str:
 
 
 def test_class_list_errors(client) -> None:
-    bad = client.post("/api/preview/worksheet", data={**WORKSHEET, "roster_text": "Anna\nB\x07n"})
+    bad = client.post(
+        "/api/preview/worksheet?lang=en", data={**WORKSHEET, "roster_text": "Anna\nB\x07n"}
+    )
     assert bad.status_code == 400
     assert "control character" in bad.json()["errors"]["roster"]
     files = {"roster_file": ("liste.txt", "Zoë".encode("latin-1") * 3, "text/plain")}
-    latin = client.post("/api/preview/worksheet", data=WORKSHEET, files=files)
+    latin = client.post("/api/preview/worksheet?lang=en", data=WORKSHEET, files=files)
     assert latin.status_code == 400
     assert latin.json()["errors"]["roster"].startswith("liste.txt")
 
@@ -252,7 +256,7 @@ def test_class_list_errors(client) -> None:
 def test_nothing_from_the_browser_is_a_path(client) -> None:
     for page, field in [("koepfchen", "profile"), ("kniffel", "rules"), ("worksheet", "spec"),
                         ("worksheet", "family")]:  # fmt: skip
-        response = client.post(f"/api/preview/{page}", data={field: "/etc/passwd"})
+        response = client.post(f"/api/preview/{page}?lang=en", data={field: "/etc/passwd"})
         assert response.status_code == 400
         assert "Invalid value for" in response.json()["errors"][field]
     # file options of the CLI are not on the form, so they are ignored, not opened
@@ -282,6 +286,28 @@ def test_errors_in_the_page_language(client) -> None:
     assert '<html lang="en">' in response.text and "Level (1–4)" in response.text
     response = client.post("/download/worksheet?lang=de", data={**WORKSHEET, "level": "9"})
     assert '<html lang="de">' in response.text and "Stufe (1–4)" in response.text
+    assert "Eine Stufe 9 gibt es hier nicht (möglich: 1, 2, 3, 4)." in response.text
+    german = {
+        ("worksheet", "versions", "30"): "Erwartet 1–26 Gruppen, nicht 30.",
+        ("worksheet", "level", "x"): "„x“ ist keine ganze Zahl.",
+        ("worksheet", "impossible", "25"): "25 nicht lösbare Aufgaben, aber nur 20 Aufgaben",
+        ("worksheet", "paper", "b5"): "„b5“ steht nicht zur Wahl",
+        ("kniffel", "games", "9"): "Erwartet 1–6 Spiele je Block, nicht 9.",
+        ("kniffel", "names", "a,,b"): "Name 2 ist leer",
+        ("kribbeln", "players", "9"): "Erwartet 2–8 Spieler, nicht 9.",
+        ("kniffel-odds", "games", "5"): "Erwartet 100–10000000 simulierte Spiele, nicht 5.",
+    }
+    for (page, field, value), text in german.items():
+        base = WORKSHEET if page == "worksheet" else {}
+        answer = client.post(f"/api/preview/{page}?lang=de", data={**base, field: value})
+        assert answer.status_code == 400
+        assert answer.json()["errors"][field].startswith(text), (field, answer.json())
+    roster = client.post(
+        "/api/preview/worksheet?lang=de", data={**WORKSHEET, "roster_text": "Anna\nB\x07n"}
+    )
+    assert roster.json()["errors"]["roster"] == (
+        "Klassenliste, Zeile 2: Der Name enthält ein Steuerzeichen."
+    )
 
 
 # --- the pool: 503 when full, a time limit per build ---------------------------------------
@@ -437,13 +463,13 @@ def test_coach_errors_are_the_cli_messages(client, run_cli) -> None:
     expected = cli_error(run_cli, "kniffel", "advise", "--filled", "Einser=6", "--roll", "13346")
     form = {"rules": "kniffel", "ones": "6", "rolls_left": "2",
             **{f"die{i}": d for i, d in enumerate("13346", start=1)}}  # fmt: skip
-    response = client.post("/api/coach", data=form)
+    response = client.post("/api/coach?lang=en", data=form)
     assert response.status_code == 400
     assert expected.endswith(response.json()["errors"]["filled"])
-    bad_die = client.post("/api/coach", data={**form, "ones": "", "die3": "7"})
+    bad_die = client.post("/api/coach?lang=en", data={**form, "ones": "", "die3": "7"})
     assert bad_die.status_code == 400 and "found '7'" in bad_die.json()["errors"]["roll"]
     page = client.post("/coach?lang=de", data=form)
-    assert page.status_code == 400 and "Einser" in page.text
+    assert page.status_code == 400 and "6 Punkte kann „Einser“ nicht haben." in page.text
 
 
 # --- playtesters ------------------------------------------------------------------------------

@@ -30,6 +30,7 @@ from starlette.staticfiles import StaticFiles
 
 from generator.web.forms import Form, FormErrors, error_field, parse
 from generator.web.guard import Guard, TooLarge
+from generator.web.messages import in_language
 from generator.web.pages import NAV, PAGES, Page, catalog_for, page_lang, render, words
 from generator.web.pool import BuildPool, BuildTimeout, PoolFull
 from generator.web.products import Job, Result, run_job
@@ -220,6 +221,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     ) -> HTMLResponse:
         lang = page_lang(request)
         form = forms[page.id]
+        errors = {k: in_language(v, lang) for k, v in (errors or {}).items()}
         shown = {f.name: values.get(f.name, f.value_text(f.default)) for f in form.fields}
         switches = {f.name for f in form.fields if f.kind in ("flag", "switch")}
         if values.get("__submitted"):
@@ -277,10 +279,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
         try:
             job, args = make_job(page, form, values, roster, label, "preview")
         except FormErrors as exc:
-            return _errors_json(exc.errors)
+            return _errors_json(exc.errors, lang)
         result = await execute(job, form)
         if result.error is not None:
-            return _errors_json(result_errors(page, form, result))
+            return _errors_json(result_errors(page, form, result), lang)
         figures = render("figures.html", lang, page=page, figures=result.figures)
         return JSONResponse(
             {
@@ -401,9 +403,9 @@ def _data_url(png: bytes) -> str:
     return "data:image/png;base64," + base64.b64encode(png).decode()
 
 
-def _errors_json(errors: dict[str | None, str]) -> JSONResponse:
-    fields = {k: v for k, v in errors.items() if k is not None}
-    general = [v for k, v in errors.items() if k is None]
+def _errors_json(errors: dict[str | None, str], lang: str) -> JSONResponse:
+    fields = {k: in_language(v, lang) for k, v in errors.items() if k is not None}
+    general = [in_language(v, lang) for k, v in errors.items() if k is None]
     return JSONResponse({"ok": False, "errors": fields, "general": general}, 400)
 
 

@@ -14,6 +14,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from generator.web.messages import in_language
 from generator.web.pages import page_lang, render
 from generator.web.products import Job
 
@@ -74,14 +75,17 @@ def coach_routes(context: dict[str, Any]) -> list[Route]:
         shown.update(values)
         return shown
 
-    async def advise(values: dict[str, str]) -> tuple[dict[str, Any] | None, dict[str, str]]:
+    async def advise(
+        values: dict[str, str], lang: str
+    ) -> tuple[dict[str, Any] | None, dict[str, str]]:
         params = coach_params(values, rule_names, catalog)
         if params["rolls_left"] == -1:
-            return None, {"rolls_left": "expected 0, 1 or 2"}
+            return None, {"rolls_left": in_language("expected 0, 1 or 2", lang)}
         result = await execute(Job("coach", params, "advise"))
         if result.error is not None:
             field = FIELDS.get(result.error_option or "")
-            return None, {field or "": result.error_text if field else result.error}
+            message = result.error_text if field else result.error
+            return None, {field or "": in_language(message or "", lang)}
         return result.figures, {}
 
     def table(lang: str, advice: dict[str, Any] | None) -> str:
@@ -104,18 +108,18 @@ def coach_routes(context: dict[str, Any]) -> list[Route]:
 
     async def show(request: Request) -> Response:
         values = page_values({})
-        advice, errors = await advise(values)
+        advice, errors = await advise(values, page_lang(request))
         return html(request, values, advice, errors)
 
     async def submit(request: Request) -> Response:
         values = await text_fields(request)
-        advice, errors = await advise(values)
+        advice, errors = await advise(values, page_lang(request))
         return html(request, values, advice, errors, 400 if errors else 200)
 
     async def api(request: Request) -> Response:
         lang = page_lang(request)
         values = await text_fields(request)
-        advice, errors = await advise(values)
+        advice, errors = await advise(values, page_lang(request))
         if errors:
             return JSONResponse({"ok": False, "errors": errors}, 400)
         return JSONResponse({"ok": True, "html": table(lang, advice), "advice": advice})
