@@ -120,7 +120,8 @@ def watched_files(args: Iterable[str]) -> list[Path]:
     return sorted(set(files))
 
 
-def snapshot(files: Iterable[Path]) -> dict[Path, float]:
+def snapshot(files: Iterable[Path]) -> dict[Path, int]:
+    """Each file's modification time in ns (-1: gone)."""
     stamps = {}
     for path in files:
         try:
@@ -130,7 +131,7 @@ def snapshot(files: Iterable[Path]) -> dict[Path, float]:
     return stamps
 
 
-def wait_for_change(args: list[str], before: dict[Path, float]) -> list[Path]:
+def wait_for_change(args: list[str], before: dict[Path, int]) -> list[Path]:
     """Block until a watched file changes; return the changed files."""
     while True:
         time.sleep(POLL_SECONDS)

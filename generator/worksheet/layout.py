@@ -17,6 +17,7 @@ from generator.render.flow import Column, Cursor, paragraph, table, wrap
 from generator.render.fonts import fit_size, text_width
 from generator.render.primitives import (
     MM,
+    Align,
     Circle,
     Document,
     Item,
@@ -376,7 +377,7 @@ def name_text(name: str, spot: NameSpot, geo: Geometry) -> Text:
 KEY_SIZE = 9.5
 KEY_ROW = 6.2 * MM
 KEY_WIDTHS = (0.5, 1.5, 0.7, 2.5, 0.95, 1.2)
-KEY_ALIGN = ("right", "center", "center", "left", "center", "center")
+KEY_ALIGN: tuple[Align, ...] = ("right", "center", "center", "left", "center", "center")
 
 
 def _key_cursor(page_w: float, page_h: float) -> Cursor:
@@ -438,7 +439,7 @@ def key_pages(key: AnswerKey, page_w: float, page_h: float) -> list[Page]:
     total = len(pages)
     out = []
     for k, page_items in enumerate(pages, start=1):
-        footer = [
+        footer: list[Item] = [
             Text(MARGIN, MARGIN, key.footer, 7, color="#555555"),
             Text(page_w - MARGIN, MARGIN, key.page(k, total), 7, align="right", color="#555555"),
         ]
