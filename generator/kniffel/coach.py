@@ -189,7 +189,7 @@ def _box_options(strategy: Strategy, position: Position, state: int) -> list[Opt
         if position.mask >> box & 1 or (five and not allowed[box, face - 1]):
             continue
         where = np.asarray(box), np.asarray(state), np.asarray(position.mask)
-        points = int(game.points(*where)[0])
+        points = int(game.points(*where))
         extra = game.extra if five and position.flag else 0
         upper = position.upper + (points if cat.kind == "upper" else 0)
         flag = position.flag
