@@ -208,7 +208,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         assert result.error is not None
         name = error_field(form, _as_user_error(result))
         name = name or dict(page.own_fields).get(result.error_option or "")
-        return {name: result.error_text if name else result.error}
+        return {name: (result.error_text if name else result.error) or ""}
 
     def product_html(
         request: Request,

@@ -104,7 +104,7 @@ def make_form(
     """
     choices = choices or {}
     left_out = RUN_OPTIONS | PATH_OPTIONS | set(skip)
-    params = []
+    params: list[click.Parameter] = []
     for param in command.params:
         if not isinstance(param, click.Option) or param.name in left_out:
             continue
@@ -119,7 +119,7 @@ def make_form(
                 help=param.help,
             )
         params.append(param)
-    fields = tuple(_field(p, choices) for p in params)
+    fields = tuple(_field(p, choices) for p in params if isinstance(p, click.Option))
     parser = click.Command(command.name, params=params, add_help_option=False)
     return Form(command_name, fields, parser)
 

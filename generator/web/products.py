@@ -110,11 +110,11 @@ def _finish(job: Job, built: Built, figures: dict[str, Any] | None = None) -> Re
     if job.action in roles:
         name = name.removesuffix(".pdf") + f"-{job.action}.pdf"
     pdf = render_pdf(document)
-    extra = {"figures": figures or {}, "warnings": built.warnings, "filename": name}
+    result = Result(filename=name, figures=figures or {}, warnings=built.warnings)
     if job.action == "preview":
         pngs, pages = preview_pngs(pdf, job.preview_pages)
-        return Result(pngs=pngs, pages=pages, **extra)
-    return Result(pdf=pdf, **extra)
+        return replace(result, pngs=pngs, pages=pages)
+    return replace(result, pdf=pdf)
 
 
 # --- the products -----------------------------------------------------------------------
