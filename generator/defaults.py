@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
+from typing import Any
 
 from generator.built import Built
 from generator.io.catalog import Catalog
@@ -30,7 +32,7 @@ def default_builds(seed: int = 1, catalog: Catalog | None = None) -> Iterator[Ca
 def default_set(seed: int = 1, catalog: Catalog | None = None) -> Iterator[Default]:
     """The default sheets in the order `dicesheets all` writes them."""
     from generator.kniffel import build as kniffel
-    from generator.koepfchen.build import BoardRequest, build_board, load_board
+    from generator.koepfchen.build import BoardRequest
     from generator.kribbeln.build import BlockRequest as KribbelnRequest
     from generator.kribbeln.build import build_block, load_block
     from generator.worksheet.build import WorksheetRequest, build_worksheet, load_worksheet
@@ -38,7 +40,7 @@ def default_set(seed: int = 1, catalog: Catalog | None = None) -> Iterator[Defau
     catalog = catalog or Catalog.default()
     for rules, lang in (("kniffel", "de"), ("yahtzee", "en")):
         block = kniffel.BlockRequest(rules=rules, lang=lang, players=4, seed=seed)
-        yield Default(lambda req=block: kniffel.build_block(kniffel.load_block(req, catalog), req))
+        yield Default(partial(_kniffel_block, block, catalog))
     # the Kniffel odds card (solved and simulated once, then read from the cache)
     odds = kniffel.OddsRequest(rules="kniffel", lang="de", seed=seed)
     yield Default(
@@ -51,7 +53,19 @@ def default_set(seed: int = 1, catalog: Catalog | None = None) -> Iterator[Defau
     # Schlaues Köpfchen: the original board and one sampled board, each with rules and key
     for profile in ("classic", "einmaleins"):
         board = BoardRequest(profile=profile, seed=seed)
-        yield Default(lambda req=board: build_board(load_board(req, catalog), req))
+        yield Default(partial(_board, board, catalog))
     # Kribbeln: a balanced six-sheet German pad with rules page and answer key
     pad = KribbelnRequest(pages=6, lang="de", seed=seed)
     yield Default(lambda: build_block(load_block(pad, catalog), pad))
+
+
+def _kniffel_block(req: Any, catalog: Catalog) -> Built:
+    from generator.kniffel.build import build_block, load_block
+
+    return build_block(load_block(req, catalog), req)
+
+
+def _board(req: Any, catalog: Catalog) -> Built:
+    from generator.koepfchen.build import build_board, load_board
+
+    return build_board(load_board(req, catalog), req)

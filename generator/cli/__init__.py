@@ -27,6 +27,7 @@ COMMANDS = {
     "numbers": "generator.cli.numbers:numbers",
     "preview": "generator.cli.preview:preview",
     "report": "generator.cli.report:report_command",
+    "serve": "generator.cli.serve:serve",
     "validate": "generator.cli.validate:validate_command",
     "worksheet": "generator.cli.worksheet:worksheet",
 }
@@ -62,27 +63,33 @@ class RootGroup(LazyGroup):
         args = list(sys.argv[1:] if args is None else args)
         runopts.reset()
         try:
-            code, started = self._run_once(args, prog_name, complete_var, extra)
+            code, started, error = self._run_once(args, prog_name, complete_var, extra)
             if not runopts.SETTINGS.watch:
                 sys.exit(code)
-            # --watch: rebuild on every change, keep watching after an error, Ctrl-C ends
+            # --watch: rebuild on every change, keep watching after an error, Ctrl-C ends;
+            # a page beside the previews always shows the newest good build (and the error)
+            page = runopts.PreviewPage(args)
             while True:
-                stamps = runopts.snapshot(runopts.watched_files(args))
+                page.update(error)
+                stamps = runopts.snapshot(runopts.watched_files(args, page.folder))
                 click.echo(f"[watch] built in {time.monotonic() - started:.2f} s (exit {code}); "
                            "waiting for changes", err=True)  # fmt: skip
-                changed = runopts.wait_for_change(args, stamps)
+                changed = runopts.wait_for_change(args, stamps, page.folder)
                 names = ", ".join(p.name for p in changed[:3]) + (" …" if len(changed) > 3 else "")
                 click.echo(f"[watch] changed: {names}", err=True)
-                code, started = self._run_once(args, prog_name, complete_var, extra)
+                code, started, error = self._run_once(args, prog_name, complete_var, extra)
         except KeyboardInterrupt:
             sys.exit(0)
         finally:
             runopts.reset()  # a run's --catalog must not outlive it (tests, benchmarks)
 
     def _run_once(self, args: list[str], prog_name: Any, complete_var: Any,
-                  extra: dict[str, Any]) -> tuple[int, float]:  # fmt: skip
-        """Run the command once; return its exit status and start time (errors → status)."""
+                  extra: dict[str, Any]) -> tuple[int, float, str | None]:  # fmt: skip
+        """Run the command once: its exit status, start time and error line (errors → status)."""
+        from generator.cli import runopts
+
         started = time.monotonic()
+        runopts.SETTINGS.preview_dir, runopts.SETTINGS.previewed = None, []
         try:
             result = super().main(
                 args, prog_name or "dicesheets", complete_var, standalone_mode=False, **extra
@@ -90,15 +97,18 @@ class RootGroup(LazyGroup):
         except UserError as exc:
             from generator.cli.options import user_message
 
-            click.echo(f"dicesheets: error: {user_message(exc)}", err=True)
-            return 2, started
+            return self._failed(2, started, user_message(exc))
         except click.exceptions.Abort:
             click.echo("dicesheets: interrupted", err=True)
-            return 130, started
+            return 130, started, "interrupted"
         except click.ClickException as exc:
-            click.echo(f"dicesheets: error: {exc.format_message()}", err=True)
-            return exc.exit_code, started
-        return (result if isinstance(result, int) else 0), started
+            return self._failed(exc.exit_code, started, exc.format_message())
+        return (result if isinstance(result, int) else 0), started, None
+
+    @staticmethod
+    def _failed(code: int, started: float, message: str) -> tuple[int, float, str]:
+        click.echo(f"dicesheets: error: {message}", err=True)
+        return code, started, message
 
 
 @click.group(cls=RootGroup, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})

@@ -120,12 +120,15 @@ def write_out(
 ) -> Written:
     """Write a build through the one writer (with the `--png` previews); report each file
     (unless `report` is false: a command that prints JSON keeps stdout for it)."""
-    from generator.cli.runopts import SETTINGS
-    from generator.io.writer import Previews, write_built
+    from generator.cli.runopts import SETTINGS, note_previews, preview_folder
+    from generator.io.writer import Previews, resolve_out, write_built
 
-    previews = Previews(SETTINGS.png, SETTINGS.dpi) if SETTINGS.png is not None else None
+    folder = preview_folder(resolve_out(out, built.name))
+    previews = Previews(folder, SETTINGS.dpi) if folder is not None else None
     warn(built.warnings)
     written = write_built(built, out, targets, previews)
+    if folder is not None:
+        note_previews(folder, written.pdfs, written.pngs)
     for path in (*written.pdfs, *written.pngs) if report else ():
         report_written(path)
     return written

@@ -27,6 +27,9 @@ class RunSettings:
         self.dpi = 100
         self.watch = False
         self.catalog: Path | None = None
+        # what this run previewed: the folder and each PDF with its PNGs (the --watch page)
+        self.preview_dir: Path | None = None
+        self.previewed: list[tuple[Path, tuple[Path, ...]]] = []
 
 
 SETTINGS = RunSettings()
@@ -106,8 +109,57 @@ def reset() -> None:
     SETTINGS.__init__()  # type: ignore[misc]
 
 
-def watched_files(args: Iterable[str]) -> list[Path]:
-    """Catalog files, templates, and any existing file named on the command line."""
+def preview_folder(first_pdf: Path) -> Path | None:
+    """Where PNG previews go: `--png DIR`; with `--watch` alone, `preview/` beside the PDF."""
+    if SETTINGS.png is not None:
+        return SETTINGS.png
+    return first_pdf.parent / "preview" if SETTINGS.watch else None
+
+
+def note_previews(folder: Path, pdfs: Iterable[Path], pngs: Iterable[Path]) -> None:
+    """Remember this run's previews: each PDF with its own pages (`<stem>-<n>.png`)."""
+    import re
+
+    SETTINGS.preview_dir = folder
+    pngs = list(pngs)
+    for pdf in pdfs:
+        own = re.compile(rf"{re.escape(pdf.stem)}-\d+\.png")
+        SETTINGS.previewed.append((pdf, tuple(p for p in pngs if own.fullmatch(p.name))))
+
+
+class PreviewPage:
+    """The --watch page (`index.html` beside the previews): the newest good build, the error."""
+
+    def __init__(self, args: list[str]) -> None:
+        self.title = " ".join(["dicesheets", *args])
+        self.folder: Path | None = None
+        self.shown: list[tuple[Path, tuple[Path, ...]]] = []
+
+    def update(self, error: str | None) -> None:
+        """After a run: show its previews, or (it failed) the last good ones under the error."""
+        from generator.io.previewpage import write_page
+
+        first = self.folder is None
+        self.folder = SETTINGS.preview_dir or self.folder or SETTINGS.png
+        if error is None:
+            self.shown = list(SETTINGS.previewed)
+        if self.folder is None:
+            return
+        clock = time.strftime("%H:%M:%S")
+        status = f"{clock}: built" if error is None else f"{clock}: the build failed"
+        documents = [(pdf.name, list(pngs)) for pdf, pngs in self.shown]
+        page = write_page(self.folder, self.title, status, documents, error)
+        if first:
+            click.echo(f"[watch] preview: {page.resolve().as_uri()} (open it once; it "
+                       "follows every rebuild)", err=True)  # fmt: skip
+
+
+def watched_files(args: Iterable[str], skip: Path | None = None) -> list[Path]:
+    """Catalog files, templates, and any existing file named on the command line.
+
+    `skip`: the preview folder; the run's own previews are no reason to rebuild
+    (it may sit inside the catalog folder).
+    """
     from pathlib import Path
 
     from generator.resources import catalog_dir, templates_dir
@@ -117,10 +169,14 @@ def watched_files(args: Iterable[str]) -> list[Path]:
         roots.append(SETTINGS.catalog)
     files = [p for root in roots if root.is_dir() for p in root.rglob("*") if p.is_file()]
     files += [Path(a) for a in args if not a.startswith("-") and Path(a).is_file()]
+    if skip is not None:
+        skip = skip.resolve()
+        files = [p for p in files if p.parent.resolve() != skip]
     return sorted(set(files))
 
 
-def snapshot(files: Iterable[Path]) -> dict[Path, float]:
+def snapshot(files: Iterable[Path]) -> dict[Path, int]:
+    """Each file's modification time in ns (-1: gone)."""
     stamps = {}
     for path in files:
         try:
@@ -130,11 +186,13 @@ def snapshot(files: Iterable[Path]) -> dict[Path, float]:
     return stamps
 
 
-def wait_for_change(args: list[str], before: dict[Path, float]) -> list[Path]:
+def wait_for_change(
+    args: list[str], before: dict[Path, int], skip: Path | None = None
+) -> list[Path]:
     """Block until a watched file changes; return the changed files."""
     while True:
         time.sleep(POLL_SECONDS)
-        now = snapshot(watched_files(args))
+        now = snapshot(watched_files(args, skip))
         changed = [p for p in now.keys() | before.keys() if now.get(p) != before.get(p)]
         if changed:
             return sorted(changed)

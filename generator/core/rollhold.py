@@ -54,6 +54,7 @@ import numpy.typing as npt
 
 FloatArray = npt.NDArray[np.float64]
 IndexArray = npt.NDArray[np.intp]
+Labels = tuple[tuple[tuple[int, ...], ...], ...]  # per state: its keeps' labels, in tie order
 
 # Batch rows are solved in chunks whose keep array (n_keeps × rows floats) fits
 # in a core's L2 cache: the kernels are row gathers, bound by memory traffic
@@ -96,7 +97,7 @@ class DiceSpace(ABC):
         """
 
     @cached_property
-    def option_table(self) -> tuple[IndexArray, tuple[tuple[int, ...], ...]]:
+    def option_table(self) -> tuple[IndexArray, Labels]:
         """Every state's keeps in tie order: (n_states, width) keep indices, and their labels.
 
         Column 0 keeps all dice (stopping). A state with fewer distinct keeps than
@@ -289,8 +290,8 @@ class DistinctDice(DiceSpace):
         p.flags.writeable = False
         return p
 
-    @cached_property
-    def states(self) -> tuple[tuple[int, ...], ...]:
+    @cached_property  # computed on first use (the base class declares a plain attribute)
+    def states(self) -> tuple[tuple[int, ...], ...]:  # type: ignore[override]
         """All states in index order (die 0 most significant)."""
         return tuple(product(*(range(f) for f in self.faces_per_die)))
 
@@ -323,7 +324,7 @@ class DistinctDice(DiceSpace):
         return options
 
     @cached_property
-    def option_table(self) -> tuple[IndexArray, tuple[tuple[int, ...], ...]]:
+    def option_table(self) -> tuple[IndexArray, Labels]:
         """As `DiceSpace.option_table`; a keep's label (the held dice) is alike in every state."""
         held = sorted(
             (tuple(i for i in range(self.n_dice) if m >> i & 1) for m in range(2**self.n_dice)),
