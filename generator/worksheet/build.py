@@ -147,7 +147,7 @@ class Worksheet:
 
     def problems(self, version: int) -> list[tuple[int, PlannedSection, Problem]]:
         """(printed number, section, problem) of every problem of a version, in order."""
-        found = []
+        found: list[tuple[int, PlannedSection, Problem]] = []
         for section in self.sections:
             for problem in section.versions[version]:
                 found.append((len(found) + 1, section, problem))

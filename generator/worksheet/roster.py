@@ -259,11 +259,19 @@ def read_roster(path: str | Path) -> Roster:
         data = file.read_bytes()
     except OSError as exc:
         raise UserError(f"cannot read {path}: {exc.strerror}", where=where) from None
+    return roster_from_bytes(data, str(path))
+
+
+def roster_from_bytes(data: bytes, label: str) -> Roster:
+    """The roster in `data` (a file's bytes, e.g. uploaded); `label` names it in messages."""
+    where = "option --roster"
+    if len(data) > MAX_BYTES:
+        raise UserError(f"{label} is larger than {MAX_BYTES} bytes", where=where)
     try:
-        text = decode(data, str(path))
+        text = decode(data, label)
     except UserError as exc:
         raise UserError(exc.message, where=where) from None
-    return parse_roster(text, str(path))
+    return parse_roster(text, label)
 
 
 def names_roster(names: str) -> Roster:
