@@ -137,7 +137,8 @@ class _Entry:
 
 
 def _plain_entries(lines: Sequence[str], label: str) -> tuple[list[_Entry], list[str]]:
-    entries, warnings = [], []
+    entries: list[_Entry] = []
+    warnings: list[str] = []
     for number, raw in enumerate(lines, start=1):
         name = _tidy(raw)
         if not name:
