@@ -64,9 +64,9 @@ def board(
         drawn = False
         req = replace(req, seed=1 if seed is None else seed)  # nothing is sampled
     built = build_board(inputs, req)
-    if drawn:
-        announce_seed(chosen, lang)
     write_out(built, out)
+    if drawn:  # after writing, so an error stays the only line
+        announce_seed(chosen, lang)
 
 
 @koepfchen.command()

@@ -234,9 +234,9 @@ def block(
         landscape, rules, key,
     )  # fmt: skip
     built = build_block(load_block(req, run_catalog()), req)
-    if drawn:
-        announce_seed(seed, lang)
     write_out(built, out)
+    if drawn:  # after writing, so an error stays the only line
+        announce_seed(seed, lang)
 
 
 @kribbeln.command()

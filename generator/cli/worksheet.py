@@ -158,6 +158,6 @@ def worksheet(
 
     with staged_progress() as progress:
         built = build_worksheet(load_worksheet(req, run_catalog(), progress), req, progress)
-    if drawn:
-        announce_seed(seed, lang)
     write_out(built, out, {"key": key_file})
+    if drawn:  # after writing, so an error stays the only line
+        announce_seed(seed, lang)

@@ -130,7 +130,10 @@ def _worksheet(job: Job) -> Result:
         family=p["family"], level=p["level"], problems=p["problems"], impossible=p["impossible"],
         versions=p["versions"], seed=p["seed"], title=p.get("title"), lang=p["lang"],
         paper=p["paper"].lower(), large_print=p["large_print"], spec=p.get("spec"),
-        key_file="key.pdf" if separate else None,
+        key_file="key.pdf" if separate else None, names=p.get("names"),
+        large_print_for=p.get("large_print_for"), klass=p.get("klass"), date=p.get("date"),
+        per_page=p.get("per_page"), one_page=p.get("one_page", False),
+        duplex=p.get("duplex", False), key=p.get("key", True) or separate,
     )  # fmt: skip
     inputs = load_worksheet(req, catalog())
     if job.roster is not None:

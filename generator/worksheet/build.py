@@ -171,19 +171,23 @@ def without(pool: Pool, taken: set[ProblemKey]) -> Pool:
 
 
 def class_list(req: WorksheetRequest) -> Roster | None:
-    """The pupils from `--roster` or `--names`, with `--large-print-for` applied."""
+    """The pupils from `--roster` or `--names` (read at the edge)."""
     if req.roster is not None and req.names is not None:
         raise InputError("names", "give the class either as --roster FILE or as --names")
-    roster = None
     if req.roster is not None:
-        roster = read_roster(req.roster)
-    elif req.names is not None:
-        roster = names_roster(req.names)
-    if req.large_print_for is not None:
-        if roster is None:
-            raise InputError("large_print_for", "needs the class list (--roster or --names)")
-        roster = mark_large_print(roster, req.large_print_for)
-    return roster
+        return read_roster(req.roster)
+    if req.names is not None:
+        return names_roster(req.names)
+    return None
+
+
+def with_large_print(roster: Roster | None, names: str | None) -> Roster | None:
+    """`--large-print-for` applied to the class list (pure: also for an uploaded list)."""
+    if names is None:
+        return roster
+    if roster is None:
+        raise InputError("large_print_for", "needs the class list (--roster or --names)")
+    return mark_large_print(roster, names)
 
 
 def load_worksheet(
@@ -215,7 +219,8 @@ def plan_worksheet(
         raise InputError("per_page", f"expected 1–{MAX_PER_PAGE}, found {req.per_page}")
     if req.per_page is not None and req.one_page:
         raise InputError("per_page", "--one-page decides the problems per page; give one")
-    spec, roster = inputs.spec, inputs.roster
+    spec = inputs.spec
+    roster = with_large_print(inputs.roster, req.large_print_for)
     sections = []
     taken: set[ProblemKey] = set()  # by earlier sections: one sheet never repeats a problem
     for index, loaded in enumerate(inputs.sections):
