@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from generator.errors import UserError
-from generator.resources import catalog_dir, templates_dir
+from generator.resources import catalog_dir, rules_file, templates_dir
 
 # What each game reads: its catalog folder (named like the game) and its templates.
 # The balance report (`report.j2`) belongs to both games that have one.
@@ -37,6 +37,9 @@ dicesheets can improve the defaults for you.
 
 {contents}
 - templates/de, templates/en   the printed words of these games (Jinja2 macros)
+- rules.md                     the games as dicesheets plays them, every decision
+                               (a copy of docs/rules.md; the catalog comments say
+                               which section a file follows)
 
 Check your edits with `dicesheets validate --catalog {folder}`.
 Add another game's files with `dicesheets init {folder} --game NAME`.
@@ -83,6 +86,9 @@ def write_starter(folder: Path, games: Iterable[str] = (), force: bool = False) 
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(source, target)
         written.append(target)
+    rules = folder / "rules.md"
+    shutil.copyfile(rules_file(), rules)
+    written.append(rules)
     readme = folder / "README.txt"
     readme.write_text(NOTE.format(folder=folder, contents=_contents(folder)), encoding="utf-8")
     written.append(readme)

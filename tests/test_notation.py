@@ -71,3 +71,25 @@ def test_koepfchen_rules_and_key_in_school_notation(run_cli, tmp_path) -> None:
     result = run_cli("koepfchen", "board", "--profile", "classic", "--lang", "en", "--out", "e.pdf")
     english = "\n".join(page_texts(tmp_path / "e.pdf"))
     assert "times (×)" in english and "÷" in english
+
+
+def test_the_rules_ship_in_the_project_and_nothing_points_outside(tmp_path) -> None:
+    from generator.resources import catalog_dir, rules_file, templates_dir
+    from generator.starter import write_starter
+
+    rules = rules_file().read_text(encoding="utf-8")
+    for heading in ("## 1. Kribbeln", "## 2. Kniffel", "## 3. Schlaues Köpfchen", "## 4."):
+        assert heading in rules
+    shipped = [*catalog_dir().rglob("*.yaml"), *templates_dir().rglob("*.j2")]
+    root = rules_file().parent.parent
+    shipped += (
+        [root / "README.md", root / "CONTRIBUTING.md"] if (root / "README.md").exists() else []
+    )
+    for path in shipped:
+        text = path.read_text(encoding="utf-8")
+        assert "../shared" not in text and "RULES.md" not in text, path
+        assert "shared/seeds" not in text, path
+    written = write_starter(tmp_path / "cat", ["kribbeln"])
+    assert (tmp_path / "cat" / "rules.md").read_text(encoding="utf-8") == rules
+    assert "rules.md" in (tmp_path / "cat" / "README.txt").read_text(encoding="utf-8")
+    assert tmp_path / "cat" / "rules.md" in written

@@ -305,7 +305,7 @@ def test_24_game_census() -> None:
 
 
 def test_three_dice_reach_the_same_targets_with_or_without_fractions() -> None:
-    # RULES.md §3 relies on this for Schlaues Köpfchen
+    # docs/rules.md §3 relies on this for Schlaues Köpfchen
     for roll in THREE_DICE:
         assert reachable_targets(roll, KOEPFCHEN) == reachable_targets(
             roll, Rules(division="rational")

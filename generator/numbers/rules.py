@@ -88,7 +88,7 @@ def _canonical_ops(ops: Iterable[str]) -> str:
 
 
 KOEPFCHEN = Rules()
-"""Schlaues Köpfchen (RULES.md §3): whole non-negative intermediates, any subset of dice."""
+"""Schlaues Köpfchen (docs/rules.md §3): whole non-negative intermediates, any subset of dice."""
 GAME_24 = Rules(division="rational", use_all=True)
 """The 24 game: all four cards, fractions allowed along the way."""
 COUNTDOWN = Rules(allow_zero=False)
