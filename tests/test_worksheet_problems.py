@@ -37,7 +37,9 @@ def independent(numbers: list[int], target: int, rules: dict) -> tuple[Forms, Fo
 
     def forms(whole: bool) -> Forms:
         if len(ms) <= 3:
-            return brute.solutions(ms, target, ops=rules["ops"], rational=not whole, **kwargs)
+            return brute.solutions(  # the solver's meaning of ops: the printed form's signs
+                ms, target, ops=rules["ops"], rational=not whole, ops_filter="printed", **kwargs
+            )
         found = brute.class_enumeration(ms, target, rational=not whole, **kwargs)
         allowed = set(rules["ops"])
         return {f: brute.complexity(f) for f in found if brute.printed_ops(f) <= allowed}
@@ -138,11 +140,24 @@ def check_manifest(manifest: dict) -> None:
         ("--family", "24", "--level", "4", "--versions", "2", "--problems", "6",
          "--impossible", "1"),
         ("--spec", "mixed", "--versions", "2"),
+        ("--level", "2", "--ops", "+:", "--targets", "2-15", "--versions", "2", "--problems", "12"),
     ],
 )  # fmt: skip
 def test_every_problem_matches_the_brute_force(tmp_path: Path, args) -> None:
     manifest = run(tmp_path, *args, "--seed", "11", "--out", "ws.pdf")
     check_manifest(manifest)
+
+
+def test_ops_and_targets_replace_the_levels(tmp_path: Path) -> None:
+    manifest = run(tmp_path, "--level", "2", "--ops", "-÷", "--targets", "1-6", "--problems",
+                   "8", "--seed", "4", "--out", "ws.pdf")  # fmt: skip
+    for version in manifest["contents"]["versions"]:
+        for problem in version["problems"]:
+            assert problem["rules"]["ops"] == "-/" and 1 <= problem["target"] <= 6
+            assert "+" not in problem["simplest"] and "×" not in problem["simplest"]
+    section = manifest["contents"]["sections"][0]
+    # level 2 practises ×, which --ops leaves out: its focus goes too
+    assert section["definition"]["targets"] == [1, 6] and section["definition"]["focus"] is None
 
 
 def test_sections_of_one_level_never_repeat_a_problem(tmp_path: Path) -> None:
@@ -188,7 +203,8 @@ def test_level_pools_equal_the_brute_force_pools() -> None:
                 forms = values.get(Fraction(target), {})
                 if not forms or min(c[0] for c in forms.values()) < level.min_numbers:
                     continue
-                if level.max_solutions is not None and len(forms) > level.max_solutions:
+                solutions = len(brute.unit_classes(forms))
+                if level.max_solutions is not None and solutions > level.max_solutions:
                     continue
                 if level.brackets == "needed" and not all(c[4] for c in forms.values()):
                     continue

@@ -14,7 +14,7 @@ from generator.cli.options import (
     write_out,
 )
 
-SINGLE_SECTION = ("family", "level", "problems", "impossible")
+SINGLE_SECTION = ("family", "level", "problems", "impossible", "ops", "targets")
 
 
 @click.command()
@@ -38,6 +38,12 @@ SINGLE_SECTION = ("family", "level", "problems", "impossible")
     show_default=True,
     help="How many problems have no solution (marked in the key).",
 )
+@click.option(
+    "--ops",
+    default=None,
+    help="Operations instead of the level's: any of + - * / (− × ÷ · : too), e.g. +-.",
+)
+@click.option("--targets", default=None, help="Target range instead of the level's, e.g. 1-20.")
 @click.option("--title", default=None, help="Title printed on every sheet.")
 @click.option(
     "--roster",
@@ -98,6 +104,8 @@ def worksheet(
     versions: int,
     family: str,
     impossible: int,
+    ops: str | None,
+    targets: str | None,
     title: str | None,
     roster: str | None,
     names: str | None,
@@ -153,6 +161,8 @@ def worksheet(
         per_page=per_page,
         one_page=one_page,
         duplex=duplex,
+        ops=ops,
+        targets=targets,
     )
     from generator.progress import staged_progress
 

@@ -22,7 +22,7 @@ from generator.io.catalog import Catalog
 from generator.numbers.expr import SYMBOLS
 from generator.text import Templates, Texts, maths
 from generator.worksheet.difficulty import BRACKET_POINTS, FRACTION_POINTS, OP_POINTS
-from generator.worksheet.levels import Family, Level, load_family, rules_json
+from generator.worksheet.levels import Family, Level, customised, load_family, rules_json
 from generator.worksheet.model import (
     AnswerKey,
     KeySection,
@@ -71,6 +71,8 @@ class WorksheetRequest:
     per_page: int | None = None  # at most this many problems on a page
     one_page: bool = False  # every sheet on one page, or an error
     duplex: bool = False  # every pupil's sheet an even number of pages
+    ops: str | None = None  # the level's operations replaced: "+-", "+−×÷", "+·:"
+    targets: str | None = None  # the level's target range replaced: "1-20"
 
 
 @dataclass(frozen=True)
@@ -205,6 +207,7 @@ def load_worksheet(
     for section in spec.sections:
         family = load_family(section.family, catalog, where=section.where["family"])
         level = family.level(section.level, where=section.where["level"])
+        level = customised(level, req.ops, req.targets)
         sections.append(LoadedSection(section, family, level, level_pool(level, progress)))
     return WorksheetInputs(spec, tuple(sections), roster, catalog.templates())
 
@@ -608,6 +611,8 @@ def build_worksheet(
         "per_page": req.per_page,
         "one_page": req.one_page,
         "duplex": req.duplex,
+        "ops": req.ops,
+        "targets": req.targets,
     }
     name = default_name(req, ws)
     return Built("worksheet", name, doc, options, req.seed, contents, tuple(warnings), extra)
