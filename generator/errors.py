@@ -7,6 +7,15 @@ Every other exception is a bug and may show a traceback (exit status 1).
 from __future__ import annotations
 
 
+class Input(str):
+    """A `where` that is an input of a build (`Input("level")`), not a file position.
+
+    The CLI names the option that sets it; elsewhere it reads as the input's name.
+    """
+
+    __slots__ = ()
+
+
 class UserError(Exception):
     """Bad input: an option, a file, a line or a key that is not what was expected."""
 
@@ -48,5 +57,26 @@ class InputError(UserError):
     """
 
     def __init__(self, subject: str, message: str) -> None:
-        super().__init__(message, where=subject)
+        super().__init__(message, where=Input(subject))
         self.subject = subject
+
+
+class DoesNotFit(InputError):
+    """A layout that does not fit its page: what needed how much room, and what the page has.
+
+    `needed` and `available` are in millimetres (a length across or down the page);
+    `remedies` names other inputs that would make room (the CLI turns them into options).
+    """
+
+    def __init__(
+        self,
+        subject: str,
+        message: str,
+        needed: float,
+        available: float,
+        remedies: tuple[str, ...] = (),
+    ) -> None:
+        super().__init__(subject, message)
+        self.needed = needed
+        self.available = available
+        self.remedies = remedies

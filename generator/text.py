@@ -21,7 +21,7 @@ import jinja2
 import jinja2.bccache
 from jinja2.sandbox import SandboxedEnvironment
 
-from generator.errors import CatalogError, UserError
+from generator.errors import CatalogError, Input, UserError
 from generator.resources import templates_dir
 
 LANGS = ("de", "en")
@@ -141,7 +141,9 @@ class Texts:
 
     def __init__(self, name: str, lang: str, templates: Templates | None = None) -> None:
         if lang not in LANGS:
-            raise UserError(f"expected one of {', '.join(LANGS)}, found '{lang}'", where="--lang")
+            raise UserError(
+                f"expected one of {', '.join(LANGS)}, found '{lang}'", where=Input("lang")
+            )
         self.lang = lang
         self.env = (templates or shipped_templates()).environment()
         self.path = f"{lang}/{name}.j2"

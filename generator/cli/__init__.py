@@ -97,6 +97,10 @@ class RootGroup(LazyGroup):
             from generator.cli.options import user_message
 
             return self._failed(2, started, user_message(exc))
+        except click.BadParameter as exc:  # one line naming the option, as for a UserError
+            opts = getattr(exc.param, "opts", None)
+            where = f"option {max(opts, key=len)}" if opts else (exc.param_hint or "argument")
+            return self._failed(exc.exit_code, started, f"{where}: {exc.message}")
         except click.exceptions.Abort:
             click.echo("dicesheets: interrupted", err=True)
             return 130, started, "interrupted"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from generator.cli.options import (
+    KOEPFCHEN_PLAYERS,
     echo_json,
     json_option,
     lang_option,
@@ -53,7 +54,11 @@ def board(
 @profile_option
 @click.option("--seed", type=int, default=1, show_default=True, help="Board and simulation seed.")
 @click.option(
-    "--players", type=int, default=4, show_default=True, help="Players in the simulated race, 1–6."
+    "--players",
+    type=KOEPFCHEN_PLAYERS,
+    default=4,
+    show_default=True,
+    help="Players in the simulated race, 1–6.",
 )
 @click.option(
     "--games", type=int, default=20000, show_default=True, help="Simulated races (Monte Carlo)."

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator.errors import CatalogError, OptionError
+from generator.errors import CatalogError, InputError
 from generator.io.yamlload import Fields, load_file, position
 from generator.kribbeln.balance import AREAS, TASKS_PER_AREA, TASKS_PER_SHEET
 from generator.kribbeln.tasks import Task, TaskCatalog
@@ -98,7 +98,7 @@ def load_pages_file(file: str, catalog: TaskCatalog) -> list[Sheet]:
     """
     path = Path(file)
     if not path.is_file():
-        raise OptionError("--pages", f"'{file}' is not a file")
+        raise InputError("pages", f"'{file}' is not a file")
     f = Fields(load_file(path, file), file)
     f.unknown_keys({"sheets"})
     raw = f.get("sheets", list)
@@ -139,7 +139,7 @@ def load_block_manifest(file: str, catalog: TaskCatalog) -> list[Sheet]:
     """The sheets of a block from the manifest `dicesheets kribbeln block` wrote beside it."""
     path = Path(file)
     if not path.is_file():
-        raise OptionError("--block", f"'{file}' is not a file")
+        raise InputError("block", f"'{file}' is not a file")
     try:
         data: Any = json.loads(path.read_text(encoding="utf-8"))
         contents = data["contents"]

@@ -12,7 +12,7 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.errors import UserError
+from generator.errors import Input, UserError
 
 MAX_NAMES = 500
 MAX_BYTES = 200_000
@@ -33,7 +33,7 @@ class Roster:
 
 def parse_roster(text: str, label: str) -> Roster:
     """The pupils of a roster text; `label` names the file in messages."""
-    where = "option --roster"
+    where = Input("roster")
     pupils: list[Pupil] = []
     warnings: list[str] = []
     first_seen: dict[str, int] = {}
@@ -70,7 +70,7 @@ def parse_roster(text: str, label: str) -> Roster:
 def read_roster(path: str | Path) -> Roster:
     """Read a roster file: UTF-8 text, one name per line."""
     file = Path(path)
-    where = "option --roster"
+    where = Input("roster")
     try:
         if file.stat().st_size > MAX_BYTES:
             raise UserError(f"{path} is larger than {MAX_BYTES} bytes", where=where)
