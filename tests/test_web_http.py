@@ -87,7 +87,10 @@ def test_every_field_has_words_in_both_languages() -> None:
         for page in PAGES.values():
             for f in page.form(catalog).fields:
                 keys = (f"label_{page.id.replace('-', '_')}_{f.name}", f"label_{f.name}")
-                assert any(words.has(k) for k in keys), (lang, page.id, f.name)
+                assert any(words.has(k) for k in keys), (
+                    f"the {page.id} page's field {f.name} has no words: add the macro "
+                    f"label_{f.name} to templates/{lang}/web.j2"
+                )
     assert "large_print" in field_names(PAGES.values(), catalog)
 
 
