@@ -206,7 +206,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     def result_errors(page: Page, form: Form, result: Result) -> dict[str | None, str]:
         assert result.error is not None
-        name = error_field(form, _as_user_error(result))
+        name = error_field(form, result.error_option)
         name = name or dict(page.own_fields).get(result.error_option or "")
         return {name: (result.error_text if name else result.error) or ""}
 
@@ -407,14 +407,6 @@ def _errors_json(errors: dict[str | None, str], lang: str) -> JSONResponse:
     fields = {k: in_language(v, lang) for k, v in errors.items() if k is not None}
     general = [in_language(v, lang) for k, v in errors.items() if k is None]
     return JSONResponse({"ok": False, "errors": fields, "general": general}, 400)
-
-
-def _as_user_error(result: Result) -> Any:
-    from generator.errors import OptionError, UserError
-
-    if result.error_option:
-        return OptionError(result.error_option, result.error_text or "")
-    return UserError(result.error or "")
 
 
 def app_from_environment() -> Any:
