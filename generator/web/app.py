@@ -177,6 +177,12 @@ def command_line(page: Page, args: list[str], roster: bool, lang: str) -> str:
 def create_app(settings: Settings | None = None) -> Starlette:
     """The web app for `settings` (its pool starts with the first build)."""
     settings = settings or Settings()
+    from starlette.formparsers import MultiPartParser
+
+    # Starlette spools an upload to a temporary file beyond spool_max_size; every body stays
+    # below it, so an uploaded class list never touches the disk
+    if settings.max_body >= MultiPartParser.spool_max_size:
+        raise ValueError(f"max_body must stay below {MultiPartParser.spool_max_size} bytes")
     pool = BuildPool(settings.workers, settings.queue, settings.time_limit, settings.catalog)
     cache = ResultCache(settings.cache_entries)
     stamp = CatalogStamp(settings.catalog)
