@@ -6,11 +6,12 @@ file adds an entry (a new rule set, profile …).
 
 from __future__ import annotations
 
+import os
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.errors import UserError
+from generator.errors import CatalogError, UserError
 from generator.resources import catalog_dir
 
 _USER_DIR: ContextVar[Path | None] = ContextVar("user_catalog", default=None)
@@ -46,10 +47,11 @@ class Catalog:
         return cls((user_dir, shipped))
 
     def path(self, relative: str) -> Path | None:
-        """The first folder's file at `relative`, or None."""
+        """The first folder's file at `relative`, or None (never a file outside the folders)."""
         for folder in self.dirs:
             candidate = folder / relative
             if candidate.is_file():
+                confined(candidate, folder)
                 return candidate
         return None
 
@@ -59,7 +61,7 @@ class Catalog:
         for folder in self.dirs:
             sub = folder / subdir
             if sub.is_dir():
-                found.update(p.stem for p in sub.glob(f"*{suffix}") if p.is_file())
+                found.update(p.stem for p in sub.glob(f"*{suffix}") if inside(p, folder))
         return sorted(found)
 
     def label(self, path: Path) -> str:
@@ -74,11 +76,32 @@ class Catalog:
         return str(path)
 
 
+def inside(path: Path, folder: Path) -> bool:
+    """Whether `path` is a regular file that, links resolved, lies inside `folder`."""
+    real = Path(os.path.realpath(path))
+    return real.is_file() and real.is_relative_to(os.path.realpath(folder))
+
+
+def confined_error(path: Path) -> CatalogError:
+    """The error for a file that lies outside its catalog folder (a link or `..`)."""
+    return CatalogError(
+        "is a link (or a path) out of the catalog folder; copy the file into the folder",
+        file=str(path),
+    )
+
+
+def confined(path: Path, folder: Path) -> Path:
+    """`path` if it stays inside `folder`; a link out of the catalog (or `..`) is refused."""
+    if not inside(path, folder):
+        raise confined_error(path)
+    return path
+
+
 def find_file(
     relative: str, file: str | None, option: str, what: str, catalog: Catalog | None = None
 ) -> tuple[Path, str]:
     """The file given with `option`, else the catalog's `relative` one; with its label."""
-    from generator.errors import CatalogError, OptionError
+    from generator.errors import OptionError
 
     if file is not None:
         path = Path(file)

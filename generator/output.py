@@ -10,39 +10,55 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from generator import __version__
-from generator.errors import OptionError
+from generator import __version__, interrupts
+from generator.errors import OptionError, UserError, shown
 from generator.written import note_written
 
 DEFAULT_OUT = Path("output")
+# a default file name: one plain name, never a folder part, a hidden file or a control character
+SAFE_FILE_NAME = re.compile(r"[^/\\.\x00-\x1f\x7f][^/\\\x00-\x1f\x7f]{0,200}")
+
+
+def check_folder(folder: Path, option: str) -> None:
+    """Refuse early a folder that cannot be created or written (before any work is done)."""
+    existing = folder
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise OptionError(option, f"'{shown(existing)}' is not a folder")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise OptionError(option, f"folder '{shown(existing)}' is not writable")
 
 
 def resolve_out(out: str | Path | None, default_name: str, option: str = "--out") -> Path:
     """The file to write: `out` as a file, or `default_name` inside the folder `out`."""
+    if not SAFE_FILE_NAME.fullmatch(default_name):
+        # every id that reaches a name is checked where it is read; this is the last guard
+        raise UserError(
+            f"unsafe output file name '{shown(default_name)}'", where=f"option {option}"
+        )
     path = Path(out) if out is not None else DEFAULT_OUT
     as_dir = path.is_dir() or str(out).endswith(("/", os.sep)) or out is None or not path.suffix
     target = path / default_name if as_dir else path
     folder = target.parent
     if as_dir:
-        # the folder is created when the file is written; check that it can be
-        existing = folder
-        while not existing.exists() and existing != existing.parent:
-            existing = existing.parent
-        if not existing.is_dir():
-            raise OptionError(option, f"'{existing}' is not a folder")
-        if not os.access(existing, os.W_OK | os.X_OK):
-            raise OptionError(option, f"folder '{existing}' is not writable")
+        check_folder(folder, option)  # the folder is created when the file is written
     elif not folder.is_dir():
-        raise OptionError(option, f"folder '{folder}' does not exist")
+        raise OptionError(option, f"folder '{shown(folder)}' does not exist")
     elif not os.access(folder, os.W_OK | os.X_OK):
-        raise OptionError(option, f"folder '{folder}' is not writable")
+        raise OptionError(option, f"folder '{shown(folder)}' is not writable")
     if target.is_dir():
-        raise OptionError(option, f"'{target}' is a folder, expected a file name")
+        raise OptionError(option, f"'{shown(target)}' is a folder, expected a file name")
+    if manifest_path(target) == target:
+        raise OptionError(
+            option, f"'{shown(target)}' is the name of the manifest beside the PDF; use a .pdf name"
+        )
     return target
 
 
@@ -56,26 +72,81 @@ def dumps_json(data: Any) -> str:
     return json.dumps(data, sort_keys=True, ensure_ascii=False, indent=2, allow_nan=False) + "\n"
 
 
-def write_files_atomic(files: Iterable[tuple[Path, bytes]]) -> None:
-    """Write every (path, bytes) to a temporary file first, then rename them all."""
-    pending: list[tuple[str, Path]] = []
+def _identity(path: Path) -> str:
+    """The real place a name stands for (links in the folder resolved, not the name itself)."""
+    return os.path.join(os.path.realpath(path.parent), path.name)
+
+
+def check_distinct(paths: Iterable[Path], option: str = "--out") -> None:
+    """Refuse two outputs of one run that would land on the same file (one would be lost)."""
+    seen: dict[str, Path] = {}
+    for path in paths:
+        key = _identity(path)
+        if key in seen:
+            raise OptionError(
+                option,
+                f"'{shown(path)}' would be written twice (a PDF, its .json manifest and an "
+                "answer key need different names)",
+            )
+        seen[key] = path
+
+
+@contextlib.contextmanager
+def _folder_locks(folders: Iterable[Path]) -> Iterator[None]:
+    """Exclusive locks on the output folders: concurrent runs replace their files one at a time.
+
+    The lock is taken on the folder itself (flock on its descriptor), so no lock
+    file is ever left behind; it ends with the process, even after `kill -9`.
+    """
     try:
-        for path, data in files:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-            pending.append((tmp, path))
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.chmod(tmp, 0o644)
-        for tmp, path in pending:
-            os.replace(tmp, path)
-        pending.clear()
+        import fcntl
+    except ImportError:  # no flock (Windows): renames stay atomic one by one
+        yield
+        return
+    fds: list[int] = []
+    try:
+        for folder in sorted({os.path.realpath(f) for f in folders}):  # one order: no deadlock
+            fd = os.open(folder, os.O_RDONLY)
+            fds.append(fd)
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
     finally:
-        for tmp, _ in pending:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
+        for fd in fds:
+            os.close(fd)  # closing releases the lock
+
+
+def write_files_atomic(files: Iterable[tuple[Path, bytes]], option: str = "--out") -> None:
+    """Write every (path, bytes) to a temporary file first, then rename them all.
+
+    The files of one call are replaced as a group: signals wait until every
+    temporary file is renamed or removed, and the folders are locked, so a kill
+    or a concurrent run never leaves a PDF beside another run's manifest.
+    """
+    files = list(files)
+    check_distinct([path for path, _ in files], option)
+    folders = []
+    for path, _ in files:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        folders.append(path.parent)
+    pending: list[tuple[str, Path]] = []
+    with interrupts.deferred():
+        try:
+            for path, data in files:
+                fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+                pending.append((tmp, path))
+                with os.fdopen(fd, "wb") as handle:
+                    handle.write(data)
+                    handle.flush()
+                    os.fsync(handle.fileno())
+                os.chmod(tmp, 0o644)
+            with _folder_locks(folders):
+                for tmp, path in pending:
+                    os.replace(tmp, path)
+            pending.clear()
+        finally:
+            for tmp, _ in pending:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
 
 
 def build_manifest(

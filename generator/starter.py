@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
-from generator.errors import UserError
+from generator.errors import UserError, shown
+from generator.output import write_files_atomic
 from generator.resources import catalog_dir, templates_dir
 
 NOTE = """\
@@ -30,26 +30,37 @@ Check your edits with `dicesheets validate --catalog {folder}`.
 
 
 def write_starter(folder: Path, force: bool = False) -> list[Path]:
-    """Copy the shipped catalog and templates into `folder`; return the files written."""
+    """Copy the shipped catalog and templates into `folder`; return the files written.
+
+    Like every output, each file is written to a temporary file and renamed; a
+    link in `folder` is replaced by the file, never written through, and a
+    linked sub-folder is refused.
+    """
     if folder.exists() and not folder.is_dir():
-        raise UserError(f"'{folder}' is a file, expected a folder", where="argument DIR")
+        raise UserError(f"'{shown(folder)}' is not a folder", where="argument DIR")
     if folder.is_dir() and any(folder.iterdir()) and not force:
         raise UserError(
-            f"folder '{folder}' is not empty (use --force to overwrite the starter files)",
+            f"folder '{shown(folder)}' is not empty (use --force to overwrite the starter files)",
             where="argument DIR",
         )
-    written: list[Path] = []
+    files: list[tuple[Path, bytes]] = []
     for source_root, target_root in (
         (catalog_dir(), folder),
         (templates_dir(), folder / "templates"),
     ):
         for source in sorted(source_root.rglob("*")):
             if source.is_file() and source.suffix in (".yaml", ".j2"):
-                target = target_root / source.relative_to(source_root)
-                target.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(source, target)
-                written.append(target)
-    readme = folder / "README.txt"
-    readme.write_text(NOTE.format(folder=folder), encoding="utf-8")
-    written.append(readme)
-    return written
+                files.append((target_root / source.relative_to(source_root), source.read_bytes()))
+    files.append((folder / "README.txt", NOTE.format(folder=folder).encode()))
+    for target, _ in files:
+        for parent in target.relative_to(folder).parents:
+            inside = folder / parent
+            if inside != folder and (
+                inside.is_symlink() or (inside.exists() and not inside.is_dir())
+            ):
+                raise UserError(
+                    f"'{shown(inside)}' is a link or a file, expected a folder",
+                    where="argument DIR",
+                )
+    write_files_atomic(files, option="DIR")
+    return [target for target, _ in files]

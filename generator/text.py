@@ -7,51 +7,28 @@ template is an error, not a blank, and a template cannot reach Python internals.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import jinja2
-from jinja2.sandbox import SandboxedEnvironment
-
 from generator.errors import CatalogError, UserError
-from generator.resources import templates_dir
+from generator.templating import (
+    Budget,
+    LimitedSandbox,
+    guarded,
+    is_shipped,
+    make_environment,
+    number,
+    percent,
+)
+
+__all__ = ["LANGS", "Texts", "default_environment", "make_environment", "number", "percent"]
 
 LANGS = ("de", "en")
 
-
-def number(value: float, lang: str, digits: int = 1) -> str:
-    """A decimal number written the way the language writes it (de: 12,5; en: 12.5)."""
-    text = f"{value:.{digits}f}"
-    return text.replace(".", ",") if lang == "de" else text
+_ENVIRONMENTS: dict[Path | None, LimitedSandbox] = {}
 
 
-def percent(value: float, lang: str, digits: int = 1) -> str:
-    """A probability as a percentage (de: 12,5 %; en: 12.5%)."""
-    text = number(100 * value, lang, digits)
-    return f"{text}\u202f%" if lang == "de" else f"{text}%"
-
-
-def make_environment(extra_dirs: Sequence[Path] = ()) -> SandboxedEnvironment:
-    """The one Jinja2 environment: user template folders first, then the shipped ones."""
-    search = [str(p) for p in extra_dirs] + [str(templates_dir())]
-    env = SandboxedEnvironment(
-        loader=jinja2.FileSystemLoader(search),
-        undefined=jinja2.StrictUndefined,
-        autoescape=False,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=False,
-    )
-    env.filters["number"] = number
-    env.filters["percent"] = percent
-    return env
-
-
-_ENVIRONMENTS: dict[Path | None, SandboxedEnvironment] = {}
-
-
-def default_environment() -> SandboxedEnvironment:
+def default_environment() -> LimitedSandbox:
     """The environment for this run: the user's `<catalog>/templates` first, if present."""
     from generator.catalog import user_catalog
 
@@ -65,42 +42,32 @@ def default_environment() -> SandboxedEnvironment:
 class Texts:
     """The macros of one template file (`templates/<lang>/<name>.j2`), called by name."""
 
-    def __init__(self, name: str, lang: str, env: SandboxedEnvironment | None = None) -> None:
+    def __init__(self, name: str, lang: str, env: LimitedSandbox | None = None) -> None:
         if lang not in LANGS:
             raise UserError(f"expected one of {', '.join(LANGS)}, found '{lang}'", where="--lang")
         self.lang = lang
         self.env = env or default_environment()
         self.path = f"{lang}/{name}.j2"
-        try:
+        with guarded(self.path):
             template = self.env.get_template(self.path)
+        # a user's template is bounded in time; the shipped ones are trusted (and fast)
+        self._budget = None if is_shipped(template.filename) else Budget()
+        self._file = template.filename or self.path
+        with guarded(self._file, self._budget):
             self._module = template.make_module({"lang": lang})
-        except jinja2.TemplateSyntaxError as exc:
-            raise CatalogError(
-                f"template syntax error: {exc.message}",
-                file=exc.filename or self.path,
-                line=exc.lineno,
-            ) from None
-        except jinja2.TemplateNotFound:
-            raise CatalogError("template not found", file=self.path) from None
+
+    def _render(self, key: str, values: dict[str, Any]) -> str:
+        macro = getattr(self._module, key, None)
+        if macro is None:
+            raise CatalogError(f"template has no macro '{key}'", file=self._file)
+        with guarded(self._file, self._budget):
+            return str(macro(**values))
 
     def __call__(self, key: str, **values: Any) -> str:
         """The text of macro `key`, rendered with `values`, whitespace-trimmed."""
-        macro = getattr(self._module, key, None)
-        if macro is None:
-            raise CatalogError(f"template has no macro '{key}'", file=self.path)
-        try:
-            return " ".join(str(macro(**values)).split())
-        except jinja2.UndefinedError as exc:
-            raise CatalogError(f"macro '{key}': {exc.message}", file=self.path) from None
+        return " ".join(self._render(key, values).split())
 
     def paragraphs(self, key: str, **values: Any) -> list[str]:
         """A longer text split into paragraphs at blank lines (each paragraph one line)."""
-        macro = getattr(self._module, key, None)
-        if macro is None:
-            raise CatalogError(f"template has no macro '{key}'", file=self.path)
-        try:
-            raw = str(macro(**values))
-        except jinja2.UndefinedError as exc:
-            raise CatalogError(f"macro '{key}': {exc.message}", file=self.path) from None
-        blocks = [" ".join(block.split()) for block in raw.split("\n\n")]
+        blocks = [" ".join(block.split()) for block in self._render(key, values).split("\n\n")]
         return [b for b in blocks if b]

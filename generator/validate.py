@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator.catalog import Catalog
+from generator.catalog import Catalog, confined_error, inside
 from generator.errors import CatalogError, UserError
 from generator.problems import Incomplete, collecting
 from generator.resources import catalog_dir, templates_dir
@@ -173,21 +173,16 @@ def _check_spec(path: Path, label: str, report: Report, catalog: Catalog) -> Non
 
 
 def _check_template(path: Path, label: str, report: Report, catalog: Catalog) -> None:
-    import jinja2
-
-    from generator.text import make_environment
+    from generator.templating import Budget, guarded, make_environment
+    from generator.userfiles import read_text
 
     env = make_environment()
-    source = path.read_text(encoding="utf-8")
-    try:
-        template = env.from_string(source)
-    except jinja2.TemplateSyntaxError as exc:
-        message = f"template syntax error: {exc.message}"
-        raise CatalogError(message, file=label, line=exc.lineno) from None
+    source = read_text(path, label, 2_000_000)
+    with guarded(label, Budget()):
+        have = set(env.from_string(source).module.__dict__)
     shipped = templates_dir() / path.parent.name / path.name
     if shipped.is_file() and shipped.resolve() != path.resolve():
         needed = set(env.from_string(shipped.read_text(encoding="utf-8")).module.__dict__)
-        have = set(template.module.__dict__)
         for name in sorted(n for n in needed - have if not n.startswith("_")):
             report.errors.append(f"{label}: the template lacks the macro '{name}'")
     elif not shipped.is_file():
@@ -243,6 +238,10 @@ def validate(catalog_folder: Path | None = None, files: Iterable[Path] = ()) -> 
     roots = [catalog_folder] if catalog_folder is not None else [catalog_dir(), templates_dir()]
     for root in roots:
         for path in _files(root):
+            if not inside(path, root):
+                report.files += 1
+                report.add(confined_error(path))
+                continue
             rel = path.relative_to(root)
             if rel.parts[0] == "templates" or root == templates_dir():
                 kind = "template"

@@ -57,36 +57,63 @@ class RootGroup(LazyGroup):
 
     def main(self, args: Any = None, prog_name: Any = None, complete_var: Any = None,
              standalone_mode: bool = True, **extra: Any) -> Any:  # fmt: skip
+        from generator import interrupts
         from generator.cli import runopts
 
         args = list(sys.argv[1:] if args is None else args)
         runopts.reset()
-        try:
-            code, started = self._run_once(args, prog_name, complete_var, extra)
-            if not runopts.SETTINGS.watch:
-                sys.exit(code)
-            # --watch: rebuild on every change, keep watching after an error, Ctrl-C ends
-            while True:
-                stamps = runopts.snapshot(runopts.watched_files(args))
-                click.echo(f"[watch] built in {time.monotonic() - started:.2f} s (exit {code}); "
-                           "waiting for changes", err=True)  # fmt: skip
-                changed = runopts.wait_for_change(args, stamps)
-                names = ", ".join(p.name for p in changed[:3]) + (" …" if len(changed) > 3 else "")
-                click.echo(f"[watch] changed: {names}", err=True)
+        with interrupts.install():
+            try:
                 code, started = self._run_once(args, prog_name, complete_var, extra)
-        except KeyboardInterrupt:
-            sys.exit(0)
-        finally:
-            runopts.reset()  # a run's --catalog must not outlive it (tests, benchmarks)
+                if not runopts.SETTINGS.watch or code in (130, 143):
+                    sys.exit(code)
+                # --watch: rebuild on every change, keep watching after an error, Ctrl-C ends
+                while True:
+                    stamps = runopts.snapshot(runopts.watched_files(args))
+                    took = time.monotonic() - started
+                    click.echo(f"[watch] built in {took:.2f} s (exit {code}); waiting for changes",
+                               err=True)  # fmt: skip
+                    changed = runopts.wait_for_change(args, stamps)
+                    names = ", ".join(p.name for p in changed[:3])
+                    click.echo(f"[watch] changed: {names}{' …' if len(changed) > 3 else ''}",
+                               err=True)  # fmt: skip
+                    code, started = self._run_once(args, prog_name, complete_var, extra)
+                    if code in (130, 143):
+                        sys.exit(code)
+            except KeyboardInterrupt:
+                sys.exit(0)  # Ctrl-C while --watch waits for a change ends the watch
+            except interrupts.Terminated:
+                sys.exit(143)
+            finally:
+                runopts.reset()  # a run's --catalog must not outlive it (tests, benchmarks)
 
     def _run_once(self, args: list[str], prog_name: Any, complete_var: Any,
                   extra: dict[str, Any]) -> tuple[int, float]:  # fmt: skip
         """Run the command once; return its exit status and start time (errors → status)."""
-        from generator.cli import runopts
-        from generator.written import collect_written
+        from generator import interrupts
 
         started = time.monotonic()
         try:
+            return self._invoke(args, prog_name, complete_var, extra), started
+        except BaseException as exc:
+            # a signal wins over whatever a library made of it (e.g. a KeyError from ReportLab)
+            code = interrupts.exit_code()
+            if code is None and isinstance(exc, (KeyboardInterrupt, click.exceptions.Abort)):
+                code = 130
+            if code is None:
+                raise
+            click.echo("dicesheets: interrupted", err=True)
+            return code, started
+
+    def _invoke(self, args: list[str], prog_name: Any, complete_var: Any,
+                extra: dict[str, Any]) -> int:  # fmt: skip
+        """Run the command; a user error, an OS error or bad arguments become one line, status 2."""
+        from generator.cli import runopts
+        from generator.errors import os_error
+        from generator.written import collect_written
+
+        try:
+            check_arguments(args)
             with collect_written() as written:
                 result = super().main(
                     args, prog_name or "dicesheets", complete_var, standalone_mode=False, **extra
@@ -94,14 +121,31 @@ class RootGroup(LazyGroup):
             runopts.write_previews(written)
         except UserError as exc:
             click.echo(f"dicesheets: error: {exc}", err=True)
-            return 2, started
+            return 2
+        except OSError as exc:  # a file or folder the user named: full disk, permissions …
+            click.echo(f"dicesheets: error: {os_error(exc)}", err=True)
+            return 2
         except click.exceptions.Abort:
-            click.echo("dicesheets: interrupted", err=True)
-            return 130, started
+            raise
         except click.ClickException as exc:
-            click.echo(f"dicesheets: error: {exc.format_message()}", err=True)
-            return exc.exit_code, started
-        return (result if isinstance(result, int) else 0), started
+            from generator.errors import one_line
+
+            click.echo(f"dicesheets: error: {one_line(exc.format_message())}", err=True)
+            return exc.exit_code
+        return result if isinstance(result, int) else 0
+
+
+def check_arguments(args: list[str]) -> None:
+    """Refuse arguments that are not text (bytes the terminal's encoding could not decode)."""
+    for number, arg in enumerate(args, 1):
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            byte = ord(arg[exc.start]) & 0xFF
+            raise UserError(
+                f"byte 0x{byte:02x} is not UTF-8 text; use UTF-8 for names and file names",
+                where=f"argument {number}",
+            ) from None
 
 
 @click.group(cls=RootGroup, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from generator.cli.options import report_written
+from generator.cli.options import report_written, seed_option
 
 
 @click.command("all")
@@ -15,7 +15,7 @@ from generator.cli.options import report_written
     show_default=True,
     help="Folder for the sheets.",
 )
-@click.option("--seed", type=int, default=1, show_default=True, help="Random seed.")
+@seed_option(help="Random seed.")
 def all_command(out: str, seed: int) -> None:
     """Write the default set of sheets into a folder."""
     from generator.defaults import write_default_set

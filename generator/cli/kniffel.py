@@ -11,6 +11,7 @@ from generator.cli.options import (
     json_option,
     lang_option,
     report_written,
+    seed_option,
     sheet_options,
 )
 
@@ -170,7 +171,7 @@ def advise(
 @kniffel.command()
 @_rules_options
 @_games_option
-@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the simulation.")
+@seed_option(help="Seed of the simulation.")
 @json_option
 def solve(rules: str, joker: str | None, games: int, seed: int, as_json: bool) -> None:
     """The optimal expected score (exact) and the score spread (seeded simulation)."""

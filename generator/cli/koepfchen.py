@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import click
 
-from generator.cli.options import echo_json, json_option, lang_option, report_written, sheet_options
+from generator.cli.options import (
+    echo_json,
+    json_option,
+    lang_option,
+    report_written,
+    seed_option,
+    sheet_options,
+)
 
 profile_option = click.option(
     "--profile",
@@ -44,7 +51,7 @@ def board(
 
 @koepfchen.command()
 @profile_option
-@click.option("--seed", type=int, default=1, show_default=True, help="Board and simulation seed.")
+@seed_option(help="Board and simulation seed.")
 @click.option(
     "--players", type=int, default=4, show_default=True, help="Players in the simulated race, 1–6."
 )

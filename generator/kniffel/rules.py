@@ -120,7 +120,7 @@ def load_rules_file(path: Path, label: str) -> RuleSet:
     if not categories:
         raise f.error("categories", "expected at least one category")
     rules = RuleSet(
-        id=f.get("id", str),
+        id=f.ident("id"),
         name=_texts(f, "name"),
         lang=f.choice("lang", LANGS),
         categories=categories,

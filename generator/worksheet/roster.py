@@ -69,18 +69,10 @@ def parse_roster(text: str, label: str) -> Roster:
 
 def read_roster(path: str | Path) -> Roster:
     """Read a roster file: UTF-8 text, one name per line."""
-    file = Path(path)
-    where = "option --roster"
+    from generator.userfiles import read_text
+
     try:
-        if file.stat().st_size > MAX_BYTES:
-            raise UserError(f"{path} is larger than {MAX_BYTES} bytes", where=where)
-        data = file.read_bytes()
-    except OSError as exc:
-        raise UserError(f"cannot read {path}: {exc.strerror}", where=where) from None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise UserError(
-            f"{path} is not UTF-8 text (byte {exc.start}); save it as UTF-8", where=where
-        ) from None
+        text = read_text(Path(path), str(path), MAX_BYTES)
+    except UserError as exc:
+        raise UserError(f"{exc.where}: {exc.message}", where="option --roster") from None
     return parse_roster(text, str(path))

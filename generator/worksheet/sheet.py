@@ -16,6 +16,7 @@ from generator.errors import OptionError, UserError
 from generator.numbers.expr import SYMBOLS
 from generator.output import (
     build_manifest,
+    check_distinct,
     dumps_json,
     manifest_path,
     resolve_out,
@@ -436,8 +437,7 @@ def write_worksheet(
     key_path = None
     if req.key_file is not None:
         key_path = resolve_out(req.key_file, path.stem + "-key.pdf", option="--key-file")
-        if key_path.resolve() == path.resolve():
-            raise OptionError("--key-file", f"'{key_path}' is also the worksheet's file")
+    check_distinct([path, manifest_path(path), *([key_path] if key_path else [])], "--key-file")
     _report(progress, "layout", 0, 1)
     key = answer_key(ws)
     doc = layout_worksheet(
