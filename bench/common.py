@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import statistics
+import subprocess
+import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 
@@ -27,3 +31,35 @@ def line(name: str, seconds: float, extra: str = "", baseline: float | None = No
     if extra:
         text += f" | {extra}"
     print(text, flush=True)
+
+
+def process_times(
+    a: Sequence[str], b: Sequence[str], repeat: int = 7, env: dict[str, str] | None = None
+) -> tuple[float, float, float]:
+    """Whole-process wall times of commands a and b run in turn (a b a b …, one warm-up each).
+
+    Returns (median of a, median of b, median of the pair-by-pair ratios a/b): pairs taken
+    close together keep the ratio fair when the shared machine's speed drifts. Bytecode is
+    written and reused as on a user's machine (PYTHONDONTWRITEBYTECODE is dropped).
+    """
+    run = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    run.update(env or {})
+
+    def once(cmd: Sequence[str]) -> float:
+        start = time.perf_counter()
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=run)
+        return time.perf_counter() - start
+
+    once(a), once(b)
+    pairs = [(once(a), once(b)) for _ in range(repeat)]
+    return (
+        statistics.median(t for t, _ in pairs),
+        statistics.median(t for _, t in pairs),
+        statistics.median(ta / tb for ta, tb in pairs),
+    )
+
+
+def dicesheets(*args: str) -> list[str]:
+    """The command line that runs `dicesheets ARGS` with this interpreter (console script)."""
+    script = Path(sys.executable).with_name("dicesheets")
+    return [str(script), *args] if script.exists() else [sys.executable, "-m", "generator", *args]

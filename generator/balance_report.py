@@ -1,7 +1,7 @@
 """The playtesters' balance report: the figures and charts of a Köpfchen board or a Kribbeln block.
 
 Pure data: a `BalanceReport` holds key figures, chart specs and the JSON written
-beside the PDF; `render/layout_report.py` draws it.
+beside the PDF; `balance_report_layout.py` draws it.
 """
 
 from __future__ import annotations
@@ -104,9 +104,9 @@ def koepfchen_report(profile_name: str, seed: int, players: int, lang: str) -> B
 def write_report(report: BalanceReport, lang: str, paper: str, landscape: bool,
                  out: Any, options: dict[str, Any], seed: int) -> Any:  # fmt: skip
     """Render the report PDF and write it with its JSON manifest; return the path."""
+    from generator.balance_report_layout import layout_report
     from generator.output import build_manifest, resolve_out, write_pdf
     from generator.render.draw import render_pdf
-    from generator.render.layout_report import layout_report
 
     path = resolve_out(out, f"report-{report.game}-{lang}.pdf")
     pdf = render_pdf(layout_report(report, lang, paper, landscape))

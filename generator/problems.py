@@ -46,6 +46,14 @@ def each(items: Iterable[Item], parse: Callable[[int, Item], T]) -> list[T]:
     return results
 
 
+def report_problem(problem: CatalogError) -> None:
+    """A problem found outside `each()`: raised, or recorded while collecting."""
+    found = _FOUND.get()
+    if found is None:
+        raise problem
+    found.append(problem)
+
+
 class Incomplete(CatalogError):
     """Raised after items were skipped while collecting; their problems are already recorded."""
 

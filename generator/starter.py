@@ -2,11 +2,27 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 from generator.errors import UserError, shown
 from generator.output import write_files_atomic
 from generator.resources import catalog_dir, templates_dir
+
+# What each game reads: its catalog folder (named like the game) and its templates.
+# The balance report (`report.j2`) belongs to both games that have one.
+GAMES: dict[str, tuple[tuple[str, ...], str]] = {
+    "kniffel": (("kniffel_block", "kniffel_odds"), "Kniffel/Yahtzee rule sets"),
+    "kribbeln": (
+        ("kribbeln_key", "kribbeln_rules", "kribbeln_sheet", "kribbeln_tasks", "report"),
+        "Kribbeln dice, task catalog and balance constraints",
+    ),
+    "koepfchen": (
+        ("koepfchen_board", "koepfchen_key", "koepfchen_rules", "report"),
+        "Schlaues Köpfchen board profiles",
+    ),
+    "worksheet": (("worksheet",), "worksheet levels and worksheet specs"),
+}
 
 NOTE = """\
 dicesheets catalog folder
@@ -19,48 +35,70 @@ file with the same path; a new file (a new rule set, board profile, level …)
 adds an entry. Delete the files you do not change, so that later versions of
 dicesheets can improve the defaults for you.
 
-- kniffel/        Kniffel/Yahtzee rule sets (categories, bonus, joker)
-- kribbeln/       Kribbeln dice, task catalog and balance constraints
-- koepfchen/      Schlaues Köpfchen board profiles
-- worksheet/      worksheet levels and worksheet specs
-- templates/de, templates/en   all printed words (Jinja2 macros)
+{contents}
+- templates/de, templates/en   the printed words of these games (Jinja2 macros)
 
 Check your edits with `dicesheets validate --catalog {folder}`.
+Add another game's files with `dicesheets init {folder} --game NAME`.
 """
 
 
-def write_starter(folder: Path, force: bool = False) -> list[Path]:
-    """Copy the shipped catalog and templates into `folder`; return the files written.
+def starter_files(games: Iterable[str]) -> list[tuple[Path, Path]]:
+    """(shipped file, path inside the starter folder) for everything the games use."""
+    pairs: list[tuple[Path, Path]] = []
+    chosen = [g for g in GAMES if g in set(games)]
+    for game in chosen:
+        for source in sorted((catalog_dir() / game).rglob("*.yaml")):
+            pairs.append((source, source.relative_to(catalog_dir())))
+    stems = {stem for game in chosen for stem in GAMES[game][0]}
+    for source in sorted(templates_dir().rglob("*.j2")):
+        if source.stem in stems:
+            pairs.append((source, Path("templates") / source.relative_to(templates_dir())))
+    return pairs
 
-    Like every output, each file is written to a temporary file and renamed; a
-    link in `folder` is replaced by the file, never written through, and a
-    linked sub-folder is refused.
+
+def write_starter(folder: Path, games: Iterable[str] = (), force: bool = False) -> list[Path]:
+    """Copy what the games use (all games if none is named) into `folder`; the files written.
+
+    A folder that already holds other files is fine (add a game later); a file that
+    would be overwritten needs `force`.
     """
+    games = list(games) or list(GAMES)
+    for game in games:
+        if game not in GAMES:
+            raise UserError(f"expected one of {', '.join(GAMES)}, found '{game}'", where="--game")
     if folder.exists() and not folder.is_dir():
-        raise UserError(f"'{shown(folder)}' is not a folder", where="argument DIR")
-    if folder.is_dir() and any(folder.iterdir()) and not force:
+        raise UserError(f"'{shown(folder)}' is a file, expected a folder", where="argument DIR")
+    pairs = starter_files(games)
+    present = [rel for _, rel in pairs if (folder / rel).exists() or (folder / rel).is_symlink()]
+    if present and not force:
+        more = f" and {len(present) - 1} more" if len(present) > 1 else ""
         raise UserError(
-            f"folder '{shown(folder)}' is not empty (use --force to overwrite the starter files)",
+            f"'{shown(folder / present[0])}'{more} already exist (use --force to overwrite them)",
             where="argument DIR",
         )
-    files: list[tuple[Path, bytes]] = []
-    for source_root, target_root in (
-        (catalog_dir(), folder),
-        (templates_dir(), folder / "templates"),
-    ):
-        for source in sorted(source_root.rglob("*")):
-            if source.is_file() and source.suffix in (".yaml", ".j2"):
-                files.append((target_root / source.relative_to(source_root), source.read_bytes()))
-    files.append((folder / "README.txt", NOTE.format(folder=folder).encode()))
-    for target, _ in files:
-        for parent in target.relative_to(folder).parents:
+    # like every output: temporary file + rename, so a link in the folder is replaced by
+    # the file, never written through; a linked or blocked sub-folder is refused
+    for _, rel in pairs:
+        for parent in rel.parents:
             inside = folder / parent
-            if inside != folder and (
-                inside.is_symlink() or (inside.exists() and not inside.is_dir())
-            ):
+            if parent != Path(".") and (inside.is_symlink() or inside.is_file()):
                 raise UserError(
                     f"'{shown(inside)}' is a link or a file, expected a folder",
                     where="argument DIR",
                 )
+    files = [(folder / rel, source.read_bytes()) for source, rel in pairs]
+    readme = NOTE.format(folder=folder, contents=_contents(folder, games))
+    files.append((folder / "README.txt", readme.encode()))
     write_files_atomic(files, option="DIR")
     return [target for target, _ in files]
+
+
+def _contents(folder: Path, games: list[str]) -> str:
+    """One line per game folder in `folder` once written (earlier `init` runs included)."""
+    lines = [
+        f"- {game + '/':<14}{what}"
+        for game, (_, what) in GAMES.items()
+        if game in games or (folder / game).is_dir()
+    ]
+    return "\n".join(lines)

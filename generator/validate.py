@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING
 
 from generator.catalog import Catalog, confined_error, inside
 from generator.errors import CatalogError, UserError
-from generator.problems import Incomplete, collecting
+from generator.problems import Incomplete, collecting, report_problem
 from generator.resources import catalog_dir, templates_dir
-from generator.yamlload import LocDict, load_file
+from generator.yamlload import load_file
 
 if TYPE_CHECKING:
     from generator.kribbeln.dice import DiceSet
@@ -37,6 +37,11 @@ class Report:
     def add(self, exc: CatalogError | UserError) -> None:
         if not isinstance(exc, Incomplete) and str(exc) not in self.errors:
             self.errors.append(str(exc))
+
+
+def counted(n: int, noun: str) -> str:
+    """'1 problem', '3 problems' (the nouns of the summary take a plain -s)."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _kind_by_place(path: Path, root: Path | None) -> str | None:
@@ -62,26 +67,38 @@ def _kind_by_place(path: Path, root: Path | None) -> str | None:
     return None
 
 
-def _kind_by_keys(path: Path) -> str | None:
-    try:
-        data = load_file(path)
-    except CatalogError:
-        return "unknown-yaml"
-    if not isinstance(data, dict):
-        return "unknown-yaml"
-    keys = set(data)
-    for kind, needed in (
-        ("kniffel", {"categories"}),
-        ("kribbeln-dice", {"dice", "colors"}),
-        ("kribbeln-tasks", {"tasks"}),
-        ("kribbeln-balance", {"p_min"}),
-        ("worksheet", {"levels"}),
-        ("worksheet-spec", {"sections"}),
-        ("koepfchen", {"track"}),
-    ):
-        if needed <= keys:
-            return kind
-    return "unknown-yaml"
+# What each kind of YAML file must contain (by its keys), as named when none matches.
+KINDS_BY_KEYS: tuple[tuple[str, frozenset[str], str], ...] = (
+    ("kniffel", frozenset({"categories"}), "a Kniffel rule set (categories:)"),
+    ("kribbeln-dice", frozenset({"dice", "colors"}), "Kribbeln dice (colors: and dice:)"),
+    ("kribbeln-tasks", frozenset({"tasks"}), "a Kribbeln task catalog (tasks:)"),
+    ("worksheet", frozenset({"levels"}), "worksheet levels (levels:)"),
+    ("worksheet-spec", frozenset({"sections"}), "a worksheet spec (sections:)"),
+    ("koepfchen", frozenset({"track"}), "a Köpfchen board profile (track:)"),
+)
+BALANCE_KEYS = frozenset(
+    {"p_min", "p_max", "families", "areas", "area_step", "area_tolerance", "mean_tolerance",
+     "area_mean_tolerance", "max_color_per_sheet", "stars", "search"}
+)  # fmt: skip
+KIND_NAMES = {kind: what.partition(" (")[0] for kind, _, what in KINDS_BY_KEYS}
+KIND_NAMES["kribbeln-balance"] = "Kribbeln balance constraints"
+EXPECTED = (
+    ", ".join(what for _, _, what in KINDS_BY_KEYS)
+    + ", Kribbeln balance constraints (p_min:, p_max: …) or a template (.j2)"
+)
+
+
+def _kind_by_keys(path: Path, label: str) -> str:
+    """The kind of a YAML file by what it holds; a CatalogError naming what was expected."""
+    data = load_file(path, label)
+    if isinstance(data, dict) and data:
+        keys = set(data)
+        for kind, needed, _ in KINDS_BY_KEYS:
+            if needed <= keys:
+                return kind
+        if keys <= BALANCE_KEYS:
+            return "kribbeln-balance"
+    raise CatalogError(f"not a catalog file dicesheets knows (expected {EXPECTED})", file=label)
 
 
 def _check_kniffel(path: Path, label: str, report: Report, catalog: Catalog) -> None:
@@ -115,21 +132,12 @@ def _check_tasks(path: Path, label: str, report: Report, catalog: Catalog) -> No
     from generator.kribbeln.tasks import load_tasks_file
 
     dice = _catalog_dice(catalog, report, label)
-    tasks = load_tasks_file(path, label, dice)
+    tasks = load_tasks_file(path, label, dice)  # while collecting: the tasks without problems
     states = roll_states(dice)
-    raw = load_file(path, label)
-    positions = {}
-    items = raw.get("tasks", []) if isinstance(raw, LocDict) else []
-    for i, item in enumerate(items):
-        if isinstance(item, dict) and "id" in item:
-            positions[item["id"]] = items.where(i)
     for task in tasks.tasks:
         if not np.any(task_mask(task, states)):
-            line, column = positions.get(task.id, (None, None))
-            problem = CatalogError(
-                f"task '{task.id}': no roll can fulfil it", file=label, line=line, column=column
-            )
-            report.errors.append(str(problem))
+            message = f"task '{task.id}': no roll can fulfil it"
+            report.add(CatalogError(message, file=label, line=task.line, column=task.column))
 
 
 def _check_balance(path: Path, label: str, report: Report, catalog: Catalog) -> None:
@@ -140,13 +148,25 @@ def _check_balance(path: Path, label: str, report: Report, catalog: Catalog) -> 
 
     balance = load_balance_file(path, label)
     dice = _catalog_dice(catalog, report, label)
-    tasks = load_tasks(dice, catalog=catalog)
+    with collecting() as task_problems:  # reported where the task file is checked
+        try:
+            tasks = load_tasks(dice, catalog=catalog)
+        except CatalogError:
+            report.warnings.append(f"{label}: not checked against the tasks (they have problems)")
+            return
+    if task_problems:
+        report.warnings.append(
+            f"{label}: checked against the {len(tasks.tasks)} tasks of {tasks.source} "
+            "that have no problems"
+        )
     figures = analyze_tasks(dice, tasks.tasks, tasks.rolls)
     facts = [TaskFacts(t.id, t.family, t.colors, figures[t.id].p_success) for t in tasks.tasks]
     try:
         sample_block(facts, balance, 6, 1)
     except UserError as exc:
-        report.errors.append(f"{label}: cannot be met with the task catalog: {exc.message}")
+        report_problem(
+            CatalogError(f"cannot be met with the task catalog: {exc.message}", file=label)
+        )
 
 
 def _check_profile(path: Path, label: str, report: Report, catalog: Catalog) -> None:
@@ -157,7 +177,7 @@ def _check_profile(path: Path, label: str, report: Report, catalog: Catalog) -> 
     try:
         sample_board(profile, 1)
     except UserError as exc:
-        report.errors.append(f"{label}: constraints cannot be met: {exc.message}")
+        report_problem(CatalogError(f"constraints cannot be met: {exc.message}", file=label))
 
 
 def _check_worksheet(path: Path, label: str, report: Report, catalog: Catalog) -> None:
@@ -184,7 +204,7 @@ def _check_template(path: Path, label: str, report: Report, catalog: Catalog) ->
     if shipped.is_file() and shipped.resolve() != path.resolve():
         needed = set(env.from_string(shipped.read_text(encoding="utf-8")).module.__dict__)
         for name in sorted(n for n in needed - have if not n.startswith("_")):
-            report.errors.append(f"{label}: the template lacks the macro '{name}'")
+            report_problem(CatalogError(f"the template lacks the macro '{name}'", file=label))
     elif not shipped.is_file():
         report.warnings.append(f"{label}: no shipped template of this name; it is never used")
 
@@ -201,19 +221,32 @@ CHECKS: dict[str, Callable[[Path, str, Report, Catalog], None]] = {
 }
 
 
-def _check_file(path: Path, label: str, kind: str | None, report: Report, catalog: Catalog) -> None:
+def _check_file(
+    path: Path, label: str, kind: str | None, report: Report, catalog: Catalog, in_folder: bool
+) -> None:
+    """Check one file; its kind from its place, else from what it holds."""
     report.files += 1
-    check = CHECKS.get(kind or "")
-    if check is None:
-        report.warnings.append(f"{label}: not a catalog file dicesheets knows; not checked")
-        return
+    problems: list[UserError] = []
     with collecting() as found:
         try:
-            check(path, label, report, catalog)
+            if kind is None:
+                kind = _kind_by_keys(path, label)
+                if in_folder:
+                    report.warnings.append(
+                        f"{label}: checked as {KIND_NAMES[kind]} by its content, but no "
+                        "command reads it from this place (name it on the command line)"
+                    )
+            CHECKS[kind](path, label, report, catalog)
         except (CatalogError, UserError) as exc:
-            report.add(exc)
-    for exc in found:
+            problems.append(exc)
+    problems += found
+    for exc in sorted(problems, key=_line_order):
         report.add(exc)
+
+
+def _line_order(problem: UserError) -> tuple[int, int]:
+    """A file's problems in the order of its lines (those without a line first)."""
+    return (getattr(problem, "line", None) or 0, getattr(problem, "column", None) or 0)
 
 
 def _files(folder: Path) -> Iterable[Path]:
@@ -232,8 +265,7 @@ def validate(catalog_folder: Path | None = None, files: Iterable[Path] = ()) -> 
             if not path.is_file():
                 report.errors.append(f"{path}: no such file")
                 continue
-            kind = _kind_by_place(path, None) or _kind_by_keys(path)
-            _check_file(path, str(path), kind, report, catalog)
+            _check_file(path, str(path), _kind_by_place(path, None), report, catalog, False)
         return report
     roots = [catalog_folder] if catalog_folder is not None else [catalog_dir(), templates_dir()]
     for root in roots:
@@ -246,6 +278,6 @@ def validate(catalog_folder: Path | None = None, files: Iterable[Path] = ()) -> 
             if rel.parts[0] == "templates" or root == templates_dir():
                 kind = "template"
             else:
-                kind = _kind_by_place(path, root) or _kind_by_keys(path)
-            _check_file(path, catalog.label(path), kind, report, catalog)
+                kind = _kind_by_place(path, root)
+            _check_file(path, catalog.label(path), kind, report, catalog, True)
     return report

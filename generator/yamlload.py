@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 
 from generator.errors import CatalogError, shown
+from generator.text import LANGS
 
 MAX_BYTES = 2_000_000
 MAX_DEPTH = 40
@@ -55,6 +56,16 @@ class LocList(list):
         if index is not None and 0 <= index < len(self.item_pos):
             return self.item_pos[index]
         return (self.line, self.column)
+
+
+Position = tuple[int | None, int | None]
+
+
+def position(data: object, key: Any = None) -> Position:
+    """Where `key` of a loaded mapping or list stood (else the node itself); unknown: None."""
+    if isinstance(data, (LocDict, LocList)):
+        return data.where(key)
+    return (None, None)
 
 
 def _pos(node: yaml.Node) -> tuple[int, int]:
@@ -245,8 +256,18 @@ class Fields:
             )
         self.data = data
 
+    def position(self, key: Any = None) -> Position:
+        """Where `key` stood in the file (the mapping itself without a key, or if absent)."""
+        return position(self.data, key)
+
+    def place(self, key: str) -> str:
+        """`file:line:column (context.key)`: a `where` for errors raised after loading."""
+        line, column = self.position(key)
+        at = f"{self.file}:{line}:{column}" if line else self.file
+        return f"{at} ({self._label(key)})"
+
     def error(self, key: Any, message: str) -> CatalogError:
-        line, col = self.data.where(key) if isinstance(self.data, LocDict) else (None, None)
+        line, col = self.position(key)
         return CatalogError(message, file=self.file, line=line, column=col)
 
     def _label(self, key: Any) -> str:
@@ -295,6 +316,27 @@ class Fields:
                 f"key '{self._label(key)}': expected one of {', '.join(choices)}, found '{value}'",
             )
         return value
+
+    def texts(self, key: str, default: Any = _MISSING, plain: bool = False) -> dict[str, str]:
+        """The text under `key` in every language, `{de: …, en: …}` (`plain`: or one for all)."""
+        if key not in self.data and default is not self._MISSING:
+            return default
+        value = self.get(key, (str, dict) if plain else dict)
+        if isinstance(value, dict):
+            sub = Fields(value, self.file, self._label(key))
+            sub.unknown_keys(set(LANGS))
+            return sub.lang_texts()
+        if not value.strip():
+            raise self.error(key, f"key '{self._label(key)}': expected a text, found nothing")
+        return dict.fromkeys(LANGS, value)
+
+    def lang_texts(self) -> dict[str, str]:
+        """This mapping's keys `de`, `en` …: a text in every language, none blank."""
+        texts = {lang: self.get(lang, str) for lang in LANGS}
+        for lang, text in texts.items():
+            if not text.strip():
+                raise self.error(lang, f"key '{self._label(lang)}': expected a text, found nothing")
+        return texts
 
     def unknown_keys(self, allowed: set[str]) -> None:
         for key in self.data:

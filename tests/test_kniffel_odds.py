@@ -113,8 +113,8 @@ def card():
 
 @pytest.mark.parametrize(("paper", "landscape"), [("a4", False), ("letter", True)])
 def test_layout_stays_inside_the_margins(card, paper: str, landscape: bool) -> None:
+    from generator.kniffel.oddscard_layout import MARGIN, layout_odds
     from generator.render.fonts import text_width
-    from generator.render.layout_kniffel_odds import MARGIN, layout_odds
 
     doc = layout_odds(card, paper, landscape)
     assert len(doc.pages) == 1
@@ -130,7 +130,7 @@ def test_layout_stays_inside_the_margins(card, paper: str, landscape: bool) -> N
 
 
 def test_histogram_bars_are_the_counts(card) -> None:
-    from generator.render.layout_kniffel_odds import BAR, layout_odds
+    from generator.kniffel.oddscard_layout import BAR, layout_odds
 
     doc = layout_odds(card, "a4", False)
     bars = [i for i in doc.pages[0].items if isinstance(i, Rect) and i.fill == BAR]

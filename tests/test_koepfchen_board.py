@@ -11,12 +11,7 @@ import pdfplumber
 import pytest
 
 from generator.koepfchen.key import hardest_targets
-from generator.koepfchen.pages import board_view
-from generator.koepfchen.profile import load_profile
-from generator.koepfchen.sheet import BoardRequest, make_board, render_board
-from generator.numbers import evaluate, numbers_in, parse, reachable_targets
-from generator.render.fonts import text_width
-from generator.render.layout_koepfchen import (
+from generator.koepfchen.layout import (
     INDEX_PT,
     MIN_CELL,
     MIN_ONE_PAGE,
@@ -26,6 +21,11 @@ from generator.render.layout_koepfchen import (
     target_baseline,
     target_size,
 )
+from generator.koepfchen.pages import board_view
+from generator.koepfchen.profile import load_profile
+from generator.koepfchen.sheet import BoardRequest, make_board, render_board
+from generator.numbers import evaluate, numbers_in, parse, reachable_targets
+from generator.render.fonts import text_width
 from generator.render.primitives import PAPER, Circle, Line, Polygon, Rect, Text
 from generator.resources import catalog_dir
 from tests.pdfcheck import chars_outside, fonts, overlapping_words, page_sizes, page_texts

@@ -18,12 +18,12 @@ from generator.errors import CatalogError
 from generator.kribbeln.balance import Balance, TaskFacts, load_balance, violations
 from generator.kribbeln.block import N_ROWS, ROWS
 from generator.kribbeln.dice import load_dice
+from generator.kribbeln.layout import BAND_W, PLAYER_MIN_W, sheet_geometry, sheet_items
 from generator.kribbeln.pages import sheet_view
 from generator.kribbeln.sampler import sample_block
 from generator.kribbeln.sheet import make_block
 from generator.kribbeln.solver import analyze_tasks
 from generator.kribbeln.tasks import load_tasks
-from generator.render.layout_kribbeln import BAND_W, PLAYER_MIN_W, sheet_geometry, sheet_items
 from generator.render.primitives import MM, Text, page_size
 from generator.text import number
 from tests.pdfcheck import chars_outside, fonts, overlapping_words, page_sizes, page_texts

@@ -408,3 +408,41 @@ def test_bad_analyze_options(run_cli, args, names) -> None:
     assert result.exit_code == 2
     assert names in result.stderr
     assert "Traceback" not in result.output
+
+
+def test_dice_without_symbols_and_patterns_get_distinct_defaults(run_cli, tmp_path: Path) -> None:
+    import re
+
+    text = re.sub(r", symbol: \w+, *pattern: \w+\}", "}", SHIPPED_DICE.read_text(encoding="utf-8"))
+    text = text.replace("green:  {de: grün,    en: green", "lime:  {de: lind,    en: lime")
+    text = text.replace(", 6: green}", ", 6: lime}").replace(": green,", ": lime,")
+    text = text.replace('rgb: "#1f77b4"}', 'rgb: "#1f77b4", symbol: triangle}')  # red's own
+    assert "symbol" in text and "pattern:" not in text
+    path = tmp_path / "mine.yaml"
+    path.write_text(text, encoding="utf-8")
+    dice, warnings = load_dice_file(path, "mine.yaml")
+    shipped, _ = load_dice()
+    looks = {c.id: (c.symbol, c.pattern) for c in dice.colors}
+    assert looks["blue"][0] == "triangle"  # given: kept
+    for attr in (0, 1):  # distinct, as a black-and-white print needs
+        assert len({look[attr] for look in looks.values()}) == 6
+    # a colour the shipped dice know looks as shipped unless its look is taken
+    for c in shipped.colors:
+        if c.id in ("orange", "black", "yellow"):
+            assert looks[c.id] == (c.symbol, c.pattern)
+    assert looks["red"][0] != "triangle"
+    assert len(warnings) == 6
+    assert warnings[0].startswith("mine.yaml:22: colors.red: no symbol and no pattern given; using")
+    plain = tmp_path / "plain.yaml"  # the format of the dice issue: names and rgb only
+    plain.write_text(re.sub(r", symbol: \w+, *pattern: \w+\}", "}", SHIPPED_DICE.read_text()))
+    result = run_cli("kribbeln", "analyze", "--dice", plain, "--json")
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.count(f"dicesheets: warning: {plain}:") == 6
+
+
+def test_only_stated_looks_can_clash(tmp_path: Path) -> None:
+    text = SHIPPED_DICE.read_text(encoding="utf-8").replace("symbol: star", "symbol: triangle")
+    path = tmp_path / "d.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(CatalogError, match="'triangle' is also the symbol of 'red'"):
+        load_dice_file(path, "d.yaml")

@@ -212,6 +212,36 @@ def test_batch_exit_status_in_a_real_process(tmp_path: Path) -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["3", "1", "2", "--target", "8"],
+        ["1", "3", "7", "10", "25", "50", "--target", "765", "--all", "--json"],
+        ["--batch", "-", "--use-all", "--division", "rational"],
+    ],
+)
+def test_solve_never_imports_numpy(args: list[str]) -> None:
+    """Solving is pure Python: numpy (40 ms to import) stays out of its start-up."""
+    code = (
+        "import sys\n"
+        "from generator.cli import cli\n"
+        "try:\n"
+        "    cli.main(sys.argv[1:], prog_name='dicesheets')\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print('HEAVY', sorted(m for m in sys.modules if m.split('.')[0] == 'numpy'), "
+        "file=sys.stderr)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code, "numbers", "solve", *args],
+        input="3 3 8 8 -> 24\n",
+        capture_output=True,
+        text=True,
+    )
+    assert "HEAVY []" in proc.stderr, proc.stderr
+    assert "= " in proc.stdout or '"solvable": true' in proc.stdout, proc.stdout
+
+
 def test_census_of_24_through_the_batch(run_cli) -> None:
     hands = list(itertools.combinations_with_replacement(range(1, 14), 4))
     text = "".join(f"{' '.join(map(str, hand))} -> 24\n" for hand in hands)

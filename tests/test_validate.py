@@ -80,6 +80,51 @@ def test_all_problems_of_a_file_in_one_run(tmp_path: Path) -> None:
     assert any("kniffel.yaml" in e for e in report.errors)
 
 
+def test_a_duplicate_id_is_found_in_the_same_pass_as_the_other_problems(
+    run_cli, tmp_path: Path
+) -> None:
+    write(tmp_path, "kribbeln/tasks.yaml",
+          "tasks:\n  - {id: ok, type: none_of, colors: [red]}\n"
+          "  - {id: a, type: none_of, colors: [purple]}\n"
+          "  - {id: ok, type: most, color: blue}\n"
+          "  - {id: c, type: exactly, color: red, count: 9}\n")  # fmt: skip
+    result = run_cli("validate", "--catalog", tmp_path)
+    assert result.exit_code == 2
+    problems = result.stderr.splitlines()
+    assert [p.split(":")[1] for p in problems] == ["3", "4", "5"], problems
+    assert "task id 'ok' appears twice (first as tasks[0])" in problems[1]
+    assert problems[1].startswith(f"{tmp_path}/kribbeln/tasks.yaml:4:6:")  # at the id
+    assert result.stdout.endswith(": 3 problems, 0 warnings\n")
+
+
+def test_the_summary_counts_in_good_english(run_cli, tmp_path: Path) -> None:
+    one = write(tmp_path, "kribbeln/tasks.yaml", "tasks:\n  - {id: a, type: most, color: x}\n")
+    result = run_cli("validate", one)
+    assert result.stdout == "1 file checked: 1 problem, 0 warnings\n"
+
+
+def test_a_file_is_recognised_by_its_content(run_cli, tmp_path: Path) -> None:
+    tasks = write(tmp_path, "my-list.yaml", "tasks:\n  - {id: a, type: most, color: x}\n")
+    result = run_cli("validate", tasks)
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"{tasks}:2:") and "unknown colour 'x'" in result.stderr
+    balance = write(tmp_path, "hard.yaml", "p_min: 0.4\np_max: 0.9\n")
+    assert run_cli("validate", balance).exit_code == 0
+    for text in ("colours: 6\n", "- a\n", ""):
+        other = write(tmp_path, "notes.yaml", text)
+        result = run_cli("validate", other)
+        assert result.exit_code == 2, result.output
+        assert f"{other}: not a catalog file dicesheets knows (expected " in result.stderr
+        assert "a Kribbeln task catalog (tasks:)" in result.stderr
+
+
+def test_a_file_found_by_content_in_a_folder_is_checked_with_a_warning(tmp_path: Path) -> None:
+    write(tmp_path, "kribbel/tasks.yaml", "tasks:\n  - {id: a, type: most, color: blue}\n")
+    report = validate(tmp_path)
+    assert report.errors == []
+    assert any("checked as a Kribbeln task catalog by its content" in w for w in report.warnings)
+
+
 def test_missing_macro_in_a_user_template(tmp_path: Path) -> None:
     write(tmp_path, "templates/de/kniffel_block.j2", "{% macro name_label() %}Name{% endmacro %}\n")
     report = validate(tmp_path)
@@ -126,7 +171,43 @@ def test_init_writes_a_starter_catalog_that_validates(run_cli, tmp_path: Path) -
     assert (tmp_path / "mine" / "templates" / "de" / "kniffel_block.j2").is_file()
     assert run_cli("validate", "--catalog", tmp_path / "mine").exit_code == 0
     again = run_cli("init", tmp_path / "mine")
-    assert again.exit_code == 2 and "not empty" in again.stderr
+    assert again.exit_code == 2 and "already exist (use --force" in again.stderr
+    assert run_cli("init", tmp_path / "mine", "--force").exit_code == 0
+
+
+def test_init_for_one_game_copies_only_what_it_uses(run_cli, tmp_path: Path) -> None:
+    result = run_cli("init", tmp_path / "k", "--game", "kribbeln")
+    assert result.exit_code == 0, result.output
+    files = sorted(p.relative_to(tmp_path / "k").as_posix() for p in (tmp_path / "k").rglob("*.*"))
+    templates = ["kribbeln_key", "kribbeln_rules", "kribbeln_sheet", "kribbeln_tasks", "report"]
+    assert files == sorted(
+        ["README.txt", "kribbeln/balance.yaml", "kribbeln/dice.yaml", "kribbeln/tasks.yaml"]
+        + [f"templates/{lang}/{name}.j2" for lang in ("de", "en") for name in templates]
+    )
+    readme = (tmp_path / "k" / "README.txt").read_text(encoding="utf-8")
+    assert "kribbeln/" in readme and "kniffel/" not in readme
+    # a second game is added beside the first; the note then names both
+    result = run_cli("init", tmp_path / "k", "--game", "worksheet", "--game", "kniffel")
+    assert result.exit_code == 0, result.stderr
+    assert (tmp_path / "k" / "worksheet" / "specs" / "mixed.yaml").is_file()
+    assert (tmp_path / "k" / "templates" / "en" / "kniffel_odds.j2").is_file()
+    assert not (tmp_path / "k" / "koepfchen").exists()
+    assert "kniffel/" in (tmp_path / "k" / "README.txt").read_text(encoding="utf-8")
+    assert run_cli("validate", "--catalog", tmp_path / "k").exit_code == 0
+    assert run_cli("init", tmp_path / "x", "--game", "chess").exit_code == 2
+
+
+def test_every_game_and_template_belongs_somewhere() -> None:
+    from generator.cli.init import GAMES as CLI_GAMES
+    from generator.resources import templates_dir
+    from generator.starter import GAMES, starter_files
+
+    assert set(CLI_GAMES) == set(GAMES)
+    copied = {rel.as_posix() for _, rel in starter_files(GAMES)}
+    shipped = {f"templates/{p.relative_to(templates_dir()).as_posix()}"
+               for p in templates_dir().rglob("*.j2")}  # fmt: skip
+    shipped |= {p.relative_to(SHIPPED).as_posix() for p in SHIPPED.rglob("*.yaml")}
+    assert copied == shipped
 
 
 yaml_values = st.recursive(

@@ -12,8 +12,8 @@ from typing import Any
 import pdfplumber
 import pytest
 
-from generator.render.layout_worksheet import LARGE, NORMAL
 from generator.render.primitives import MM
+from generator.worksheet.layout import LARGE, NORMAL
 from tests.pdfcheck import (
     A4,
     LETTER,

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from generator.render.layout_worksheet import (
+from generator.render.primitives import MM, Circle, Rect, Text, page_size, texts_of
+from generator.worksheet.layout import (
     LARGE,
     NORMAL,
     Geometry,
@@ -13,7 +14,6 @@ from generator.render.layout_worksheet import (
     roomier,
     version_pages,
 )
-from generator.render.primitives import MM, Circle, Rect, Text, page_size, texts_of
 from generator.worksheet.model import (
     SheetCopy,
     SheetWords,

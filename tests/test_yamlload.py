@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from generator.errors import CatalogError
-from generator.yamlload import Fields, load_text
+from generator.yamlload import Fields, load_text, position
 
 
 def test_positions_of_keys_and_items() -> None:
@@ -58,3 +58,34 @@ def test_deep_nesting_is_refused() -> None:
 def test_syntax_error_has_a_position() -> None:
     with pytest.raises(CatalogError, match=r"f.yaml:2:\d+: invalid YAML"):
         load_text("a: [1, 2\nb: 3\n", "f.yaml")
+
+
+def test_one_text_helper_for_every_language() -> None:
+    data = load_text(
+        "a: {de: Würfel, en: dice}\nb: beide\nc: {de: x}\nd: {de: ' ', en: y}\n"
+        "e: {de: x, en: y, fr: z}\n",
+        "f.yaml",
+    )
+    f = Fields(data, "f.yaml", "top")
+    assert f.texts("a") == {"de": "Würfel", "en": "dice"}
+    assert f.texts("b", plain=True) == {"de": "beide", "en": "beide"}
+    assert f.texts("missing", None) is None
+    for key, line, message in [
+        ("b", 2, "key 'top.b': expected a mapping, found the text 'beide'"),
+        ("c", 3, "missing key 'top.c.en'"),
+        ("d", 4, "key 'top.d.de': expected a text, found nothing"),
+        ("e", 5, "unknown key 'top.e.fr'"),
+    ]:
+        with pytest.raises(CatalogError) as err:
+            f.texts(key)
+        assert err.value.line == line and message in str(err.value), str(err.value)
+
+
+def test_one_position_helper() -> None:
+    data = load_text("a: 1\nb:\n  - x\n  - {c: 2}\n", "f.yaml")
+    assert position(data, "b") == (2, 1)
+    assert position(data["b"], 1) == (4, 5)
+    assert position(data["b"][1], "c") == (4, 6)
+    assert position(data, "nothing") == (1, 1)  # the mapping itself
+    assert position({"a": 1}, "a") == (None, None)  # data not read from a file
+    assert Fields(data["b"][1], "f.yaml", "b[1]").place("c") == "f.yaml:4:6 (b[1].c)"

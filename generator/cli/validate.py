@@ -14,7 +14,7 @@ def validate_command(files: tuple[str, ...], folder: str | None, strict: bool) -
     """Check catalog files for form and meaning; list every problem as file:line:column."""
     from pathlib import Path
 
-    from generator.validate import validate
+    from generator.validate import counted, validate
 
     report = validate(Path(folder) if folder else None, [Path(f) for f in files])
     for line in report.errors:
@@ -22,7 +22,8 @@ def validate_command(files: tuple[str, ...], folder: str | None, strict: bool) -
     for line in report.warnings:
         click.echo(f"warning: {line}", err=True)
     bad = len(report.errors) + (len(report.warnings) if strict else 0)
-    summary = f"{report.files} files checked: {len(report.errors)} problems, "
-    summary += f"{len(report.warnings)} warnings"
-    click.echo(summary)
+    click.echo(
+        f"{counted(report.files, 'file')} checked: {counted(len(report.errors), 'problem')}, "
+        f"{counted(len(report.warnings), 'warning')}"
+    )
     return 2 if bad else 0

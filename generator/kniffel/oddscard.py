@@ -3,7 +3,7 @@
 The card shows every pattern's odds (exact fractions, `odds.pattern_odds`),
 the optimal expected score (exact, `solver`), its spread and percentiles and a
 histogram of final scores (a seeded simulation, `simulate`). The figures and
-words are put together here as plain data; `render.layout_kniffel_odds` places them.
+words are put together here as plain data; `kniffel.oddscard_layout` places them.
 """
 
 from __future__ import annotations
@@ -246,12 +246,12 @@ def write_odds_card(
 ) -> Path:
     """Solve (or load), simulate (or load), lay out and write the odds card; return the PDF path."""
     from generator.kniffel.odds import pattern_odds
+    from generator.kniffel.oddscard_layout import layout_odds
     from generator.kniffel.rules import load_rules
     from generator.kniffel.simulate import score_distribution
     from generator.kniffel.solver import load_strategy, with_joker
     from generator.output import build_manifest, resolve_out, write_pdf
     from generator.render.draw import render_pdf
-    from generator.render.layout_kniffel_odds import layout_odds
 
     base = load_rules(req.rules, catalog)
     rules = with_joker(base, req.joker)

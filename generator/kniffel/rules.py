@@ -9,7 +9,7 @@ from generator.catalog import Catalog
 from generator.errors import CatalogError, UserError
 from generator.problems import each, require_all
 from generator.text import LANGS
-from generator.yamlload import Fields, load_file
+from generator.yamlload import Fields, load_file, position
 
 KINDS = ("upper", "of_a_kind", "full_house", "straight", "yahtzee", "chance")
 JOKERS = ("none", "free", "forced")
@@ -72,14 +72,6 @@ class RuleSet:
         return self.extra_yahtzee_bonus > 0
 
 
-def _texts(fields: Fields, key: str) -> dict[str, str]:
-    sub = Fields(fields.get(key, dict), fields.file, f"{fields.context}.{key}")
-    result = {}
-    for lang in LANGS:
-        result[lang] = sub.get(lang, str)
-    return result
-
-
 def _category(data: object, file: str, index: int) -> Category:
     f = Fields(data, file, f"categories[{index}]")
     f.unknown_keys({"id", "section", "kind", "face", "count", "length", "score", "label", "hint"})
@@ -88,8 +80,8 @@ def _category(data: object, file: str, index: int) -> Category:
         id=f.get("id", str),
         section=f.choice("section", ("upper", "lower")),
         kind=kind,
-        label=_texts(f, "label"),
-        hint=_texts(f, "hint"),
+        label=f.texts("label"),
+        hint=f.texts("hint"),
         face=f.int_in("face", 1, 6) if kind == "upper" else 0,
         count=f.int_in("count", 2, 5) if kind == "of_a_kind" else 0,
         length=f.int_in("length", 4, 5) if kind == "straight" else 0,
@@ -113,7 +105,7 @@ def load_rules_file(path: Path, label: str) -> RuleSet:
     ids = [c.id for c in categories]
     for i, cid in enumerate(ids):
         if cid in ids[:i]:
-            line, col = raw.where(i) if hasattr(raw, "where") else (None, None)
+            line, col = position(raw, i)
             raise CatalogError(
                 f"category id '{cid}' appears twice", file=label, line=line, column=col
             )
@@ -121,7 +113,7 @@ def load_rules_file(path: Path, label: str) -> RuleSet:
         raise f.error("categories", "expected at least one category")
     rules = RuleSet(
         id=f.ident("id"),
-        name=_texts(f, "name"),
+        name=f.texts("name"),
         lang=f.choice("lang", LANGS),
         categories=categories,
         bonus_threshold=bonus.int_in("threshold", 0, 1000),

@@ -28,8 +28,8 @@ class BlockRequest:
 
 def write_block(req: BlockRequest, out: str | Path | None, catalog: Catalog | None = None) -> Path:
     """Build the score block PDF and its manifest; return the PDF path."""
+    from generator.kniffel.block_layout import layout_block
     from generator.render.draw import render_pdf
-    from generator.render.layout_kniffel import layout_block
 
     rules = load_rules(req.rules, catalog)
     lang = req.lang or rules.lang

@@ -2,7 +2,7 @@
 
 Every visible word comes from `templates/<lang>/koepfchen_{board,rules,key}.j2`.
 The blocks are plain data (headings, paragraphs, dice, tables); the layout
-module decides where they go (`generator.render.layout_koepfchen`).
+module decides where they go (`generator.koepfchen.layout`).
 """
 
 from __future__ import annotations

@@ -18,8 +18,7 @@ from typing import Any
 from generator.catalog import Catalog
 from generator.errors import CatalogError, UserError
 from generator.numbers.rules import DIVISIONS, Rules
-from generator.text import LANGS
-from generator.yamlload import Fields, load_file
+from generator.yamlload import Fields, load_file, position
 
 SUBDIR = "koepfchen"
 TARGET_KINDS = ("index", "range", "products")
@@ -193,11 +192,10 @@ class _Reader:
         self.f = Fields(data, file, prefix)
         self.prefix = prefix
         self.positions = positions
-        if prefix and hasattr(data, "line"):
-            positions.setdefault(prefix, (data.line, data.column))
-        for key in self.f.data:
-            if hasattr(self.f.data, "where"):
-                positions[self.path(key)] = self.f.data.where(key)
+        if prefix and position(data)[0] is not None:
+            positions.setdefault(prefix, position(data))
+        if position(data)[0] is not None:
+            positions.update({self.path(key): position(data, key) for key in self.f.data})
 
     def path(self, key: str) -> str:
         return f"{self.prefix}.{key}" if self.prefix else key
@@ -236,7 +234,7 @@ class _Reader:
         for i, v in enumerate(raw):
             ok = isinstance(v, int) if kind == "int" else isinstance(v, (int, float))
             if isinstance(v, bool) or not ok:
-                line, col = raw.where(i) if hasattr(raw, "where") else (None, None)
+                line, col = position(raw, i)
                 wanted = "whole numbers" if kind == "int" else "numbers"
                 raise CatalogError(
                     f"key '{self.path(key)}': expected {wanted}, found {v!r}",
@@ -251,9 +249,7 @@ class _Reader:
         return low, high
 
     def texts(self, key: str) -> dict[str, str]:
-        sub = Fields(self.f.get(key, dict), self.f.file, self.path(key))
-        sub.unknown_keys(set(LANGS))
-        return {lang: sub.get(lang, str) for lang in LANGS}
+        return self.f.texts(key)
 
 
 def load_profile_file(path: Path, label: str) -> Profile:

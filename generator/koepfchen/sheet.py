@@ -47,9 +47,9 @@ def render_board(
 ) -> tuple[bytes, dict[str, Any], Board]:
     """The PDF bytes, the manifest contents and the board (nothing written)."""
     from generator.koepfchen.key import hardest_targets
+    from generator.koepfchen.layout import layout_sheet
     from generator.koepfchen.pages import board_view, key_blocks, rules_blocks
     from generator.render.draw import render_pdf
-    from generator.render.layout_koepfchen import layout_sheet
 
     profile = load_profile(req.profile, catalog)
     board, figures = make_board(profile, req.seed)

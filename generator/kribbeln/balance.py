@@ -17,7 +17,7 @@ from generator.catalog import Catalog, find_file
 from generator.errors import CatalogError
 from generator.kribbeln.dice import SUBDIR
 from generator.kribbeln.tasks import FAMILIES
-from generator.yamlload import Fields, LocDict, load_file
+from generator.yamlload import Fields, load_file, position
 
 DEFAULT_FILE = f"{SUBDIR}/balance.yaml"
 AREA_ORDERS = ("rising", "flat")
@@ -161,9 +161,7 @@ def load_balance_file(path: Path, label: str) -> Balance:
         s.unknown_keys({"attempts", "seconds"})
         attempts = s.int_in("attempts", 1, 1000, d.attempts)
         seconds = _number(s, "seconds", 0.1, 60.0, d.seconds)
-    positions = {}
-    if isinstance(data, LocDict):
-        positions = {str(k): data.where(k) for k in data}
+    positions = {str(k): position(data, k) for k in f.data if position(data, k)[0] is not None}
     return Balance(
         p_min=p_min,
         p_max=p_max,

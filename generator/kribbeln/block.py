@@ -18,7 +18,7 @@ from typing import Any
 from generator.errors import CatalogError, OptionError, shown
 from generator.kribbeln.balance import AREAS, TASKS_PER_AREA, TASKS_PER_SHEET
 from generator.kribbeln.tasks import Task, TaskCatalog
-from generator.yamlload import Fields, LocList, load_file
+from generator.yamlload import Fields, load_file, position
 
 FINAL_AREA = AREAS + 1  # the fourth Kribbeln row belongs to no colour area
 MAX_PIPS = 36  # six dice: the highest pip sum
@@ -107,7 +107,7 @@ def load_pages_file(file: str, catalog: TaskCatalog) -> list[Sheet]:
         raise f.error("sheets", "sheets: expected at least one sheet")
     sheets = []
     for s, item in enumerate(raw):
-        line, col = raw.where(s) if isinstance(raw, LocList) else (None, None)
+        line, col = position(raw, s)
         if not isinstance(item, list) or len(item) != TASKS_PER_SHEET:
             raise CatalogError(
                 f"sheets[{s}]: expected a list of {TASKS_PER_SHEET} task ids (row order)",

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from generator.catalog import Catalog, find_file
 from generator.errors import CatalogError
 from generator.problems import each, require_all
 from generator.text import LANGS
-from generator.yamlload import Fields, LocDict, LocList, load_file
+from generator.yamlload import Fields, LocList, load_file, position
 
 N_DICE = 6
 N_FACES = 6
@@ -108,10 +108,7 @@ def _color(color_id: object, data: object, colors: Fields) -> Color:
         )
     f = Fields(data, colors.file, f"colors.{color_id}")
     f.unknown_keys({*LANGS, "rgb", "symbol", "pattern"})
-    name = {lang: f.get(lang, str) for lang in LANGS}
-    for lang, text in name.items():
-        if not text.strip():
-            raise f.error(lang, f"key 'colors.{color_id}.{lang}': expected a name, found nothing")
+    name = f.lang_texts()
     rgb = f.get("rgb", str)
     if not _RGB.fullmatch(rgb):
         raise f.error("rgb", f"key 'colors.{color_id}.rgb': expected '#rrggbb', found '{rgb}'")
@@ -119,15 +116,51 @@ def _color(color_id: object, data: object, colors: Fields) -> Color:
         id=color_id,
         name=name,
         rgb=rgb.lower(),
-        symbol=f.choice("symbol", SYMBOLS),
-        pattern=f.choice("pattern", PATTERNS, "none"),
+        # "": not given, filled in by _fill_looks
+        symbol=f.choice("symbol", SYMBOLS) if "symbol" in f.data else "",
+        pattern=f.choice("pattern", PATTERNS) if "pattern" in f.data else "",
     )
 
 
-def _where(data: object, index: object) -> tuple[int | None, int | None]:
-    if isinstance(data, (LocDict, LocList)):
-        return data.where(index)
-    return (None, None)
+def _shipped_looks() -> dict[str, tuple[str, str]]:
+    """Symbol and pattern of each shipped colour: the first choice for a colour of that id."""
+    from generator.resources import catalog_dir
+
+    dice, _ = load_dice_file(catalog_dir() / DEFAULT_FILE, f"task_catalog/{DEFAULT_FILE}")
+    return {c.id: (c.symbol, c.pattern) for c in dice.colors}
+
+
+def _fill_looks(colors: list[Color], f: Fields) -> tuple[list[Color], list[str]]:
+    """Give every colour without a symbol or pattern a distinct one, with a warning each.
+
+    Only what the file states can clash (checked by the caller); a default is the
+    shipped colour's look when its id is a shipped colour and that look is free, else
+    the first free one in the order of SYMBOLS and PATTERNS.
+    """
+    missing = [c for c in colors if not c.symbol or not c.pattern]
+    if not missing:
+        return colors, []
+    shipped = _shipped_looks()
+    used = {"symbol": {c.symbol for c in colors}, "pattern": {c.pattern for c in colors}}
+    choices = {"symbol": SYMBOLS, "pattern": tuple(p for p in PATTERNS if p != "none")}
+    filled: dict[str, Color] = {}
+    warnings = []
+    for c in missing:
+        looks = {}
+        for index, attr in enumerate(("symbol", "pattern")):
+            if getattr(c, attr):
+                continue
+            first = shipped.get(c.id, ("", ""))[index]
+            free = [v for v in (first, *choices[attr]) if v and v not in used[attr]]
+            looks[attr] = free[0]
+            used[attr].add(free[0])
+        filled[c.id] = replace(c, **looks)
+        line, _ = f.position(c.id)
+        given = ", ".join(f"{attr} '{value}'" for attr, value in looks.items())
+        warnings.append(
+            f"{f.file}:{line}: colors.{c.id}: no {' and no '.join(looks)} given; using {given}"
+        )
+    return [filled.get(c.id, c) for c in colors], warnings
 
 
 def _die(
@@ -135,7 +168,7 @@ def _die(
 ) -> tuple[str, ...]:
     label = f"dice[{index}] (die {index + 1})"
     if not isinstance(data, dict):
-        line, col = _where(dice, index)
+        line, col = position(dice, index)
         raise CatalogError(
             f"{label}: expected a mapping value 1–6 → colour", file=file, line=line, column=col
         )
@@ -145,7 +178,7 @@ def _die(
             raise f.error(key, f"{label}: key '{key}' is not a die value (expected 1–6)")
     missing = [v for v in VALUES if v not in data]
     if missing:
-        line, col = _where(dice, index)
+        line, col = position(dice, index)
         raise CatalogError(
             f"{label}: missing value {', '.join(map(str, missing))} "
             "(every die shows the values 1–6)",
@@ -186,7 +219,7 @@ def load_dice_file(path: Path, label: str) -> tuple[DiceSet, list[str]]:
         used: dict[str, str] = {}
         for c in colors:
             value = getattr(c, attr)
-            if value == "none":
+            if value in ("none", ""):
                 continue
             if value in used:
                 raise colors_f.error(
@@ -195,6 +228,7 @@ def load_dice_file(path: Path, label: str) -> tuple[DiceSet, list[str]]:
                     f"'{used[value]}' (colours must be told apart in black and white)",
                 )
             used[value] = c.id
+    colors, warnings = _fill_looks(colors, colors_f)
     by_id = {c.id: c for c in colors}
     raw_dice = top.get("dice", list)
     if len(raw_dice) != N_DICE:
@@ -202,8 +236,7 @@ def load_dice_file(path: Path, label: str) -> tuple[DiceSet, list[str]]:
     faces = tuple(each(raw_dice, lambda i, d: _die(d, i, raw_dice, by_id, label)))
     require_all(list(faces), raw_dice, label)
     dice = DiceSet(colors=tuple(colors), faces=faces, source=label)
-    warnings = []
-    line, _ = _where(raw_dice, None)
+    line, _ = position(raw_dice, None)
     for value, color, on in dice.latin_square_breaches():
         where = f"{label}:{line}" if line else label
         warnings.append(

@@ -1,7 +1,7 @@
 """What the pages of a Kribbeln block say: sheets, rules page and answer key as plain data.
 
 Every word comes from the templates (`kribbeln_sheet`, `kribbeln_rules`,
-`kribbeln_key`, `kribbeln_tasks`); `generator/render/layout_kribbeln.py` turns
+`kribbeln_key`, `kribbeln_tasks`); `generator/kribbeln/layout.py` turns
 these views into positioned boxes and text. No geometry here.
 """
 

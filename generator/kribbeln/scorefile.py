@@ -23,18 +23,14 @@ from typing import Any
 from generator.errors import CatalogError
 from generator.kribbeln.block import FINAL_AREA, MAX_PIPS, MIN_PIPS, N_ROWS, ROWS
 from generator.kribbeln.scoring import GameScore, Pips, score_game
-from generator.yamlload import Fields, LocList, load_file
+from generator.yamlload import Fields, LocList, load_file, position
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
 
 
-def _where(data: object, index: int | None) -> tuple[int | None, int | None]:
-    return data.where(index) if isinstance(data, LocList) else (None, None)
-
-
 def _value(raw: object, row: LocList, r: int, p: int, name: str, file: str) -> Pips:
-    line, col = _where(row, p)
+    line, col = position(row, p)
     label = f"rows[{r}][{p}] (row {r + 1}, {name})"
     if isinstance(raw, str) and raw.strip().upper() == "X":
         return None
@@ -78,7 +74,7 @@ def read_score_file(path: str | Path) -> tuple[list[str], list[list[Pips]], Any]
     names = []
     for i, name in enumerate(names_raw):
         if not isinstance(name, (str, int)) or isinstance(name, bool) or not str(name).strip():
-            line, col = _where(names_raw, i)
+            line, col = position(names_raw, i)
             raise CatalogError(f"names[{i}]: expected a name", file=file, line=line, column=col)
         names.append(str(name).strip())
     if len(set(names)) != len(names):
@@ -93,7 +89,7 @@ def read_score_file(path: str | Path) -> tuple[list[str], list[list[Pips]], Any]
         )
     rows: list[list[Pips]] = []
     for r, row in enumerate(rows_raw):
-        line, col = _where(rows_raw, r)
+        line, col = position(rows_raw, r)
         if not isinstance(row, list):
             raise CatalogError(
                 f"rows[{r}] (row {r + 1}): expected a list of {len(names)} values (pips or X)",

@@ -175,9 +175,9 @@ def render_block(req: BlockRequest) -> tuple[bytes, dict[str, Any], list[str]]:
     block, warnings = make_block(
         req.pages, req.seed, req.balance_file, req.dice_file, req.tasks_file
     )
+    from generator.kribbeln.layout import layout_block
     from generator.kribbeln.pages import key_view, rules_blocks, sheet_view
     from generator.render.draw import render_pdf
-    from generator.render.layout_kribbeln import layout_block
 
     rolls = block.catalog.rolls
     views = [

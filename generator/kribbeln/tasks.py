@@ -24,16 +24,16 @@ wording comes from `templates/<lang>/kribbeln_tasks.j2`, one macro per type.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from generator.catalog import Catalog, find_file
 from generator.errors import CatalogError
 from generator.kribbeln.dice import SUBDIR, DiceSet
-from generator.problems import each, require_all
+from generator.problems import each, report_problem
 from generator.text import Texts
-from generator.yamlload import Fields, LocList, load_file
+from generator.yamlload import Fields, load_file, position
 
 FAMILIES = ("exact", "free", "comparison")
 DEFAULT_FILE = f"{SUBDIR}/tasks.yaml"
@@ -101,7 +101,10 @@ class Task:
     family: str
     colors: tuple[str, ...]  # the colour ids the task names, in the order of its parameters
     count: int | None = None  # the type's count (`count`, or `at_least` for equal)
-    source: str = ""  # "file:line" for messages
+    # where the task stood (messages only: the same task read from YAML or CSV is equal)
+    source: str = field(default="", compare=False)  # "file:line"
+    line: int | None = field(default=None, compare=False)
+    column: int | None = field(default=None, compare=False)
 
     @property
     def spec(self) -> TaskType:
@@ -190,9 +193,9 @@ def _task(data: object, index: int, file: str, dice: DiceSet) -> Task:
         else:
             count = f.int_in(spec.count_key, low, high, spec.count_default)
     family = f.choice("family", FAMILIES, spec.family)
-    line, _ = f.data.where(None) if hasattr(f.data, "where") else (None, None)
+    line, column = f.position()
     source = f"{file}:{line}" if line else file
-    return Task(task_id, task_type, family, tuple(colors), count, source)
+    return Task(task_id, task_type, family, tuple(colors), count, source, line, column)
 
 
 def load_tasks_file(path: Path, label: str, dice: DiceSet) -> TaskCatalog:
@@ -203,20 +206,37 @@ def load_tasks_file(path: Path, label: str, dice: DiceSet) -> TaskCatalog:
     raw = top.get("tasks", list)
     if not raw:
         raise top.error("tasks", "tasks: expected at least one task")
-    tasks = tuple(each(raw, lambda i, item: _task(item, i, label, dice)))
-    require_all(list(tasks), raw, label)
+    return TaskCatalog(tasks=_parse_tasks(raw, label, dice), rolls=rolls, source=label)
+
+
+def _parse_tasks(raw: list, label: str, dice: DiceSet) -> tuple[Task, ...]:
+    """Every item as a task; a repeated id is a problem of its item like any other.
+
+    While collecting (`validate`), the tasks without problems are returned and the
+    problems of the others are recorded, so a duplicate id shows up beside them.
+    """
     seen: dict[str, int] = {}
-    for i, t in enumerate(tasks):
-        if t.id in seen:
-            line, col = raw.where(i) if isinstance(raw, LocList) else (None, None)
-            raise CatalogError(
-                f"tasks[{i}]: task id '{t.id}' appears twice (first as tasks[{seen[t.id]}])",
-                file=label,
-                line=line,
-                column=col,
+    repeated: set[int] = set()
+    for i, item in enumerate(raw):
+        task_id = item.get("id") if isinstance(item, dict) else None
+        if not isinstance(task_id, str):
+            continue
+        if task_id in seen:
+            line, col = position(item, "id")
+            report_problem(
+                CatalogError(
+                    f"tasks[{i}]: task id '{task_id}' appears twice "
+                    f"(first as tasks[{seen[task_id]}])",
+                    file=label,
+                    line=line,
+                    column=col,
+                )
             )
-        seen[t.id] = i
-    return TaskCatalog(tasks=tasks, rolls=rolls, source=label)
+            repeated.add(i)
+        else:
+            seen[task_id] = i
+    parsed = each(raw, lambda i, item: (i, _task(item, i, label, dice)))
+    return tuple(task for i, task in parsed if i not in repeated)
 
 
 def load_tasks(

@@ -13,9 +13,11 @@ from typing import Any
 
 from generator.errors import UserError
 from generator.numbers.expr import SYMBOLS
-from generator.numbers.odds import MAX_ROLLS, check_dice, hold_options, odds_table
 from generator.numbers.rules import Rules
 from generator.numbers.solver import simplest
+
+# `generator.numbers.odds` (numpy, 40 ms to import) is imported inside the odds and hold
+# functions only: `numbers solve` never needs it.
 
 ARROW = "→"
 
@@ -48,6 +50,8 @@ def odds_record(
     targets: Sequence[int], dice: int, faces: int, rolls: int, rules: Rules
 ) -> dict[str, Any]:
     """The odds table (`odds.odds_table`) with its settings, as JSON-ready data."""
+    from generator.numbers.odds import odds_table
+
     table = odds_table(targets, dice, faces, rolls, rules)
     return {
         "dice": dice,
@@ -83,6 +87,8 @@ def format_odds(record: dict[str, Any]) -> str:
 
 def check_roll(roll: Sequence[int], faces: int, where: str = "dice") -> None:
     """A roll the hold advice can handle (see `odds.check_dice`), each die showing 1–`faces`."""
+    from generator.numbers.odds import check_dice
+
     try:
         check_dice(len(roll), faces, 1)
     except UserError as exc:
@@ -97,6 +103,8 @@ def check_roll(roll: Sequence[int], faces: int, where: str = "dice") -> None:
 
 def check_rolls_left(rolls_left: int, where: str = "rolls left") -> None:
     """Re-rolls still allowed: 0–MAX_ROLLS − 1."""
+    from generator.numbers.odds import MAX_ROLLS
+
     if not 0 <= rolls_left <= MAX_ROLLS - 1:
         raise UserError(
             f"expected 0–{MAX_ROLLS - 1} re-rolls left, found {rolls_left}", where=where
@@ -112,6 +120,8 @@ def hold_record(
     and probability. Keeping every die means stopping. `made` says whether the roll
     already makes the target, `simplest` how (or None).
     """
+    from generator.numbers.odds import hold_options
+
     check_roll(roll, faces)
     check_rolls_left(rolls_left)
     best = simplest(roll, target, rules)

@@ -41,6 +41,13 @@ def fit_size(
     return max(minimum, size * max_width / width)
 
 
+def missing_glyphs(text: str) -> str:
+    """The characters of `text` the embedded font cannot draw (they would print as boxes)."""
+    register_fonts()
+    known = pdfmetrics.getFont(font_name(False)).face.charToGlyph
+    return "".join(dict.fromkeys(ch for ch in text if not ch.isspace() and ord(ch) not in known))
+
+
 def ascent(size: float) -> float:
     """Height above the baseline of capitals and accented letters, approximately."""
     return 0.76 * size

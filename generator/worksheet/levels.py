@@ -17,8 +17,7 @@ from generator.catalog import Catalog
 from generator.errors import CatalogError, UserError
 from generator.numbers.rules import OPS, Rules
 from generator.problems import each, require_all
-from generator.text import LANGS
-from generator.yamlload import Fields, load_file
+from generator.yamlload import Fields, load_file, position
 
 SUBDIR = "worksheet"
 KINDS = ("dice", "cards")
@@ -123,12 +122,6 @@ def rules_json(rules: Rules) -> dict[str, Any]:
     }
 
 
-def _texts(fields: Fields, key: str) -> dict[str, str]:
-    sub = Fields(fields.get(key, dict), fields.file, f"{fields.context}.{key}".lstrip("."))
-    sub.unknown_keys(set(LANGS))
-    return {lang: sub.get(lang, str) for lang in LANGS}
-
-
 def _ops(fields: Fields, key: str) -> str:
     value = fields.get(key, str)
     symbols = [c for c in value if not c.isspace()]
@@ -207,7 +200,7 @@ def _level(data: object, file: str, index: int, family: str, base: dict[str, Any
     return Level(
         family=family,
         level=f.int_in("level", 1, 99),
-        name=_texts(f, "name"),
+        name=f.texts("name"),
         rules=rules,
         numbers=numbers,
         targets=(low, high),
@@ -239,12 +232,12 @@ def load_family_file(path: Path, label: str) -> Family:
     seen: set[int] = set()
     for i, level in enumerate(levels):
         if level.level in seen:
-            line, col = raw.where(i) if hasattr(raw, "where") else (None, None)
+            line, col = position(raw, i)
             raise CatalogError(
                 f"level {level.level} appears twice", file=label, line=line, column=col
             )
         seen.add(level.level)
-    return Family(id=family, name=_texts(f, "name"), levels=levels, source=label)
+    return Family(id=family, name=f.texts("name"), levels=levels, source=label)
 
 
 def family_names(catalog: Catalog | None = None) -> list[str]:

@@ -1,7 +1,7 @@
 """What the pupils' sheets and the answer key show: words and numbers, no geometry.
 
 The pipeline (`generator.worksheet.sheet`) fills these from the sampled problems and
-the templates; `generator.render.layout_worksheet` places them on pages.
+the templates; `generator.worksheet.layout` places them on pages.
 """
 
 from __future__ import annotations

@@ -421,7 +421,8 @@ def write_worksheet(
 ) -> WorksheetResult:
     """Write the worksheet PDF (sheets, then the key unless `key_file`) and its manifest."""
     from generator.render.draw import render_pdf
-    from generator.render.layout_worksheet import layout_key, layout_worksheet, missing_glyphs
+    from generator.render.fonts import missing_glyphs
+    from generator.worksheet.layout import layout_key, layout_worksheet
 
     ws = plan_worksheet(req, catalog, progress)
     warnings = list(ws.warnings)

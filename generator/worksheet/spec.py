@@ -19,8 +19,7 @@ from pathlib import Path
 
 from generator.catalog import Catalog
 from generator.errors import CatalogError, UserError
-from generator.text import LANGS
-from generator.yamlload import Fields, LocDict, load_file
+from generator.yamlload import Fields, load_file
 
 SPEC_DIR = "worksheet/specs"
 MAX_PROBLEMS = 100
@@ -66,26 +65,11 @@ def single_section(family: str, level: int, problems: int, impossible: int) -> W
     return WorksheetSpec(None, (SectionSpec(family, level, problems, impossible, None, where),))
 
 
-def _texts(value: object, fields: Fields, key: str) -> dict[str, str]:
-    if isinstance(value, str):
-        return dict.fromkeys(LANGS, value)
-    sub = Fields(value, fields.file, f"{fields.context}.{key}".lstrip("."))
-    sub.unknown_keys(set(LANGS))
-    return {lang: sub.get(lang, str) for lang in LANGS}
-
-
-def _where(data: object, key: str, label: str, context: str) -> str:
-    if isinstance(data, LocDict):
-        line, column = data.where(key)
-        return f"{label}:{line}:{column} ({context}.{key})"
-    return f"{label} ({context}.{key})"
-
-
 def load_spec_file(path: Path, label: str) -> WorksheetSpec:
     """Parse and validate one worksheet spec."""
     f = Fields(load_file(path, label), label)
     f.unknown_keys({"title", "sections"})
-    title = _texts(f.get("title", (str, dict)), f, "title") if "title" in f.data else None
+    title = f.texts("title", None, plain=True)
     raw = f.get("sections", list)
     if not raw:
         raise f.error("sections", "expected at least one section")
@@ -96,9 +80,8 @@ def load_spec_file(path: Path, label: str) -> WorksheetSpec:
         context = f"sections[{i}]"
         s = Fields(item, label, context)
         s.unknown_keys({"family", "level", "problems", "impossible", "heading"})
-        heading = _texts(s.get("heading", (str, dict)), s, "heading") if "heading" in item else None
-        where = {k: _where(item, k, label, context) for k in ("family", "level", "problems")}
-        where["impossible"] = _where(item, "impossible", label, context)
+        heading = s.texts("heading", None, plain=True)
+        where = {k: s.place(k) for k in ("family", "level", "problems", "impossible")}
         where["versions"] = "option --versions"
         sections.append(
             SectionSpec(

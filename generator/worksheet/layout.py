@@ -12,11 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from reportlab.pdfbase import pdfmetrics
-
 from generator.render.dice import die_face
 from generator.render.flow import Column, Cursor, paragraph, table, wrap
-from generator.render.fonts import fit_size, font_name, register_fonts, text_width
+from generator.render.fonts import fit_size, text_width
 from generator.render.primitives import (
     MM,
     Circle,
@@ -366,13 +364,6 @@ def roomier(geo: Geometry, version: VersionSheet, words: SheetWords) -> Geometry
         if len(version_pages(version, words, wider)) == pages:
             return wider
     return geo
-
-
-def missing_glyphs(text: str) -> str:
-    """The characters of `text` the embedded font cannot draw (they would print as boxes)."""
-    register_fonts()
-    known = pdfmetrics.getFont(font_name(False)).face.charToGlyph
-    return "".join(dict.fromkeys(ch for ch in text if not ch.isspace() and ord(ch) not in known))
 
 
 def name_text(name: str, spot: NameSpot, geo: Geometry) -> Text:
