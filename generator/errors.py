@@ -73,5 +73,4 @@ class CatalogError(UserError):
 def os_error(exc: OSError, path: Any = None) -> UserError:
     """An operating-system error as one line naming the path and the reason."""
     name = path if path is not None else (exc.filename or "?")
-    reason = exc.strerror or type(exc).__name__
-    return UserError(reason[:1].lower() + reason[1:], where=str(name))
+    return UserError(exc.strerror or type(exc).__name__, where=str(name))

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from generator import __version__, interrupts
-from generator.errors import OptionError, UserError, shown
+from generator.errors import OptionError, UserError, os_error, shown
 from generator.written import note_written
 
 DEFAULT_OUT = Path("output")
@@ -132,13 +132,18 @@ def write_files_atomic(files: Iterable[tuple[Path, bytes]], option: str = "--out
     with interrupts.deferred():
         try:
             for path, data in files:
-                fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-                pending.append((tmp, path))
-                with os.fdopen(fd, "wb") as handle:
-                    handle.write(data)
-                    handle.flush()
-                    os.fsync(handle.fileno())
-                os.chmod(tmp, 0o644)
+                try:
+                    fd, tmp = tempfile.mkstemp(
+                        prefix=f".{path.name}.", suffix=".tmp", dir=path.parent
+                    )
+                    pending.append((tmp, path))
+                    with os.fdopen(fd, "wb") as handle:
+                        handle.write(data)
+                        handle.flush()
+                        os.fsync(handle.fileno())
+                    os.chmod(tmp, 0o644)
+                except OSError as exc:  # full disk, quota, a file system without our rights
+                    raise os_error(exc, path) from None
             with _folder_locks(folders):
                 for tmp, path in pending:
                     os.replace(tmp, path)

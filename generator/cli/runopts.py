@@ -41,8 +41,13 @@ def _set(name: str) -> Callable[[click.Context, click.Parameter, Any], None]:
 
             set_user_catalog(Path(value) if value else None)
             SETTINGS.catalog_set = True
+        elif name == "png" and value is not None:
+            from generator.output import check_folder
+
+            check_folder(Path(value), "--png")  # before any PDF is written
+            SETTINGS.png = Path(value)
         elif value is not None:
-            setattr(SETTINGS, name, Path(value) if name == "png" else value)
+            setattr(SETTINGS, name, value)
 
     return callback
 
