@@ -340,3 +340,53 @@ def test_long_values_and_line_breaks_stay_on_one_short_line(run_cli, tmp_path: P
     from generator.errors import UserError
 
     assert "\n" not in str(UserError("line 1\nline 2\u2028x", where="w\n"))
+
+
+# 11. every size the user sets has a limit, stated in --help
+def _int_options():
+    import click
+
+    from generator.cli import COMMANDS, cli
+
+    ctx = click.Context(cli)
+    for name in COMMANDS:
+        command = cli.get_command(ctx, name)
+        subs = command.commands.items() if isinstance(command, click.Group) else [(name, command)]
+        for sub_name, sub in subs:
+            for param in sub.params:
+                if isinstance(param, click.Option) and isinstance(
+                    param.type, click.types.IntParamType
+                ):
+                    yield f"{name} {sub_name}".strip(), param
+
+
+def test_every_whole_number_option_states_its_limits_in_help() -> None:
+    import re
+
+    import click
+
+    unstated = []
+    for command, param in _int_options():
+        bounded = isinstance(param.type, click.IntRange)
+        if not bounded and not re.search(r"\d[\d,]*\s*[–-]\s*\d", param.help or ""):
+            unstated.append(f"{command} {param.opts[0]}")
+    assert unstated == []
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["kniffel", "block", "--copies", "1001"],
+        ["kniffel", "solve", "--games", "1000001"],
+        ["kniffel", "odds", "--games", "1000001"],
+        ["kribbeln", "simulate", "--games", "1000001"],
+        ["koepfchen", "analyze", "--games", "1000001"],
+        ["kribbeln", "block", "--pages", "101"],
+        ["report", "--game", "kribbeln", "--games", "1000001"],
+        ["worksheet", "--problems", "101"],
+        ["preview", "x.pdf", "--png", "p", "--dpi", "601"],
+    ],
+)
+def test_sizes_above_their_limit_are_refused(run_cli, tmp_path: Path, args: list[str]) -> None:
+    (tmp_path / "x.pdf").write_bytes(b"%PDF-1.4\n")
+    one_line_error(run_cli(*args), args[-2])

@@ -56,7 +56,11 @@ def board(
     "--players", type=int, default=4, show_default=True, help="Players in the simulated race, 1–6."
 )
 @click.option(
-    "--games", type=int, default=20000, show_default=True, help="Simulated races (Monte Carlo)."
+    "--games",
+    type=int,
+    default=20000,
+    show_default=True,
+    help="Simulated races (Monte Carlo), 1–1,000,000.",
 )
 @json_option
 def analyze(profile: str, seed: int, players: int, games: int, as_json: bool) -> None:
