@@ -193,7 +193,7 @@ def analyze_tasks(
         found[i] = fig
         if use_cache:
             entry = {"p_success": fig.p_success, "expected_pips": fig.expected_pips}
-            cached_json(CACHE_NAMESPACE, keys[i], lambda entry=entry: entry)
+            cached_json(CACHE_NAMESPACE, keys[i], lambda entry=entry: entry, _valid_figures)
     return {t.id: found[i] for i, t in enumerate(tasks)}
 
 
