@@ -43,6 +43,12 @@ def _in_main_thread() -> bool:
     return threading.current_thread() is threading.main_thread()
 
 
+def catch_early() -> None:
+    """Route both signals through `_handler` for the rest of the process (the console script)."""
+    for sig in SIGNALS:
+        signal.signal(sig, _handler)
+
+
 @contextlib.contextmanager
 def install() -> Iterator[None]:
     """Route SIGINT and SIGTERM through `_handler` for the duration of a run."""
