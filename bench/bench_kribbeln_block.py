@@ -19,9 +19,9 @@ from typing import Any
 
 from bench.common import line, median_time
 from generator.kribbeln.block import ROWS, Sheet, sheets_from_ids
+from generator.kribbeln.build import BlockRequest, build_block, load_block, sample_block_of
 from generator.kribbeln.masks import roll_states
 from generator.kribbeln.scoring import score_game
-from generator.kribbeln.sheet import BlockRequest, make_block, render_block
 from generator.kribbeln.simulate import Tables, build_tables, simulate
 
 BLOCK_AIM = 3.0
@@ -32,7 +32,10 @@ LOOP_GAMES = 300
 
 
 def _block() -> bytes:
-    return render_block(BlockRequest(pages=6, seed=1, players=4, names="Anna,Ben,Cem,Dora"))[0]
+    from generator.render.draw import render_pdf
+
+    req = BlockRequest(pages=6, seed=1, players=4, names="Anna,Ben,Cem,Dora")
+    return render_pdf(build_block(load_block(req), req).document)
 
 
 def _random_block() -> bytes:
@@ -104,7 +107,7 @@ def _cold_block_and_games() -> float:
         roll_states.cache_clear()
         start = time.perf_counter()
         try:
-            block, _ = make_block(6, 1)
+            block = sample_block_of(load_block(), 6, 1)
             simulate(block.dice, block.sheets, PLAYERS, GAMES, 1, figures=block.figures)
         finally:
             if old is None:
@@ -126,7 +129,7 @@ def main() -> None:
         "(baseline: random sheets, no balancing)",
         baseline=t_random,
     )
-    block, _ = make_block(6, 1)
+    block = sample_block_of(load_block(), 6, 1)
     sheets = block.sheets
 
     def games() -> dict[str, Any]:

@@ -13,8 +13,9 @@ import time
 from pathlib import Path
 
 from bench.common import line, median_time
+from generator.io.writer import write_built
+from generator.worksheet.build import WorksheetRequest, build_worksheet, load_worksheet
 from generator.worksheet.pool import clear_memo
-from generator.worksheet.sheet import WorksheetRequest, write_worksheet
 
 PUPILS = [
     "Zoë", "Łukasz", "Ömer", "Nguyễn Văn An", "Søren", "Αλέξανδρος", "Mia", "Ben", "Emma",
@@ -30,7 +31,8 @@ def _run(folder: Path, roster: Path | None, progress=None) -> Path:
         roster=str(roster) if roster else None,
     )  # fmt: skip
     name = "ws-class.pdf" if roster else "ws-versions.pdf"
-    return write_worksheet(req, folder / name, progress=progress).pdf
+    built = build_worksheet(load_worksheet(req, progress=progress), req, progress)
+    return write_built(built, folder / name).pdfs[0]
 
 
 def main() -> None:

@@ -1,15 +1,27 @@
 """The playtesters' balance report: the figures and charts of a Köpfchen board or a Kribbeln block.
 
-Pure data: a `BalanceReport` holds key figures, chart specs and the JSON written
-beside the PDF; `balance_report_layout.py` draws it.
+`load_report` is the edge (catalog files, solver figures, and for Kribbeln the
+simulation of the sampled block: policies come from the solver cache);
+`build_report` is pure: a `BalanceReport` (key figures, chart specs, the JSON
+data) laid out by `balance_report_layout.py`. The Kribbeln report charts and
+simulates the very same `KribbelnBlock`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from generator.text import Texts, number, percent
+from generator.built import Built
+from generator.errors import InputError
+from generator.io.catalog import Catalog
+from generator.text import Templates, Texts, number, percent
+
+if TYPE_CHECKING:
+    from generator.koepfchen.profile import Profile
+    from generator.kribbeln.build import KribbelnBlock
+    from generator.kribbeln.simulate import Simulation
 
 
 @dataclass(frozen=True)
@@ -33,6 +45,94 @@ class BalanceReport:
     figures: tuple[tuple[str, str], ...]
     charts: tuple[Chart, ...]
     data: dict[str, Any] = field(default_factory=dict)
+    words: ReportWords | None = None
+
+
+@dataclass(frozen=True)
+class ReportWords:
+    """The report's fixed words: the figures' heading, the footer, "page n of N"."""
+
+    figures: str
+    footer: str
+    page: Callable[[int, int], str]
+
+
+def report_words(t: Texts) -> ReportWords:
+    return ReportWords(t("figures"), t("footer"), lambda n, total: t("page", n=n, total=total))
+
+
+@dataclass(frozen=True)
+class ReportRequest:
+    """The options of `dicesheets report`."""
+
+    game: str  # "kribbeln" | "koepfchen"
+    profile: str = "classic"  # Köpfchen
+    players: int = 4
+    pages: int = 6  # Kribbeln
+    games: int = 2000  # Kribbeln: simulated games
+    balance_file: str | None = None
+    dice_file: str | None = None
+    tasks_file: str | None = None
+    lang: str = "de"
+    paper: str = "a4"
+    landscape: bool = False
+    seed: int = 1
+
+
+@dataclass(frozen=True)
+class ReportInputs:
+    """What a report is built from: a Köpfchen profile, or a sampled block and its games."""
+
+    templates: Templates
+    profile: Profile | None = None
+    block: KribbelnBlock | None = None
+    simulation: Simulation | None = None  # the games of exactly `block`
+
+
+def load_report(req: ReportRequest, catalog: Catalog | None = None) -> ReportInputs:
+    """Read the files; for Kribbeln sample the block and play `req.games` games on it."""
+    catalog = catalog or Catalog.default()
+    if req.game == "koepfchen":
+        from generator.koepfchen.profile import load_profile
+
+        check_players(req.players)
+        return ReportInputs(catalog.templates(), profile=load_profile(req.profile, catalog))
+    from generator.kribbeln.build import BlockRequest, load_block, sample_block_of
+    from generator.kribbeln.playtest import play
+
+    block_req = BlockRequest(req.pages, req.seed, req.balance_file, req.dice_file, req.tasks_file)
+    block = sample_block_of(load_block(block_req, catalog), req.pages, req.seed)
+    source = f"kribbeln block --pages {req.pages} --seed {req.seed}"
+    simulation = play(block.dice, block.sheets, block.catalog.rolls, req.players, req.games,
+                      req.seed, "pips", source)  # fmt: skip
+    return ReportInputs(catalog.templates(), block=block, simulation=simulation)
+
+
+def build_report(inputs: ReportInputs, req: ReportRequest) -> Built:
+    """The report: charts and figures laid out, with the manifest contents (pure)."""
+    from generator.balance_report_layout import layout_report
+
+    options: dict[str, Any] = {"game": req.game, "lang": req.lang, "paper": req.paper,
+                               "landscape": req.landscape, "players": req.players}  # fmt: skip
+    if inputs.profile is not None:
+        options["profile"] = req.profile
+        report = koepfchen_report(inputs.profile, req.seed, req.players, req.lang, inputs.templates)
+    else:
+        assert inputs.block is not None and inputs.simulation is not None
+        options.update(pages=req.pages, games=req.games, balance=req.balance_file,
+                       dice=req.dice_file, tasks=req.tasks_file)  # fmt: skip
+        report = kribbeln_report(inputs.block, inputs.simulation, req.players, req.lang,
+                                 inputs.templates)  # fmt: skip
+    doc = layout_report(report, req.lang, req.paper, req.landscape)
+    contents = {"kind": f"{report.game}-report", "figures": dict(report.figures), **report.data}
+    name = f"report-{report.game}-{req.lang}.pdf"
+    return Built("report", name, doc, options, req.seed, contents)
+
+
+def check_players(players: int) -> None:
+    """A Köpfchen race has 2–6 players (the exact race figures cover that many)."""
+    if not 2 <= players <= 6:
+        raise InputError("players", f"expected 2–6 players, found {players}")
 
 
 def _every(n: int, room: int = 20) -> int:
@@ -40,17 +140,15 @@ def _every(n: int, room: int = 20) -> int:
     return max(1, -(-n // room))
 
 
-def koepfchen_report(profile_name: str, seed: int, players: int, lang: str) -> BalanceReport:
+def koepfchen_report(
+    profile: Profile, seed: int, players: int, lang: str, templates: Templates | None = None
+) -> BalanceReport:
     """Odds along the track, one player's game length and the win rate by seat (all exact)."""
-    from generator.errors import OptionError
     from generator.koepfchen.analysis import race_exact, turn_pmf, turn_stats
-    from generator.koepfchen.profile import load_profile
-    from generator.koepfchen.sheet import make_board
+    from generator.koepfchen.build import make_board
 
-    if not 2 <= players <= 6:
-        raise OptionError("--players", f"expected 2–6 players, found {players}")
-    t = Texts("report", lang)
-    profile = load_profile(profile_name)
+    check_players(players)
+    t = Texts("report", lang, templates)
     board, _ = make_board(profile, seed)
     success = board.success
     solo = turn_stats(success)
@@ -98,35 +196,24 @@ def koepfchen_report(profile_name: str, seed: int, players: int, lang: str) -> B
         figures,
         charts,
         data,
+        report_words(t),
     )
 
 
-def write_report(report: BalanceReport, lang: str, paper: str, landscape: bool,
-                 out: Any, options: dict[str, Any], seed: int) -> Any:  # fmt: skip
-    """Render the report PDF and write it with its JSON manifest; return the path."""
-    from generator.balance_report_layout import layout_report
-    from generator.output import build_manifest, resolve_out, write_pdf
-    from generator.render.draw import render_pdf
+def kribbeln_report(
+    block: KribbelnBlock,
+    sim: Simulation,
+    players: int,
+    lang: str,
+    templates: Templates | None = None,
+) -> BalanceReport:
+    """Difficulty per sheet and area, the catalog's odds, simulated X rates and seat points.
 
-    path = resolve_out(out, f"report-{report.game}-{lang}.pdf")
-    pdf = render_pdf(layout_report(report, lang, paper, landscape))
-    contents = {"kind": f"{report.game}-report", "figures": dict(report.figures), **report.data}
-    write_pdf(path, pdf, build_manifest("report", options, seed, contents))
-    return path
-
-
-def kribbeln_report(pages: int, seed: int, players: int, games: int, lang: str,
-                    balance_file: str | None = None, dice_file: str | None = None,
-                    tasks_file: str | None = None) -> BalanceReport:  # fmt: skip
-    """Difficulty per sheet and area, the catalog's odds, simulated X rates and seat points."""
-    from generator.kribbeln.playtest import run
-    from generator.kribbeln.sheet import make_block
-    from generator.kribbeln.solver import analyze_tasks
-
-    t = Texts("report", lang)
-    block, _ = make_block(pages, seed, balance_file, dice_file, tasks_file)
-    catalog_figures = analyze_tasks(block.dice, block.catalog.tasks, block.catalog.rolls)
-    sim, _ = run(players, games, seed, "pips", None, None, balance_file, dice_file, tasks_file)
+    `sim` is the simulation of exactly `block`'s sheets (`playtest.play`).
+    """
+    t = Texts("report", lang, templates)
+    pages, seed = len(block.sheets), block.seed
+    catalog_figures = block.figures  # every task of the catalog
     area_labels, area_means = [], []
     for sheet in block.sheets:
         for area in (1, 2, 3):
@@ -137,7 +224,7 @@ def kribbeln_report(pages: int, seed: int, players: int, games: int, lang: str,
     counts = [0.0] * 20
     for fig in catalog_figures.values():
         counts[min(19, int(fig.p_success * 20))] += 1
-    x_labels = [f"{x['sheet']}.{x['row']}" for x in sim["tasks"]]
+    x_labels = [f"{x.sheet}.{x.row}" for x in sim.tasks]
     block_p = [block.figures[x.id].p_success for s in block.sheets for x in s.tasks]
     charts = (
         Chart("bar", t("kr_sheets"), "", tuple(area_labels), (("", tuple(area_means)),),
@@ -145,17 +232,17 @@ def kribbeln_report(pages: int, seed: int, players: int, games: int, lang: str,
         Chart("bar", t("kr_catalog"), t("kr_count"),
               tuple(f"{int(100 * b)}" for b in bins[:-1]), (("", tuple(counts)),), label_every=2),
         Chart("bar", t("kr_xrate"), t("kr_xrate_y"), tuple(x_labels),
-              (("", tuple(x["x_rate"] for x in sim["tasks"])),),
+              (("", tuple(x.x_rate for x in sim.tasks)),),
               label_every=_every(len(x_labels), 18)),
         Chart("bar", t("kr_seats", players=players), t("kr_points"),
-              tuple(t("kp_seat", n=s["seat"]) for s in sim["seats"]),
-              (("", tuple(s["mean_points"] for s in sim["seats"])),)),
+              tuple(t("kp_seat", n=s.seat) for s in sim.seats),
+              (("", tuple(s.mean_points for s in sim.seats)),)),
     )  # fmt: skip
     figures = (
         (t("kr_p_range"), f"{percent(min(block_p), lang)} – {percent(max(block_p), lang)}"),
-        (t("kr_games"), f"{sim['games']}"),
-        (t("kr_tie_rate"), percent(sim["tie_rate"], lang)),
-        (t("kr_tiebreak"), percent(sim["tiebreak_decides"], lang)),
+        (t("kr_games"), f"{sim.games}"),
+        (t("kr_tie_rate"), percent(sim.tie_rate, lang)),
+        (t("kr_tiebreak"), percent(sim.tiebreak_decides, lang)),
     )
     data = {
         "game": "kribbeln",
@@ -167,7 +254,7 @@ def kribbeln_report(pages: int, seed: int, players: int, games: int, lang: str,
         "catalog_p_success": {
             k: round(v.p_success, 12) for k, v in sorted(catalog_figures.items())
         },
-        "simulation": sim,
+        "simulation": sim.to_json(),
     }
     return BalanceReport(
         "kribbeln",
@@ -176,4 +263,5 @@ def kribbeln_report(pages: int, seed: int, players: int, games: int, lang: str,
         figures,
         charts,
         data,
+        report_words(t),
     )

@@ -6,7 +6,6 @@ from generator.balance_report import BalanceReport, Chart
 from generator.render.chart import Frame, bar_chart, line_chart
 from generator.render.flow import Column, Cursor, table
 from generator.render.primitives import MM, Document, Item, Page, Text, page_size
-from generator.text import Texts
 
 MARGIN = 15 * MM
 CHART_H = 62 * MM
@@ -15,18 +14,32 @@ CHART_GAP = 24 * MM  # title above, labels below
 
 def _chart_items(chart: Chart, frame: Frame, lang: str) -> list[Item]:
     decimal = "," if lang == "de" else "."
-    common = {"label_every": chart.label_every, "decimal": decimal}
+    every = chart.label_every
     if chart.kind == "bar":
         values = chart.series[0][1]
-        return bar_chart(frame, values, chart.labels, chart.title, chart.y_label, **common)
+        return bar_chart(
+            frame,
+            values,
+            chart.labels,
+            chart.title,
+            chart.y_label,
+            label_every=every,
+            decimal=decimal,
+        )
     return line_chart(
-        frame, chart.series, chart.labels, chart.title, chart.y_label, y_max=chart.y_max, **common
+        frame,
+        chart.series,
+        chart.labels,
+        chart.title,
+        chart.y_label,
+        y_max=chart.y_max,
+        label_every=every,
+        decimal=decimal,
     )
 
 
 def layout_report(report: BalanceReport, lang: str, paper: str, landscape: bool) -> Document:
     """Every page of the report."""
-    t = Texts("report", lang)
     width, height = page_size(paper, landscape)
     pages: list[list[Item]] = [[]]
     items = pages[0]
@@ -35,7 +48,9 @@ def layout_report(report: BalanceReport, lang: str, paper: str, landscape: bool)
     items.append(Text(MARGIN, top - 28, report.subtitle, 9, color="#444444"))
     cursor = Cursor(MARGIN, width - MARGIN, top - 36, MARGIN + 8 * MM)
     rows = [list(pair) for pair in report.figures]
-    columns = [Column(t("figures"), 3), Column("", 1, "right")]
+    words = report.words
+    assert words is not None
+    columns = [Column(words.figures, 3), Column("", 1, "right")]
     placed_items, _ = table(cursor, columns, rows, size=9, row_h=6 * MM)
     items += placed_items
     y = cursor.top - 12 * MM
@@ -49,7 +64,7 @@ def layout_report(report: BalanceReport, lang: str, paper: str, landscape: bool)
         y -= CHART_H + CHART_GAP
     total = len(pages)
     for n, page_items in enumerate(pages, start=1):
-        page_items.append(Text(MARGIN, MARGIN - 2, t("footer"), 7, color="#666666"))
-        page_items.append(Text(width - MARGIN, MARGIN - 2, t("page", n=n, total=total), 7,
+        page_items.append(Text(MARGIN, MARGIN - 2, words.footer, 7, color="#666666"))
+        page_items.append(Text(width - MARGIN, MARGIN - 2, words.page(n, total), 7,
                                align="right", color="#666666"))  # fmt: skip
     return Document(width, height, tuple(Page(tuple(p)) for p in pages), title=report.title)

@@ -2,32 +2,48 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Callable, Iterator
+from functools import partial
+from typing import Any
 
-from generator.kniffel.oddscard import OddsRequest, write_odds_card
-from generator.kniffel.sheet import BlockRequest, write_block
-from generator.koepfchen.sheet import BoardRequest, write_board
-from generator.kribbeln.sheet import BlockRequest as KribbelnRequest
-from generator.kribbeln.sheet import write_block as write_kribbeln_block
-from generator.worksheet.sheet import WorksheetRequest, write_worksheet
+from generator.built import Built
+from generator.io.catalog import Catalog
 
 
-def write_default_set(out: str | Path, seed: int = 1) -> list[Path]:
-    """Write every default sheet into the folder `out`; return the PDF paths."""
-    folder = Path(out)
-    folder.mkdir(parents=True, exist_ok=True)
-    written = [
-        write_block(BlockRequest(rules="kniffel", lang="de", players=4, seed=seed), folder),
-        write_block(BlockRequest(rules="yahtzee", lang="en", players=4, seed=seed), folder),
-        # the Kniffel odds card (solved and simulated once, then read from the cache)
-        write_odds_card(OddsRequest(rules="kniffel", lang="de", seed=seed), folder),
-    ]
+def default_builds(seed: int = 1, catalog: Catalog | None = None) -> Iterator[Callable[[], Built]]:
+    """One thunk per default sheet (load + build), in the order `dicesheets all` writes them."""
+    from generator.kniffel import build as kniffel
+    from generator.koepfchen.build import BoardRequest
+    from generator.kribbeln.build import BlockRequest as KribbelnRequest
+    from generator.kribbeln.build import build_block, load_block
+    from generator.worksheet.build import WorksheetRequest, build_worksheet, load_worksheet
+
+    catalog = catalog or Catalog.default()
+    for rules, lang in (("kniffel", "de"), ("yahtzee", "en")):
+        block = kniffel.BlockRequest(rules=rules, lang=lang, players=4, seed=seed)
+        yield partial(_kniffel_block, block, catalog)
+    # the Kniffel odds card (solved and simulated once, then read from the cache)
+    odds = kniffel.OddsRequest(rules="kniffel", lang="de", seed=seed)
+    yield lambda: kniffel.build_odds(kniffel.load_odds(odds, catalog), odds)
     # a level-2 worksheet, versions A–C, the answer key after the sheets
-    worksheet = WorksheetRequest(level=2, versions=3, seed=seed, lang="de")
-    written.append(write_worksheet(worksheet, folder).pdf)
+    sheet = WorksheetRequest(level=2, versions=3, seed=seed, lang="de")
+    yield lambda: build_worksheet(load_worksheet(sheet, catalog), sheet)
     # Schlaues Köpfchen: the original board and one sampled board, each with rules and key
-    written.append(write_board(BoardRequest(profile="classic", seed=seed), folder))
-    written.append(write_board(BoardRequest(profile="einmaleins", seed=seed), folder))
+    for profile in ("classic", "einmaleins"):
+        board = BoardRequest(profile=profile, seed=seed)
+        yield partial(_board, board, catalog)
     # Kribbeln: a balanced six-sheet German pad with rules page and answer key
-    written.append(write_kribbeln_block(KribbelnRequest(pages=6, lang="de", seed=seed), folder))
-    return written
+    pad = KribbelnRequest(pages=6, lang="de", seed=seed)
+    yield lambda: build_block(load_block(pad, catalog), pad)
+
+
+def _kniffel_block(req: Any, catalog: Catalog) -> Built:
+    from generator.kniffel.build import build_block, load_block
+
+    return build_block(load_block(req, catalog), req)
+
+
+def _board(req: Any, catalog: Catalog) -> Built:
+    from generator.koepfchen.build import build_board, load_board
+
+    return build_board(load_board(req, catalog), req)

@@ -74,3 +74,15 @@ def os_error(exc: OSError, path: Any = None) -> UserError:
     """An operating-system error as one line naming the path and the reason."""
     name = path if path is not None else (exc.filename or "?")
     return UserError(exc.strerror or type(exc).__name__, where=str(name))
+
+
+class InputError(UserError):
+    """One input of a build has a value that cannot be used.
+
+    `subject` says which input ("players", "paper", "pdf" for the output file …);
+    the CLI maps it to the option that sets it, so the core never names a flag.
+    """
+
+    def __init__(self, subject: str, message: str) -> None:
+        super().__init__(message, where=subject)
+        self.subject = subject

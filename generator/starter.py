@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from generator.errors import UserError, shown
-from generator.output import write_files_atomic
+from generator.io.writer import write_files_atomic
 from generator.resources import catalog_dir, templates_dir
 
 # What each game reads: its catalog folder (named like the game) and its templates.
@@ -90,7 +90,7 @@ def write_starter(folder: Path, games: Iterable[str] = (), force: bool = False) 
     files = [(folder / rel, source.read_bytes()) for source, rel in pairs]
     readme = NOTE.format(folder=folder, contents=_contents(folder, games))
     files.append((folder / "README.txt", readme.encode()))
-    write_files_atomic(files, option="DIR")
+    write_files_atomic(files)
     return [target for target, _ in files]
 
 

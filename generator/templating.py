@@ -1,4 +1,4 @@
-"""The Jinja2 environment for every template, with limits a user's template cannot break.
+"""The Jinja2 sandbox every template runs in, with limits a user's template cannot break.
 
 Templates are rendered in Jinja2's sandbox (no Python internals) with
 `StrictUndefined`. On top of that, because `--catalog` lets anyone hand us
@@ -26,7 +26,7 @@ import os
 import re
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType, TracebackType
@@ -52,36 +52,6 @@ class TemplateLimit(Exception):
     """A template went past one of the limits (turned into a CatalogError with its line)."""
 
 
-class ConfinedLoader(jinja2.FileSystemLoader):
-    """Loads regular files only from inside the search folders (links out are refused)."""
-
-    def get_source(
-        self, environment: jinja2.Environment, template: str
-    ) -> tuple[str, str, Callable[[], bool]]:
-        for folder in self.searchpath:
-            path = os.path.join(folder, *jinja2.loaders.split_template_path(template))
-            if not os.path.isfile(path):
-                continue
-            real = os.path.realpath(path)
-            if not Path(real).is_relative_to(os.path.realpath(folder)):
-                raise CatalogError(
-                    "is a link out of the template folder; copy the file in instead", file=path
-                )
-            from generator.userfiles import read_text
-
-            source = read_text(Path(path), path, MAX_TEXT * 10)
-            mtime = os.path.getmtime(path)
-            return source, os.path.normpath(path), lambda p=path, m=mtime: _unchanged(p, m)
-        raise jinja2.TemplateNotFound(template)
-
-
-def _unchanged(path: str, mtime: float) -> bool:
-    try:
-        return os.path.getmtime(path) == mtime
-    except OSError:
-        return False
-
-
 def _check_text(value: Any) -> Any:
     if isinstance(value, (str, list, tuple)) and len(value) > MAX_TEXT:
         raise TemplateLimit(f"a text or list longer than {MAX_TEXT:,} items")
@@ -99,7 +69,7 @@ def _check_format(text: Any) -> None:
         raise TemplateLimit(f"a format width above {MAX_WIDTH:,} (or one taken from a value)")
 
 
-def _bounded(func: Callable[..., Any]) -> Callable[..., Any]:
+def bounded(func: Callable[..., Any]) -> Callable[..., Any]:
     """A filter or global with whole-number arguments and its result bounded."""
 
     @functools.wraps(func)
@@ -136,17 +106,17 @@ class LimitedSandbox(SandboxedEnvironment):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.filters = {name: _bounded(f) for name, f in self.filters.items()}
+        self.filters = {name: bounded(f) for name, f in self.filters.items()}
         self.filters["format"] = _format_filter
         self.globals = {
-            name: _bounded(value) if callable(value) else value
+            name: bounded(value) if callable(value) else value
             for name, value in self.globals.items()
             if name != "lipsum"
         }
         self.globals["range"] = _range
 
     @staticmethod
-    def concat(parts: Iterable[str]) -> str:  # type: ignore[override]
+    def concat(parts: Iterable[str]) -> str:
         """Join a render's pieces, refusing a text longer than MAX_TEXT."""
         out, total = [], 0
         for part in parts:
@@ -190,34 +160,6 @@ class LimitedSandbox(SandboxedEnvironment):
             _check_int_args(args)  # str.center(10**9), str.zfill, list.pop …
             _check_int_args(kwargs.values())
         return _check_text(super().call(__context, __obj, *args, **kwargs))
-
-
-def number(value: float, lang: str, digits: int = 1) -> str:
-    """A decimal number written the way the language writes it (de: 12,5; en: 12.5)."""
-    text = f"{value:.{digits}f}"
-    return text.replace(".", ",") if lang == "de" else text
-
-
-def percent(value: float, lang: str, digits: int = 1) -> str:
-    """A probability as a percentage (de: 12,5 %; en: 12.5%)."""
-    text = number(100 * value, lang, digits)
-    return f"{text}\u202f%" if lang == "de" else f"{text}%"
-
-
-def make_environment(extra_dirs: Sequence[Path] = ()) -> LimitedSandbox:
-    """The one Jinja2 environment: user template folders first, then the shipped ones."""
-    search = [str(p) for p in extra_dirs] + [str(templates_dir())]
-    env = LimitedSandbox(
-        loader=ConfinedLoader(search),
-        undefined=jinja2.StrictUndefined,
-        autoescape=False,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=False,
-    )
-    env.filters["number"] = _bounded(number)
-    env.filters["percent"] = _bounded(percent)
-    return env
 
 
 def is_shipped(filename: str | None) -> bool:

@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator.catalog import Catalog, confined_error, inside
 from generator.errors import CatalogError, UserError
+from generator.io.catalog import Catalog, confined_error, inside
+from generator.io.yamlload import load_file
 from generator.problems import Incomplete, collecting, report_problem
 from generator.resources import catalog_dir, templates_dir
-from generator.yamlload import load_file
 
 if TYPE_CHECKING:
     from generator.kribbeln.dice import DiceSet
@@ -48,6 +48,8 @@ def _kind_by_place(path: Path, root: Path | None) -> str | None:
     parts = path.relative_to(root).parts if root is not None else path.parts[-3:]
     if path.suffix == ".j2":
         return "template"
+    if path.suffix.lower() == ".csv":
+        return "kribbeln-tasks"  # the only kind of CSV file dicesheets reads
     if path.suffix not in (".yaml", ".yml"):
         return None
     folder = parts[-2] if len(parts) >= 2 else ""
@@ -193,11 +195,12 @@ def _check_spec(path: Path, label: str, report: Report, catalog: Catalog) -> Non
 
 
 def _check_template(path: Path, label: str, report: Report, catalog: Catalog) -> None:
-    from generator.templating import Budget, guarded, make_environment
-    from generator.userfiles import read_text
+    from generator.io.userfiles import read_text
+    from generator.templating import Budget, guarded
+    from generator.text import MAX_TEMPLATE_BYTES, make_environment
 
     env = make_environment()
-    source = read_text(path, label, 2_000_000)
+    source = read_text(path, label, MAX_TEMPLATE_BYTES)
     with guarded(label, Budget()):
         have = set(env.from_string(source).module.__dict__)
     shipped = templates_dir() / path.parent.name / path.name
@@ -240,8 +243,8 @@ def _check_file(
         except (CatalogError, UserError) as exc:
             problems.append(exc)
     problems += found
-    for exc in sorted(problems, key=_line_order):
-        report.add(exc)
+    for problem in sorted(problems, key=_line_order):
+        report.add(problem)
 
 
 def _line_order(problem: UserError) -> tuple[int, int]:
@@ -251,7 +254,9 @@ def _line_order(problem: UserError) -> tuple[int, int]:
 
 def _files(folder: Path) -> Iterable[Path]:
     return sorted(
-        p for p in folder.rglob("*") if p.is_file() and p.suffix in (".yaml", ".yml", ".j2")
+        p
+        for p in folder.rglob("*")
+        if p.is_file() and p.suffix.lower() in (".yaml", ".yml", ".j2", ".csv")
     )
 
 
@@ -276,7 +281,7 @@ def validate(catalog_folder: Path | None = None, files: Iterable[Path] = ()) -> 
                 continue
             rel = path.relative_to(root)
             if rel.parts[0] == "templates" or root == templates_dir():
-                kind = "template"
+                kind: str | None = "template"
             else:
                 kind = _kind_by_place(path, root)
             _check_file(path, catalog.label(path), kind, report, catalog, True)

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from generator import cache
+from generator.io import cache
 
 
 def _kniffel_rules():

@@ -55,7 +55,7 @@ def test_unwritable_output_folder(run_cli, tmp_path: Path) -> None:
 def test_failed_write_leaves_no_partial_file_and_keeps_the_old_one(
     tmp_path: Path, monkeypatch
 ) -> None:
-    from generator import output
+    from generator.io import writer as output
 
     target = tmp_path / "a.pdf"
     target.write_bytes(b"old")

@@ -22,13 +22,20 @@ EXPECTED = {
 
 
 @pytest.fixture(scope="module")
-def two_runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+def previews(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("png")
+
+
+@pytest.fixture(scope="module")
+def two_runs(tmp_path_factory: pytest.TempPathFactory, previews: Path) -> tuple[Path, Path]:
     folders = []
     for hashseed in ("0", "4242"):
         folder = tmp_path_factory.mktemp(f"all-{hashseed}")
         env = {**os.environ, "PYTHONHASHSEED": hashseed}
+        # the first run also writes the --png previews (at a low dpi: they are only counted)
+        png = ["--png", str(previews), "--dpi", "20"] if hashseed == "0" else []
         proc = subprocess.run(
-            [sys.executable, "-m", "generator", "all", "--out", str(folder)],
+            [sys.executable, "-m", "generator", "all", "--out", str(folder), *png],
             env=env, capture_output=True, text=True, timeout=900,
         )  # fmt: skip
         assert proc.returncode == 0, proc.stderr
@@ -62,3 +69,16 @@ def test_every_default_pdf_prints_cleanly(two_runs: tuple[Path, Path]) -> None:
         assert chars_outside(pdf) == [], pdf.name
         for width, height in page_sizes(pdf):
             assert {round(width), round(height)} in ({595, 842}, {612, 792}), pdf.name
+
+
+def test_all_png_writes_every_page_of_every_pdf(
+    two_runs: tuple[Path, Path], previews: Path
+) -> None:
+    folder, _ = two_runs
+    expected = set()
+    for pdf in sorted(folder.glob("*.pdf")):
+        pages = len(page_sizes(pdf))
+        digits = len(str(pages))
+        expected |= {f"{pdf.stem}-{n:0{digits}d}.png" for n in range(1, pages + 1)}
+    assert any(name.startswith("worksheet-") for name in expected)  # the one that was missing
+    assert {p.name for p in previews.iterdir()} == expected

@@ -17,11 +17,11 @@ from hypothesis import strategies as st
 from generator.errors import CatalogError
 from generator.kribbeln.balance import Balance, TaskFacts, load_balance, violations
 from generator.kribbeln.block import N_ROWS, ROWS
+from generator.kribbeln.build import load_block, sample_block_of
 from generator.kribbeln.dice import load_dice
 from generator.kribbeln.layout import BAND_W, PLAYER_MIN_W, sheet_geometry, sheet_items
 from generator.kribbeln.pages import sheet_view
 from generator.kribbeln.sampler import sample_block
-from generator.kribbeln.sheet import make_block
 from generator.kribbeln.solver import analyze_tasks
 from generator.kribbeln.tasks import load_tasks
 from generator.render.primitives import MM, Text, page_size
@@ -196,7 +196,7 @@ def test_block_pdf_pages_names_and_task_texts(written: tuple[Path, dict, list[st
     assert c["sheet_pages"] == [1, 2, 3, 4, 5, 6] and c["rules_pages"] == [7]
     assert c["pdf_pages"] == 6 + len(c["rules_pages"]) + len(c["key_pages"]) >= 8
     assert page_sizes(path) == [pytest.approx((595.28, 841.89), abs=0.01)] * c["pdf_pages"]
-    block, _ = make_block(6, 3)
+    block = sample_block_of(load_block(), 6, 3)
     with pdfplumber.open(str(path)) as pdf:
         for sheet, sampled in zip(c["sheets"], block.sheets):
             page = pdf.pages[sheet["page"] - 1]
@@ -266,7 +266,7 @@ def test_key_matches_manifest(written: tuple[Path, dict, list[str]]) -> None:
 
 
 def test_sheet_geometry_has_ten_rows_and_room_to_write() -> None:
-    block, _ = make_block(1, 2)
+    block = sample_block_of(load_block(), 1, 2)
     dice = block.dice
     for players, landscape in ((2, False), (5, False), (8, False), (5, True)):
         names = ("",) * players

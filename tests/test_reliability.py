@@ -55,7 +55,7 @@ def test_an_unsafe_rule_set_id_is_refused_and_nothing_is_written(
 
 def test_resolve_out_refuses_a_default_name_with_a_folder_part(tmp_path: Path) -> None:
     from generator.errors import UserError
-    from generator.output import resolve_out
+    from generator.io.writer import resolve_out
 
     for name in ("../x.pdf", "a/b.pdf", ".x.pdf", "x\x00.pdf"):
         with pytest.raises(UserError, match="unsafe output file name"):
@@ -199,7 +199,7 @@ def test_a_png_folder_that_cannot_be_written_is_refused_before_the_pdf(
 def test_a_full_disk_is_one_line(run_cli, tmp_path: Path, monkeypatch) -> None:
     import errno
 
-    from generator import output
+    from generator.io import writer as output
 
     real_fdopen = os.fdopen
 

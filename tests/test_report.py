@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from generator.koepfchen.analysis import race_exact, turn_stats
+from generator.koepfchen.build import make_board
 from generator.koepfchen.profile import load_profile
-from generator.koepfchen.sheet import make_board
+from generator.kribbeln.build import load_block, sample_block_of
 from tests.pdfcheck import chars_outside, fonts, page_texts
 
 
@@ -41,14 +42,12 @@ def test_report_bad_players_is_exit_2(run_cli) -> None:
 
 
 def test_kribbeln_report_matches_block_and_simulation(run_cli, tmp_path: Path) -> None:
-    from generator.kribbeln.sheet import make_block
-
     out = tmp_path / "k.pdf"
     result = run_cli("report", "--game", "kribbeln", "--games", "400", "--players", "3",
                      "--out", out)  # fmt: skip
     assert result.exit_code == 0, result.output + result.stderr
     data = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))["contents"]
-    block, _ = make_block(6, 1)
+    block = sample_block_of(load_block(), 6, 1)
     assert data["sheets"] == [[t.id for t in s.tasks] for s in block.sheets]
     first = block.sheets[0].area_tasks(1)
     expected = sum(block.figures[t.id].p_success for t in first) / 2
@@ -60,3 +59,30 @@ def test_kribbeln_report_matches_block_and_simulation(run_cli, tmp_path: Path) -
     assert "Simulierte X-Quote je Aufgabe des Blocks" in text
     assert "Mittlere Punkte nach Sitzplatz, 3 Spieler" in text
     assert chars_outside(out) == []
+
+
+def test_kribbeln_report_simulates_the_very_sheets_it_charts(run_cli, tmp_path: Path) -> None:
+    # regression: a 3-sheet report used to simulate six other sheets
+    result = run_cli("report", "--game", "kribbeln", "--pages", "3", "--seed", "7", "--games",
+                     "300", "--json", "--out", tmp_path / "r.pdf")  # fmt: skip
+    assert result.exit_code == 0, result.output + result.stderr
+    data = json.loads(result.stdout)
+    charted = data["sheets"]
+    assert len(charted) == 3
+    simulated: dict[int, list[str]] = {}
+    for task in data["simulation"]["tasks"]:
+        simulated.setdefault(task["sheet"], []).append(task["id"])
+    assert [simulated[n] for n in (1, 2, 3)] == charted
+    assert data["simulation"]["sheets_from"] == "kribbeln block --pages 3 --seed 7"
+    block = sample_block_of(load_block(), 3, 7)  # the block `kribbeln block --pages 3` prints
+    assert charted == [[t.id for t in s.tasks] for s in block.sheets]
+
+
+def test_report_builds_in_memory() -> None:
+    from generator.balance_report import ReportRequest, build_report, load_report
+    from generator.render.draw import render_pdf
+
+    req = ReportRequest("koepfchen", profile="classic", players=3, seed=2, lang="en")
+    built = build_report(load_report(req), req)
+    assert built.name == "report-koepfchen-en.pdf" and built.contents["players"] == 3
+    assert render_pdf(built.document).startswith(b"%PDF")

@@ -11,7 +11,7 @@ import threading
 import time
 from pathlib import Path
 
-from generator.resources import catalog_dir
+from generator.resources import catalog_dir, templates_dir
 
 SHIPPED = (catalog_dir() / "kniffel" / "kniffel.yaml").read_text(encoding="utf-8")
 
@@ -142,9 +142,62 @@ def test_watch_rebuilds_after_an_edit_and_survives_an_error(tmp_path: Path) -> N
         proc.wait(timeout=10)
 
 
+def test_watch_keeps_a_preview_page_current(tmp_path: Path) -> None:
+    import re
+
+    cat = make_catalog(tmp_path / "mine")
+    template = cat / "templates" / "de" / "kniffel_block.j2"
+    template.parent.mkdir(parents=True)
+    shipped = (templates_dir() / "de" / "kniffel_block.j2").read_text(encoding="utf-8")
+    template.write_text(shipped, encoding="utf-8")
+    preview = cat / "preview"  # inside the catalog: its own files must not trigger rebuilds
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "generator", "kniffel", "block", "--catalog", str(cat), "--watch",
+         "--players", "2", "--out", str(tmp_path / "w.pdf"), "--png",
+         str(preview), "--dpi", "30"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env={**os.environ},
+    )  # fmt: skip
+    lines: queue.Queue = queue.Queue()
+    threading.Thread(target=_reader, args=(proc.stderr, lines), daemon=True).start()
+    page = preview / "index.html"
+    try:
+        announced = _wait_for(lines, "[watch] preview: ", 60)
+        assert page.resolve().as_uri() in announced
+        _wait_for(lines, "[watch] built", 60)
+        html = page.read_text(encoding="utf-8")
+        assert '<meta http-equiv="refresh" content="1">' in html
+        pngs = sorted(p.stem for p in preview.glob("*.png"))
+        assert pngs and re.findall(r'<img src="(w-\d)\.png\?v=\d+"', html) == pngs
+        assert "<h2>w.pdf</h2>" in html and 'class="error"' not in html
+        template.write_text(shipped.replace("{% endmacro %}", "{{ nope }}{% endmacro %}", 1))
+        _wait_for(lines, "dicesheets: error:", 30)
+        _wait_for(lines, "[watch] built", 30)
+        html = page.read_text(encoding="utf-8")
+        assert "the build failed" in html and "nope" in html.split('class="error"')[1]
+        assert "w-1.png" in html  # the last good previews stay
+        template.write_text(shipped.replace("Name", "Name &amp; <Team>", 1), encoding="utf-8")
+        _wait_for(lines, "[watch] built", 30)
+        assert 'class="error"' not in page.read_text(encoding="utf-8")
+        time.sleep(1.0)  # a second poll: the page written just now must not count as a change
+        assert lines.empty(), lines.get()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def test_the_preview_page_escapes_what_it_shows(tmp_path: Path) -> None:
+    from generator.io.previewpage import page_html
+
+    png = tmp_path / "a&b-1.png"
+    png.write_bytes(b"")
+    html = page_html("dicesheets <x>", "ok", [("a&b.pdf", [png])], "bad <tag>")
+    assert "dicesheets &lt;x&gt;" in html and "bad &lt;tag&gt;" in html
+    assert '<img src="a&amp;b-1.png?v=' in html and "<h2>a&amp;b.pdf</h2>" in html
+
+
 def test_catalog_of_one_run_does_not_leak_into_the_next(run_cli, tmp_path: Path) -> None:
-    from generator.catalog import user_catalog
+    from generator.cli.runopts import SETTINGS
 
     cat = make_catalog(tmp_path / "mine")
     assert run_cli("kniffel", "block", "--catalog", cat, "--out", tmp_path / "a.pdf").exit_code == 0
-    assert user_catalog() is None
+    assert SETTINGS.catalog is None

@@ -219,6 +219,20 @@ def test_key_file_letter_paper_english(run_cli, tmp_path: Path) -> None:
     assert cards == [str(n) for p in contents["versions"][0]["problems"] for n in p["numbers"]]
 
 
+def test_png_previews_every_page_of_the_sheets_and_of_the_key(run_cli, tmp_path: Path) -> None:
+    # regression: the worksheet used to write its PDF and no PNG (exit 0, no word)
+    result = run_cli("worksheet", "--level", "2", "--problems", "8", "--versions", "2",
+                     "--key-file", "key.pdf", "--out", "ws.pdf",
+                     "--png", "prev", "--dpi", "20")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    expected = []
+    for pdf in (tmp_path / "ws.pdf", tmp_path / "key.pdf"):
+        pages = len(page_sizes(pdf))
+        expected += [f"{pdf.stem}-{n:0{len(str(pages))}d}.png" for n in range(1, pages + 1)]
+    assert sorted(p.name for p in (tmp_path / "prev").iterdir()) == sorted(expected)
+    assert [line.split("/")[-1] for line in result.stdout.splitlines()[2:]] == expected
+
+
 def test_warnings_for_unprintable_names_and_unused_versions(run_cli, tmp_path: Path) -> None:
     (tmp_path / "class.txt").write_text("Anna\n李明\n", encoding="utf-8")
     result = run_cli("worksheet", "--roster", "class.txt", "--versions", "3", "--problems", "4",
@@ -232,31 +246,42 @@ def test_warnings_for_unprintable_names_and_unused_versions(run_cli, tmp_path: P
     assert [s["version"] for s in manifest_of(tmp_path / "ws.pdf")["sheets"]] == ["A", "B"]
 
 
-def test_same_seed_same_bytes_and_progress_is_reported(tmp_path: Path) -> None:
-    from generator.worksheet.sheet import WorksheetRequest, write_worksheet
+def test_same_seed_same_bytes_in_memory_and_progress_is_reported() -> None:
+    from generator.render.draw import render_pdf
+    from generator.worksheet.build import WorksheetRequest, build_worksheet, load_worksheet
 
     seen: list[tuple[str, int, int]] = []
     req = WorksheetRequest(level=1, problems=6, versions=2, seed=3)
-    a = write_worksheet(req, tmp_path / "a.pdf", progress=lambda *s: seen.append(s))
-    b = write_worksheet(req, tmp_path / "b.pdf")
-    assert a.pdf.read_bytes() == b.pdf.read_bytes()
+    inputs = load_worksheet(req, progress=lambda *s: seen.append(s))
+    a = build_worksheet(inputs, req, progress=lambda *s: seen.append(s))
+    b = build_worksheet(load_worksheet(req), req)
+    assert render_pdf(a.document) == render_pdf(b.document)
+    assert a.contents == b.contents and a.name == "worksheet-koepfchen-level1-de.pdf"
     stages = [s for s, _, _ in seen]
-    assert {"problems", "layout", "pdf"} <= set(stages)
+    assert {"problems", "layout"} <= set(stages)
     assert all(0 <= done <= total for _, done, total in seen)
     assert seen[-1][1] == seen[-1][2]
 
 
-def test_all_writes_a_level_two_worksheet_with_three_versions(tmp_path: Path, monkeypatch) -> None:
-    from generator import defaults
+def test_separate_key_is_a_second_document_in_memory() -> None:
+    from generator.worksheet.build import WorksheetRequest, build_worksheet, load_worksheet
 
-    # only the worksheet: the other default sheets have their own tests (and take longer)
-    for name in [n for n in vars(defaults) if n.startswith("write_")]:
-        if name not in ("write_worksheet", "write_default_set"):
-            monkeypatch.setattr(defaults, name, lambda *args, **kwargs: Path("stub.pdf"))
-    written = defaults.write_default_set(tmp_path / "out")
-    sheets = [p for p in written if p.name.startswith("worksheet-")]
-    assert len(sheets) == 1 and sheets[0].is_file()
-    contents = manifest_of(sheets[0])
+    req = WorksheetRequest(level=1, problems=6, versions=2, seed=3, key_file="key.pdf")
+    built = build_worksheet(load_worksheet(req), req)
+    [(role, key)] = built.extra
+    assert role == "key" and built.contents["key_pages"] == len(key.pages) >= 1
+    assert len(built.document.pages) == 2 * built.contents["pages_per_sheet"]
+
+
+def test_all_writes_a_level_two_worksheet_with_three_versions(tmp_path: Path) -> None:
+    from generator import defaults
+    from generator.io.writer import write_built
+
+    # only the worksheet (the fourth default): the others have their own tests
+    build = list(defaults.default_builds())[3]
+    [sheet] = write_built(build(), tmp_path / "out").pdfs
+    assert sheet.name.startswith("worksheet-") and sheet.is_file()
+    contents = manifest_of(sheet)
     assert [v["letter"] for v in contents["versions"]] == ["A", "B", "C"]
     assert contents["sections"][0]["level"] == 2 and contents["key_pages"] >= 3
 

@@ -64,21 +64,24 @@ class RootGroup(LazyGroup):
         runopts.reset()
         with interrupts.install():
             try:
-                code, started = self._run_once(args, prog_name, complete_var, extra)
-                if not runopts.SETTINGS.watch or code in (130, 143):
+                code, started, error = self._run_once(args, prog_name, complete_var, extra)
+                if not runopts.SETTINGS.watch or code in INTERRUPTED:
                     sys.exit(code)
-                # --watch: rebuild on every change, keep watching after an error, Ctrl-C ends
+                # --watch: rebuild on every change, keep watching after an error, Ctrl-C ends;
+                # a page beside the previews always shows the newest good build (and the error)
+                page = runopts.PreviewPage(args)
                 while True:
-                    stamps = runopts.snapshot(runopts.watched_files(args))
+                    page.update(error)
+                    stamps = runopts.snapshot(runopts.watched_files(args, page.folder))
                     took = time.monotonic() - started
                     click.echo(f"[watch] built in {took:.2f} s (exit {code}); waiting for changes",
                                err=True)  # fmt: skip
-                    changed = runopts.wait_for_change(args, stamps)
+                    changed = runopts.wait_for_change(args, stamps, page.folder)
                     names = ", ".join(p.name for p in changed[:3])
                     click.echo(f"[watch] changed: {names}{' …' if len(changed) > 3 else ''}",
                                err=True)  # fmt: skip
-                    code, started = self._run_once(args, prog_name, complete_var, extra)
-                    if code in (130, 143):
+                    code, started, error = self._run_once(args, prog_name, complete_var, extra)
+                    if code in INTERRUPTED:
                         sys.exit(code)
             except KeyboardInterrupt:
                 sys.exit(0)  # Ctrl-C while --watch waits for a change ends the watch
@@ -88,51 +91,55 @@ class RootGroup(LazyGroup):
                 runopts.reset()  # a run's --catalog must not outlive it (tests, benchmarks)
 
     def _run_once(self, args: list[str], prog_name: Any, complete_var: Any,
-                  extra: dict[str, Any]) -> tuple[int, float]:  # fmt: skip
-        """Run the command once; return its exit status and start time (errors → status)."""
+                  extra: dict[str, Any]) -> tuple[int, float, str | None]:  # fmt: skip
+        """Run the command once: its exit status, start time and error line (errors → status)."""
         from generator import interrupts
 
         started = time.monotonic()
         try:
-            return self._invoke(args, prog_name, complete_var, extra), started
+            code, error = self._invoke(args, prog_name, complete_var, extra)
+            return code, started, error
         except BaseException as exc:
             # a signal wins over whatever a library made of it (e.g. a KeyError from ReportLab)
-            code = interrupts.exit_code()
-            if code is None and isinstance(exc, (KeyboardInterrupt, click.exceptions.Abort)):
-                code = 130
-            if code is None:
+            signalled = interrupts.exit_code()
+            if signalled is None and isinstance(exc, (KeyboardInterrupt, click.exceptions.Abort)):
+                signalled = 130
+            if signalled is None:
                 raise
             click.echo("dicesheets: interrupted", err=True)
-            return code, started
+            return signalled, started, "interrupted"
 
     def _invoke(self, args: list[str], prog_name: Any, complete_var: Any,
-                extra: dict[str, Any]) -> int:  # fmt: skip
+                extra: dict[str, Any]) -> tuple[int, str | None]:  # fmt: skip
         """Run the command; a user error, an OS error or bad arguments become one line, status 2."""
         from generator.cli import runopts
-        from generator.errors import os_error
-        from generator.written import collect_written
+        from generator.errors import one_line, os_error
 
+        runopts.SETTINGS.preview_dir, runopts.SETTINGS.previewed = None, []
         try:
             check_arguments(args)
-            with collect_written() as written:
-                result = super().main(
-                    args, prog_name or "dicesheets", complete_var, standalone_mode=False, **extra
-                )
-            runopts.write_previews(written)
+            result = super().main(
+                args, prog_name or "dicesheets", complete_var, standalone_mode=False, **extra
+            )
         except UserError as exc:
-            click.echo(f"dicesheets: error: {exc}", err=True)
-            return 2
+            from generator.cli.options import user_message
+
+            return self._failed(2, user_message(exc))
         except OSError as exc:  # a file or folder the user named: full disk, permissions …
-            click.echo(f"dicesheets: error: {os_error(exc)}", err=True)
-            return 2
+            return self._failed(2, str(os_error(exc)))
         except click.exceptions.Abort:
             raise
         except click.ClickException as exc:
-            from generator.errors import one_line
+            return self._failed(exc.exit_code, one_line(exc.format_message()))
+        return (result if isinstance(result, int) else 0), None
 
-            click.echo(f"dicesheets: error: {one_line(exc.format_message())}", err=True)
-            return exc.exit_code
-        return result if isinstance(result, int) else 0
+    @staticmethod
+    def _failed(code: int, message: str) -> tuple[int, str]:
+        click.echo(f"dicesheets: error: {message}", err=True)
+        return code, message
+
+
+INTERRUPTED = (130, 143)
 
 
 def check_arguments(args: list[str]) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from generator.cli.options import report_written, seed_option
+from generator.cli.options import run_catalog, seed_option, write_out
 
 
 @click.command("all")
@@ -18,7 +18,11 @@ from generator.cli.options import report_written, seed_option
 @seed_option(help="Random seed.")
 def all_command(out: str, seed: int) -> None:
     """Write the default set of sheets into a folder."""
-    from generator.defaults import write_default_set
+    from pathlib import Path
 
-    for path in write_default_set(out, seed):
-        report_written(path)
+    from generator.defaults import default_builds
+
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    for build in default_builds(seed, run_catalog()):
+        write_out(build(), folder)

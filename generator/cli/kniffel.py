@@ -10,9 +10,10 @@ from generator.cli.options import (
     echo_json,
     json_option,
     lang_option,
-    report_written,
+    run_catalog,
     seed_option,
     sheet_options,
+    write_out,
 )
 
 
@@ -56,10 +57,10 @@ def block(
     seed: int,
 ) -> None:
     """A printable score block (one block per player; --lang defaults to the rule set's)."""
-    from generator.kniffel.sheet import BlockRequest, write_block
+    from generator.kniffel.build import BlockRequest, build_block, load_block
 
     req = BlockRequest(rules, lang, players, games, names, copies, per_page, paper, landscape, seed)
-    report_written(write_block(req, out))
+    write_out(build_block(load_block(req, run_catalog()), req), out)
 
 
 @kniffel.command()
@@ -69,7 +70,7 @@ def score(file: str, as_json: bool) -> None:
     """Check a filled-in game (YAML) and print the totals and the winner."""
     from generator.kniffel.scorefile import check_score_file, format_result
 
-    result = check_score_file(file)
+    result = check_score_file(file, run_catalog())
     if as_json:
         echo_json(result)
     else:
@@ -111,7 +112,7 @@ def _strategy(rules: str, joker: str | None) -> Any:
     from generator.kniffel.solver import load_strategy, with_joker
     from generator.progress import progress
 
-    ruleset = with_joker(load_rules(rules), joker)
+    ruleset = with_joker(load_rules(rules, run_catalog()), joker)
     with progress(len(ruleset.categories), "solving the optimal strategy") as tick:
         return load_strategy(ruleset, tick)
 
@@ -155,7 +156,7 @@ def advise(
     from generator.kniffel.rules import load_rules
     from generator.kniffel.solver import with_joker
 
-    ruleset = with_joker(load_rules(rules), joker)
+    ruleset = with_joker(load_rules(rules, run_catalog()), joker)
     dice = parse_roll((roll, *more_dice))
     position = make_position(ruleset, filled, upper)
     if not 0 <= rolls_left <= 2:
@@ -202,7 +203,7 @@ def odds(
     seed: int,
 ) -> None:
     """A one-page odds card: pattern odds, optimal expected score, score histogram."""
-    from generator.kniffel.oddscard import OddsRequest, write_odds_card
+    from generator.kniffel.build import OddsRequest, build_odds, load_odds
 
     req = OddsRequest(rules, joker, lang, games, paper, landscape, seed)
-    report_written(write_odds_card(req, out))
+    write_out(build_odds(load_odds(req, run_catalog()), req), out)

@@ -8,9 +8,10 @@ from generator.cli.options import (
     echo_json,
     json_option,
     lang_option,
-    report_written,
+    run_catalog,
     seed_option,
     sheet_options,
+    write_out,
 )
 
 profile_option = click.option(
@@ -43,10 +44,10 @@ def board(
     seed: int,
 ) -> None:
     """A printable board (one page, or two to glue), with rules page and answer key."""
-    from generator.koepfchen.sheet import BoardRequest, write_board
+    from generator.koepfchen.build import BoardRequest, build_board, load_board
 
     req = BoardRequest(profile, seed, lang, paper.lower(), landscape, key, rules)
-    report_written(write_board(req, out))
+    write_out(build_board(load_board(req, run_catalog()), req), out)
 
 
 @koepfchen.command()
@@ -65,10 +66,10 @@ def board(
 @json_option
 def analyze(profile: str, seed: int, players: int, games: int, as_json: bool) -> None:
     """Every field's odds, exact game length (Markov chain) and a Monte Carlo cross-check."""
-    from generator.koepfchen.sheet import analyze as run
-    from generator.koepfchen.sheet import format_analysis
+    from generator.koepfchen.build import analyze as run
+    from generator.koepfchen.build import format_analysis
 
-    data = run(profile, seed, players, games)
+    data = run(profile, seed, players, games, run_catalog())
     if as_json:
         echo_json(data)
     else:
@@ -80,7 +81,8 @@ def profiles() -> None:
     """List the board profiles."""
     from generator.koepfchen.profile import load_profile, profile_names
 
-    for name in profile_names():
-        p = load_profile(name)
+    catalog = run_catalog()
+    for name in profile_names(catalog):
+        p = load_profile(name, catalog)
         kind = "fixed" if p.fixed else "sampled"
         click.echo(f"{name}: {p.length} fields, {p.dice} d{p.faces}, ops {p.rules.ops}, {kind}")

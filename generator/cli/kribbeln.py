@@ -9,9 +9,11 @@ from generator.cli.options import (
     echo_json,
     json_option,
     lang_option,
-    report_written,
+    run_catalog,
     seed_option,
     sheet_options,
+    warn,
+    write_out,
 )
 
 dice_option = click.option(
@@ -26,13 +28,8 @@ tasks_option = click.option(
     "tasks_file",
     type=click.Path(dir_okay=False),
     default=None,
-    help="Your own task catalog (YAML, as task_catalog/kribbeln/tasks.yaml).",
+    help="Your own task catalog (YAML as task_catalog/kribbeln/tasks.yaml, or CSV).",
 )
-
-
-def _warn(warnings: list[str]) -> None:
-    for warning in warnings:
-        click.echo(f"dicesheets: warning: {warning}", err=True)
 
 
 @click.group()
@@ -63,8 +60,8 @@ def analyze(
     from generator.kribbeln.report import analyze as run
     from generator.kribbeln.report import format_analysis
 
-    data, warnings = run(dice_file, tasks_file, sort)
-    _warn(warnings)
+    data, warnings = run(dice_file, tasks_file, sort, run_catalog())
+    warn(warnings)
     if as_json:
         echo_json(data)
     else:
@@ -107,8 +104,8 @@ def hold(
     from generator.kribbeln.report import format_hold
     from generator.kribbeln.report import hold as run
 
-    data, warnings = run(task_id, roll, rolls_left, goal, dice_file, tasks_file)
-    _warn(warnings)
+    data, warnings = run(task_id, roll, rolls_left, goal, dice_file, tasks_file, run_catalog())
+    warn(warnings)
     if as_json:
         echo_json(data)
     else:
@@ -124,12 +121,52 @@ def row(dice_file: str | None, tasks_file: str | None, as_json: bool) -> None:
     from generator.kribbeln.report import format_row
     from generator.kribbeln.report import row as run
 
-    data, warnings = run(dice_file, tasks_file)
-    _warn(warnings)
+    data, warnings = run(dice_file, tasks_file, run_catalog())
+    warn(warnings)
     if as_json:
         echo_json(data)
     else:
         click.echo(format_row(data))
+
+
+@kribbeln.command("export-tasks")
+@click.option(
+    "--csv",
+    "fmt",
+    flag_value="csv",
+    default=True,
+    help="As CSV for a spreadsheet (default): id, type, parameters, family.",
+)
+@click.option("--yaml", "fmt", flag_value="yaml", help="As a YAML task catalog.")
+@click.option(
+    "--out",
+    "target",
+    type=click.Path(dir_okay=False, allow_dash=True),
+    default="-",
+    show_default=True,
+    help="The file to write (- for standard output).",
+)
+@dice_option
+@tasks_option
+def export_tasks(fmt: str, target: str, dice_file: str | None, tasks_file: str | None) -> None:
+    """Write the task catalog (shipped, --catalog's or --tasks) as CSV or YAML.
+
+    Reading the file back with --tasks gives the same tasks, so a catalog can be
+    kept in a spreadsheet and turned back into YAML (or the other way round).
+    """
+    from generator.kribbeln.taskcsv import export_tasks as run
+
+    text, warnings = run(fmt, dice_file, tasks_file, run_catalog())
+    warn(warnings)
+    if target == "-":
+        click.echo(text, nl=False)
+        return
+    from pathlib import Path
+
+    from generator.io.writer import write_files_atomic
+
+    write_files_atomic([(Path(target), text.encode("utf-8"))])
+    click.echo(f"wrote {target}")
 
 
 balance_option = click.option(
@@ -185,13 +222,13 @@ def block(
     Every sheet meets the constraints of the balance file; when they cannot all
     be met the command stops (exit 2) and names the constraint that binds.
     """
-    from generator.kribbeln.sheet import BlockRequest, write_block
+    from generator.kribbeln.build import BlockRequest, build_block, load_block
 
     req = BlockRequest(
         pages, seed, balance_file, dice_file, tasks_file, players, names, lang, paper.lower(),
         landscape, rules, key,
     )  # fmt: skip
-    report_written(write_block(req, out, warn=lambda w: _warn([w])))
+    write_out(build_block(load_block(req, run_catalog()), req), out)
 
 
 @kribbeln.command()
@@ -267,10 +304,11 @@ def simulate(
     from generator.kribbeln.playtest import format_result, run
 
     result, warnings = run(
-        players, games, seed, goal, pages_file, block_file, balance_file, dice_file, tasks_file
-    )
-    _warn(warnings)
+        players, games, seed, goal, pages_file, block_file, balance_file, dice_file, tasks_file,
+        run_catalog(),
+    )  # fmt: skip
+    warn(warnings)
     if as_json:
-        echo_json(result)
+        echo_json(result.to_json())
     else:
         click.echo(format_result(result))

@@ -2,12 +2,38 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 import click
 
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from generator.built import Built
+    from generator.errors import UserError
+    from generator.io.catalog import Catalog
+    from generator.io.writer import Written
+
 F = Callable[..., Any]
+
+# the option that sets each input a build or the writer names (`InputError.subject`);
+# a subject not listed is its own option name (`players` → --players)
+OPTION_FOR = {"pdf": "--out", "key": "--key-file", "large_print": "--large-print"}
+
+
+def option_for(subject: str) -> str:
+    """The command-line option behind an input's name."""
+    return OPTION_FOR.get(subject, "--" + subject.replace("_", "-"))
+
+
+def user_message(exc: UserError) -> str:
+    """The one-line error text, with an input error's subject turned into its option."""
+    from generator.errors import InputError
+
+    if isinstance(exc, InputError):
+        return f"option {option_for(exc.subject)}: {exc.message}"
+    return str(exc)
 
 
 def out_option(f: F) -> F:
@@ -71,7 +97,7 @@ def sheet_options(f: F) -> F:
 
 def echo_json(data: Any) -> None:
     """Print deterministic JSON to stdout."""
-    from generator.output import dumps_json
+    from generator.io.writer import dumps_json
 
     click.echo(dumps_json(data), nl=False)
 
@@ -79,3 +105,39 @@ def echo_json(data: Any) -> None:
 def report_written(path: Any) -> None:
     """One line per written file."""
     click.echo(f"wrote {path}")
+
+
+def run_catalog() -> Catalog:
+    """The catalog of this run: the shipped one, under the `--catalog` folder if given."""
+    from generator.cli.runopts import SETTINGS
+    from generator.io.catalog import Catalog
+
+    return Catalog.default(SETTINGS.catalog)
+
+
+def warn(warnings: Any) -> None:
+    """One line per warning on stderr."""
+    for warning in warnings:
+        click.echo(f"dicesheets: warning: {warning}", err=True)
+
+
+def write_out(
+    built: Built,
+    out: str | Path | None,
+    targets: Mapping[str, str | Path | None] | None = None,
+    report: bool = True,
+) -> Written:
+    """Write a build through the one writer (with the `--png` previews); report each file
+    (unless `report` is false: a command that prints JSON keeps stdout for it)."""
+    from generator.cli.runopts import SETTINGS, note_previews, preview_folder
+    from generator.io.writer import Previews, resolve_out, write_built
+
+    folder = preview_folder(resolve_out(out, built.name))
+    previews = Previews(folder, SETTINGS.dpi) if folder is not None else None
+    warn(built.warnings)
+    written = write_built(built, out, targets, previews)
+    if folder is not None:
+        note_previews(folder, written.pdfs, written.pngs)
+    for path in (*written.pdfs, *written.pngs) if report else ():
+        report_written(path)
+    return written

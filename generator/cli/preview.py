@@ -16,7 +16,7 @@ def preview(pdf: str, png_dir: str, dpi: int) -> None:
     """Render every page of a PDF as a PNG file."""
     from pathlib import Path
 
-    from generator.preview import pdf_to_png
+    from generator.io.preview import pdf_to_png
 
     for path in pdf_to_png(Path(pdf), Path(png_dir), dpi):
         report_written(path)

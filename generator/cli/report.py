@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from generator.cli.options import echo_json, lang_option, report_written, sheet_options
+from generator.cli.options import echo_json, lang_option, run_catalog, sheet_options, write_out
 
 
 @click.command("report")
@@ -32,20 +32,12 @@ def report_command(game: str, profile: str, players: int, pages: int, games: int
                    as_json: bool, lang: str, out: str | None, paper: str, landscape: bool,
                    seed: int) -> None:  # fmt: skip
     """Charts and figures that show how a board or a block plays."""
-    from generator import balance_report as br
+    from generator.balance_report import ReportRequest, build_report, load_report
 
-    options = {"game": game, "lang": lang, "paper": paper, "landscape": landscape,
-               "players": players}  # fmt: skip
-    if game == "koepfchen":
-        options["profile"] = profile
-        report = br.koepfchen_report(profile, seed, players, lang)
-    else:
-        options.update(pages=pages, games=games, balance=balance_file, dice=dice_file,
-                       tasks=tasks_file)  # fmt: skip
-        report = br.kribbeln_report(pages, seed, players, games, lang, balance_file, dice_file,
-                                    tasks_file)  # fmt: skip
-    path = br.write_report(report, lang, paper, landscape, out, options, seed)
+    req = ReportRequest(game, profile, players, pages, games, balance_file, dice_file, tasks_file,
+                        lang, paper, landscape, seed)  # fmt: skip
+    built = build_report(load_report(req, run_catalog()), req)
+    written = write_out(built, out, report=not as_json)
     if as_json:
-        echo_json({"pdf": str(path), "figures": dict(report.figures), **report.data})
-    else:
-        report_written(path)
+        data = {k: v for k, v in built.contents.items() if k != "kind"}
+        echo_json({"pdf": str(written.pdfs[0]), **data})

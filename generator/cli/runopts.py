@@ -26,7 +26,10 @@ class RunSettings:
         self.png: Path | None = None
         self.dpi = 100
         self.watch = False
-        self.catalog_set = False
+        self.catalog: Path | None = None
+        # what this run previewed: the folder and each PDF with its PNGs (the --watch page)
+        self.preview_dir: Path | None = None
+        self.previewed: list[tuple[Path, tuple[Path, ...]]] = []
 
 
 SETTINGS = RunSettings()
@@ -36,18 +39,16 @@ def _set(name: str) -> Callable[[click.Context, click.Parameter, Any], None]:
     def callback(ctx: click.Context, param: click.Parameter, value: Any) -> None:
         from pathlib import Path
 
-        if name == "catalog":
-            from generator.catalog import set_user_catalog
+        if name == "catalog" and value is not None and not Path(value).is_dir():
+            from generator.errors import OptionError
 
-            set_user_catalog(Path(value) if value else None)
-            SETTINGS.catalog_set = True
-        elif name == "png" and value is not None:
-            from generator.output import check_folder
+            raise OptionError("--catalog", f"'{value}' is not a folder")
+        if name == "png" and value is not None:
+            from generator.io.writer import check_folder
 
             check_folder(Path(value), "--png")  # before any PDF is written
-            SETTINGS.png = Path(value)
-        elif value is not None:
-            setattr(SETTINGS, name, value)
+        if value is not None:
+            setattr(SETTINGS, name, Path(value) if name in ("png", "catalog") else value)
 
     return callback
 
@@ -109,40 +110,77 @@ def add_run_options(command: click.Command) -> click.Command:
 
 def reset() -> None:
     """Forget the settings of a previous run (tests run many commands in one process)."""
-    if SETTINGS.catalog_set:
-        from generator.catalog import set_user_catalog
-
-        set_user_catalog(None)
     SETTINGS.__init__()  # type: ignore[misc]
 
 
-def write_previews(pdfs: Iterable[Path]) -> None:
-    """The --png previews of every PDF the run wrote."""
-    if SETTINGS.png is None:
-        return
-    from generator.preview import pdf_to_png
+def preview_folder(first_pdf: Path) -> Path | None:
+    """Where PNG previews go: `--png DIR`; with `--watch` alone, `preview/` beside the PDF."""
+    if SETTINGS.png is not None:
+        return SETTINGS.png
+    return first_pdf.parent / "preview" if SETTINGS.watch else None
 
+
+def note_previews(folder: Path, pdfs: Iterable[Path], pngs: Iterable[Path]) -> None:
+    """Remember this run's previews: each PDF with its own pages (`<stem>-<n>.png`)."""
+    import re
+
+    SETTINGS.preview_dir = folder
+    pngs = list(pngs)
     for pdf in pdfs:
-        for png in pdf_to_png(pdf, SETTINGS.png, SETTINGS.dpi):
-            click.echo(f"wrote {png}")
+        own = re.compile(rf"{re.escape(pdf.stem)}-\d+\.png")
+        SETTINGS.previewed.append((pdf, tuple(p for p in pngs if own.fullmatch(p.name))))
 
 
-def watched_files(args: Iterable[str]) -> list[Path]:
-    """Catalog files, templates, and any existing file named on the command line."""
+class PreviewPage:
+    """The --watch page (`index.html` beside the previews): the newest good build, the error."""
+
+    def __init__(self, args: list[str]) -> None:
+        self.title = " ".join(["dicesheets", *args])
+        self.folder: Path | None = None
+        self.shown: list[tuple[Path, tuple[Path, ...]]] = []
+
+    def update(self, error: str | None) -> None:
+        """After a run: show its previews, or (it failed) the last good ones under the error."""
+        from generator.io.previewpage import write_page
+
+        first = self.folder is None
+        self.folder = SETTINGS.preview_dir or self.folder or SETTINGS.png
+        if error is None:
+            self.shown = list(SETTINGS.previewed)
+        if self.folder is None:
+            return
+        clock = time.strftime("%H:%M:%S")
+        status = f"{clock}: built" if error is None else f"{clock}: the build failed"
+        documents = [(pdf.name, list(pngs)) for pdf, pngs in self.shown]
+        page = write_page(self.folder, self.title, status, documents, error)
+        if first:
+            click.echo(f"[watch] preview: {page.resolve().as_uri()} (open it once; it "
+                       "follows every rebuild)", err=True)  # fmt: skip
+
+
+def watched_files(args: Iterable[str], skip: Path | None = None) -> list[Path]:
+    """Catalog files, templates, and any existing file named on the command line.
+
+    `skip`: the preview folder; the run's own previews are no reason to rebuild
+    (it may sit inside the catalog folder).
+    """
     from pathlib import Path
 
-    from generator.catalog import user_catalog
     from generator.resources import catalog_dir, templates_dir
 
     roots = [catalog_dir(), templates_dir()]
-    if (user := user_catalog()) is not None:
-        roots.append(user)
+    if SETTINGS.catalog is not None:
+        roots.append(SETTINGS.catalog)
     files = [p for root in roots if root.is_dir() for p in root.rglob("*") if p.is_file()]
     files += [Path(a) for a in args if not a.startswith("-") and Path(a).is_file()]
+    if skip is not None:
+        skip = skip.resolve()
+        files = [p for p in files if p.parent.resolve() != skip]
     return sorted(set(files))
 
 
-def snapshot(files: Iterable[Path]) -> dict[Path, float]:
+def snapshot(files: Iterable[Path]) -> dict[Path, int]:
+    """Each file's modification time in ns (-1: gone)."""
     stamps = {}
     for path in files:
         try:
@@ -152,11 +190,13 @@ def snapshot(files: Iterable[Path]) -> dict[Path, float]:
     return stamps
 
 
-def wait_for_change(args: list[str], before: dict[Path, float]) -> list[Path]:
+def wait_for_change(
+    args: list[str], before: dict[Path, int], skip: Path | None = None
+) -> list[Path]:
     """Block until a watched file changes; return the changed files."""
     while True:
         time.sleep(POLL_SECONDS)
-        now = snapshot(watched_files(args))
+        now = snapshot(watched_files(args, skip))
         changed = [p for p in now.keys() | before.keys() if now.get(p) != before.get(p)]
         if changed:
             return sorted(changed)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from generator.cli.options import lang_option, out_option, report_written, seed_option
+from generator.cli.options import lang_option, out_option, run_catalog, seed_option, write_out
 
 SINGLE_SECTION = ("family", "level", "problems", "impossible")
 
@@ -86,7 +86,7 @@ def worksheet(
     the answer key lists the simplest solution and how many solutions each has.
     """
     from generator.errors import OptionError
-    from generator.worksheet.sheet import WorksheetRequest, write_worksheet
+    from generator.worksheet.build import WorksheetRequest, build_worksheet, load_worksheet
 
     if spec is not None:
         for name in SINGLE_SECTION:
@@ -112,9 +112,5 @@ def worksheet(
     from generator.progress import staged_progress
 
     with staged_progress() as progress:
-        result = write_worksheet(req, out, progress=progress)
-    for warning in result.warnings:
-        click.echo(f"dicesheets: warning: {warning}", err=True)
-    report_written(result.pdf)
-    if result.key is not None:
-        report_written(result.key)
+        built = build_worksheet(load_worksheet(req, run_catalog(), progress), req, progress)
+    write_out(built, out, {"key": key_file})

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from generator.errors import OptionError
+from generator.errors import InputError
 from generator.kniffel.rules import RuleSet
-from generator.text import Texts
+from generator.text import Templates, Texts
 
 MAX_PLAYERS = 8
 MAX_GAMES = 6
@@ -30,6 +30,7 @@ class BlockSpec:
     games: int
     names: tuple[str, ...]  # one entry per block of one copy; "" = a blank name line
     copies: int = 1
+    templates: Templates | None = field(default=None, compare=False)  # None: the shipped ones
 
     @property
     def blocks(self) -> tuple[str, ...]:
@@ -44,6 +45,7 @@ def make_spec(
     games: int,
     names: str | None,
     copies: int,
+    templates: Templates | None = None,
 ) -> BlockSpec:
     """Check the block options against each other and build the spec."""
     name_list: tuple[str, ...] = ()
@@ -51,28 +53,28 @@ def make_spec(
         parts = [part.strip() for part in names.split(",")]
         for i, part in enumerate(parts, start=1):
             if not part:
-                raise OptionError("--names", f"name {i} is empty (expected comma-separated names)")
+                raise InputError("names", f"name {i} is empty (expected comma-separated names)")
         name_list = tuple(parts)
     if players is None:
         players = len(name_list) or 1
     if not 1 <= players <= MAX_PLAYERS:
-        raise OptionError("--players", f"expected 1–{MAX_PLAYERS} players, found {players}")
+        raise InputError("players", f"expected 1–{MAX_PLAYERS} players, found {players}")
     if len(name_list) > players:
-        raise OptionError(
-            "--names",
+        raise InputError(
+            "names",
             f"{len(name_list)} names given for {players} players (expected at most {players})",
         )
     if not 1 <= games <= MAX_GAMES:
-        raise OptionError("--games", f"expected 1–{MAX_GAMES} game columns, found {games}")
+        raise InputError("games", f"expected 1–{MAX_GAMES} game columns, found {games}")
     if not 1 <= copies <= MAX_COPIES:
-        raise OptionError("--copies", f"expected 1–{MAX_COPIES} copies, found {copies}")
+        raise InputError("copies", f"expected 1–{MAX_COPIES} copies, found {copies}")
     padded = name_list + ("",) * (players - len(name_list))
-    return BlockSpec(rules=rules, lang=lang, games=games, names=padded, copies=copies)
+    return BlockSpec(rules, lang, games, padded, copies, templates)
 
 
 def block_rows(spec: BlockSpec) -> list[BlockRow]:
     """The rows of one block from top to bottom, with their words in the block's language."""
-    t = Texts("kniffel_block", spec.lang)
+    t = Texts("kniffel_block", spec.lang, spec.templates)
     rules, lang = spec.rules, spec.lang
     rows = [BlockRow("category", c.id, c.label[lang], c.hint[lang]) for c in rules.upper]
     rows += [
@@ -103,7 +105,7 @@ def block_rows(spec: BlockSpec) -> list[BlockRow]:
 
 def block_words(spec: BlockSpec) -> dict[str, str]:
     """The header words of a block (title, name label, game headings)."""
-    t = Texts("kniffel_block", spec.lang)
+    t = Texts("kniffel_block", spec.lang, spec.templates)
     words = {"title": spec.rules.name[spec.lang], "name_label": t("name_label")}
     for g in range(1, spec.games + 1):
         words[f"game_{g}"] = t("game_label", n=g)

@@ -1,4 +1,4 @@
-"""The Kniffel odds card: options → figures and words → layout → PDF + manifest (no click here).
+"""The Kniffel odds card as data: figures and words (no geometry); `build.build_odds` lays it out.
 
 The card shows every pattern's odds (exact fractions, `odds.pattern_odds`),
 the optimal expected score (exact, `solver`), its spread and percentiles and a
@@ -11,14 +11,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
-from generator.catalog import Catalog
 from generator.kniffel.odds import UPPER_COUNT, PatternOdds
 from generator.kniffel.rules import RuleSet
-from generator.kniffel.simulate import DEFAULT_GAMES, PERCENTILES, Distribution, check_games
-from generator.text import Texts, percent
+from generator.kniffel.simulate import PERCENTILES, Distribution
+from generator.text import Templates, Texts, percent
 
 BIN_WIDTH = 10  # points per histogram bar
 WINDOW = (0.5, 99.5)  # percentiles the histogram window covers (the rest is a note)
@@ -69,6 +67,7 @@ class OddsCard:
     distribution: Distribution
     percentiles: tuple[tuple[int, str, int], ...]  # (p, label, score), in PERCENTILES order
     histogram: Histogram
+    templates: Templates | None = None  # None: the shipped ones
 
 
 def group_digits(n: int) -> str:
@@ -95,10 +94,15 @@ def make_histogram(dist: Distribution, width: int = BIN_WIDTH) -> Histogram:
 
 
 def make_card(
-    rules: RuleSet, lang: str, odds: list[PatternOdds], expected: float, dist: Distribution
+    rules: RuleSet,
+    lang: str,
+    odds: list[PatternOdds],
+    expected: float,
+    dist: Distribution,
+    templates: Templates | None = None,
 ) -> OddsCard:
     """Put the figures and the card's words together."""
-    t = Texts("kniffel_odds", lang)
+    t = Texts("kniffel_odds", lang, templates)
     name = rules.name[lang]
     ycat = rules.yahtzee_category
     hist = make_histogram(dist)
@@ -157,12 +161,12 @@ def make_card(
             )
         )
     percentiles = tuple((p, t("percentile_label", p=p), dist.percentile(p)) for p in PERCENTILES)
-    return OddsCard(rules, lang, words, tuple(rows), expected, dist, percentiles, hist)
+    return OddsCard(rules, lang, words, tuple(rows), expected, dist, percentiles, hist, templates)
 
 
 def share_ticks(card: OddsCard) -> list[tuple[float, str]]:
     """Gridlines of the histogram: (share of games, its label), a nice step apart."""
-    t = Texts("kniffel_odds", card.lang)
+    t = Texts("kniffel_odds", card.lang, card.templates)
     hist = card.histogram
     top = max(hist.counts) / hist.games * 100
     step = next(s for s in (0.5, 1, 2, 2.5, 5, 10, 20, 25, 50) if top / s <= 6)
@@ -228,55 +232,3 @@ def card_contents(card: OddsCard) -> dict[str, Any]:
             "above": hist.above,
         },
     }
-
-
-@dataclass(frozen=True)
-class OddsRequest:
-    rules: str = "kniffel"
-    joker: str | None = None  # None: the rule set's own
-    lang: str | None = None  # None: the rule set's own language
-    games: int = DEFAULT_GAMES
-    paper: str = "a4"
-    landscape: bool = False
-    seed: int = 1
-
-
-def write_odds_card(
-    req: OddsRequest, out: str | Path | None, catalog: Catalog | None = None
-) -> Path:
-    """Solve (or load), simulate (or load), lay out and write the odds card; return the PDF path."""
-    from generator.kniffel.odds import pattern_odds
-    from generator.kniffel.oddscard_layout import layout_odds
-    from generator.kniffel.rules import load_rules
-    from generator.kniffel.simulate import score_distribution
-    from generator.kniffel.solver import load_strategy, with_joker
-    from generator.output import build_manifest, resolve_out, write_pdf
-    from generator.render.draw import render_pdf
-
-    base = load_rules(req.rules, catalog)
-    rules = with_joker(base, req.joker)
-    check_games(req.games)
-    lang = req.lang or rules.lang
-    variant = f"-{rules.joker}-joker" if rules.joker != base.joker else ""
-    path = resolve_out(out, f"{rules.id}{variant}-odds-{lang}.pdf")
-    from generator.progress import progress
-
-    turns = len(rules.categories)
-    with progress(turns, "solving the optimal strategy") as tick:
-        strategy = load_strategy(rules, tick)
-    with progress(turns, "simulating games") as tick:
-        dist = score_distribution(strategy, req.games, req.seed, tick)
-    card = make_card(rules, lang, pattern_odds(rules), strategy.expected_score(), dist)
-    doc = layout_odds(card, req.paper, req.landscape)
-    pdf = render_pdf(doc)
-    options = {
-        "rules": req.rules,
-        "joker": rules.joker,
-        "lang": lang,
-        "games": req.games,
-        "paper": req.paper,
-        "landscape": req.landscape,
-    }
-    contents = {**card_contents(card), "page_size_pt": [round(doc.width, 2), round(doc.height, 2)]}
-    write_pdf(path, pdf, build_manifest("kniffel odds", options, req.seed, contents))
-    return path

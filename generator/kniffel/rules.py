@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.catalog import Catalog
 from generator.errors import CatalogError, UserError
+from generator.io.catalog import Catalog
+from generator.io.yamlload import Fields, load_file, position
 from generator.problems import each, require_all
 from generator.text import LANGS
-from generator.yamlload import Fields, load_file, position
 
 KINDS = ("upper", "of_a_kind", "full_house", "straight", "yahtzee", "chance")
 JOKERS = ("none", "free", "forced")

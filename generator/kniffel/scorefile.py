@@ -18,9 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from generator.errors import CatalogError, UserError
+from generator.io.catalog import Catalog
+from generator.io.yamlload import Fields, load_file
 from generator.kniffel.rules import RuleSet, load_rules
 from generator.kniffel.scoring import possible_scores, totals
-from generator.yamlload import Fields, load_file
 
 
 def _game(data: Any, rules: RuleSet, file: str, where: str) -> dict[str, Any]:
@@ -53,13 +54,13 @@ def _game(data: Any, rules: RuleSet, file: str, where: str) -> dict[str, Any]:
     return {"boxes": filled, "yahtzee_bonus_ticks": ticks, **t.__dict__}
 
 
-def check_score_file(path: str | Path) -> dict[str, Any]:
+def check_score_file(path: str | Path, catalog: Catalog | None = None) -> dict[str, Any]:
     """Validate a filled-in score file and compute every total and the winner."""
     file = str(path)
     f = Fields(load_file(Path(path), file), file)
     f.unknown_keys({"rules", "players"})
     try:
-        rules = load_rules(f.get("rules", str, "kniffel"))
+        rules = load_rules(f.get("rules", str, "kniffel"), catalog)
     except UserError as exc:
         raise f.error("rules", exc.message) from None
     players_raw = f.get("players", list)

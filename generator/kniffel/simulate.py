@@ -209,7 +209,7 @@ def score_distribution(
     strategy: Strategy, games: int, seed: int, tick: Callable[[int], None] | None = None
 ) -> Distribution:
     """The simulated distribution, from the on-disk cache or simulated and stored."""
-    from generator.cache import cached_arrays, key_for
+    from generator.io.cache import cached_arrays, key_for
 
     key = key_for(
         "kniffel-scores",

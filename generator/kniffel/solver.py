@@ -506,7 +506,7 @@ def best_boxes(
         ok[five] &= allowed[np.arange(len(five)), box, face]
         if not ok.any():
             continue
-        pts = game.points(box, state, filled)
+        pts = game.points(np.asarray(box), state, filled)
         new_upper = np.minimum(game.cap, upper + pts) if game.faces[box] else upper
         new_flag = flag
         if box == game.yahtzee_box:
@@ -597,7 +597,7 @@ class Strategy:
 
 def table_key(rules: RuleSet) -> str:
     """The cache key of a rule set's table: its fingerprint and the solver version."""
-    from generator.cache import key_for
+    from generator.io.cache import key_for
 
     return key_for("kniffel-values", SOLVER_VERSION, rules_fingerprint(rules))
 
@@ -607,7 +607,7 @@ def load_strategy(rules: RuleSet, tick: Callable[[int], None] | None = None) -> 
 
     `tick(1)` is called once per solved layer (13 for Kniffel), for a progress bar.
     """
-    from generator.cache import cached_arrays
+    from generator.io.cache import cached_arrays
 
     game = make_game(rules)
     layer_done = None if tick is None else (lambda _layer: tick(1))

@@ -6,8 +6,8 @@ computes every cell as plain numbers first (tested without drawing). A track
 that does not fit one page with cells of at least `MIN_ONE_PAGE` is split over
 two pages: part 1 (odd number of rows, top to bottom, ending at its right edge)
 is cut at a dashed line and laid on the grey glue strip of part 2, which
-continues bottom to top from its left edge. Rules and key pages flow blocks
-(`generator.koepfchen.pages`) through `render.flow`, in one or two columns.
+continues bottom to top from its left edge. Rules and key pages are stories
+(`generator.koepfchen.pages`) poured through `render.flow`, in one or two columns.
 """
 
 from __future__ import annotations
@@ -17,20 +17,18 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from generator.errors import OptionError
-from generator.koepfchen.pages import (
-    Balanced,
+from generator.koepfchen.pages import BoardView
+from generator.render.flow import (
     Block,
-    BoardView,
-    Bullet,
+    BulletStyle,
     Columns,
-    DiceRow,
-    Group,
-    Heading,
-    Para,
-    Table,
+    PageFrame,
+    TableStyle,
+    TextStyle,
+    Theme,
+    flow_story,
+    wrap,
 )
-from generator.render.dice import die_face
-from generator.render.flow import Column, Cursor, paragraph, table, wrap
 from generator.render.fonts import ascent, fit_size, text_width
 from generator.render.primitives import (
     MM,
@@ -44,6 +42,7 @@ from generator.render.primitives import (
     Text,
     page_size,
 )
+from generator.render.style import DARK_GREY, MID_GREY
 
 MARGIN = 12 * MM
 GLUE_MARGIN = 24 * MM  # part 2's left margin: room for the glue strip
@@ -150,7 +149,8 @@ def board_geometry(n_cells: int, paper: str, landscape: bool) -> BoardGeometry:
     two = _grid(n_cells, page_w - MARGIN - GLUE_MARGIN, height, 2)
     if one[0] >= MIN_ONE_PAGE or one[0] >= two[0]:
         parts, (size, cols, rows, w, h) = 1, one
-        left, width = (MARGIN,), page_w - 2 * MARGIN
+        left: tuple[float, ...] = (MARGIN,)
+        width = page_w - 2 * MARGIN
     else:
         parts, (size, cols, rows, w, h) = 2, two
         width = page_w - MARGIN - GLUE_MARGIN
@@ -384,205 +384,31 @@ def board_pages(view: BoardView, geo: BoardGeometry) -> list[list[Item]]:
     return pages
 
 
-# --- rules page and answer key: flowing blocks ---------------------------------------------
+# --- rules page and answer key: stories ---------------------------------------------------
 
 TEXT_MARGIN_X = 18 * MM
 TEXT_MARGIN_Y = 15 * MM
 COLUMN_GAP = 8 * MM
-SIZES = {1: 16.0, 2: 12.0, 3: 10.0}
-KEEP_WITH_NEXT = {1: 30 * MM, 2: 40 * MM, 3: 14 * MM}  # room a heading wants below it
-ROW_H = 4.8 * MM
+THEME = Theme(
+    headings={
+        1: TextStyle(16, bold=True, after=3 * MM, keep=16 * 1.6 + 30 * MM),
+        2: TextStyle(12, bold=True, before=1.5 * MM, after=1.2 * MM, keep=12 * 1.6 + 40 * MM),
+        3: TextStyle(10, bold=True, before=1.5 * MM, after=1.2 * MM, keep=10 * 1.6 + 14 * MM),
+    },
+    paragraphs={"body": TextStyle(9.5), "small": TextStyle(8.5, color=DARK_GREY)},
+    bullet=BulletStyle(TextStyle(9.5, after=1.4 * MM, indent=6 * MM, keep_lines=3)),
+    table=TableStyle(8.5, row_h=4.8 * MM, after=2.5 * MM),
+)
 
 
-class _Flow:
-    """Pages of flowing blocks in one or more columns; a column that is full moves on."""
-
-    def __init__(self, page_w: float, page_h: float, footer: str) -> None:
-        self.page_w, self.page_h = page_w, page_h
-        self.footer = footer
-        self.pages: list[list[Item]] = []
-        self.count = 1
-        self.grouped = False  # inside a group that was already moved to where it fits
-        self._new_page()
-
-    def _new_page(self) -> None:
-        self.pages.append([])
-        size = fit_size(self.footer, 7, self.page_w - 2 * TEXT_MARGIN_X)
-        self.pages[-1].append(Text(TEXT_MARGIN_X, TEXT_MARGIN_Y - 6 * MM, self.footer, size,
-                                   color="#666666"))  # fmt: skip
-        self.section_top = self.page_h - TEXT_MARGIN_Y
-        self.low = self.section_top
-        self.column = 0
-        self.cursor = self._frame(0)
-
-    def _frame(self, column: int) -> Cursor:
-        width = (self.page_w - 2 * TEXT_MARGIN_X - (self.count - 1) * COLUMN_GAP) / self.count
-        left = TEXT_MARGIN_X + column * (width + COLUMN_GAP)
-        return Cursor(left, left + width, self.section_top, TEXT_MARGIN_Y)
-
-    def next_frame(self) -> None:
-        self.low = min(self.low, self.cursor.top)
-        if self.column + 1 < self.count:
-            self.column += 1
-            self.cursor = self._frame(self.column)
-        else:
-            self._new_page()
-
-    def columns(self, count: int) -> None:
-        """Start a section of `count` columns below everything placed so far on this page."""
-        self.section_top = min(self.low, self.cursor.top)
-        self.count = count
-        self.column = 0
-        self.cursor = self._frame(0)
-        self.low = self.section_top
-
-    def fresh(self) -> bool:
-        """True at the top of a column on a new page: moving on would not give more room."""
-        return self.cursor.top >= self.page_h - TEXT_MARGIN_Y - 1
-
-    def full_room(self) -> float:
-        """The height of a column on a new page."""
-        return self.page_h - 2 * TEXT_MARGIN_Y
-
-    def measure(self, blocks: Sequence[Block]) -> float:
-        """The height `blocks` take in one column of the current width (mid-column)."""
-        probe = _Flow(self.cursor.width + 2 * TEXT_MARGIN_X, 1e6, "")
-        probe.cursor.top -= 1 * MM  # not at the top: headings take their space above too
-        start = probe.cursor.top
-        for block in blocks:
-            probe.block(block)
-        return start - probe.cursor.top
-
-    def need(self, height: float) -> None:
-        """Move on unless `height` fits in the current column."""
-        if self.cursor.room() < height and not self.fresh():
-            self.next_frame()
-
-    def add(self, items: Sequence[Item]) -> None:
-        self.pages[-1].extend(items)
-
-    def block(self, block: Block) -> None:
-        if isinstance(block, Columns):
-            self.columns(block.count)
-        elif isinstance(block, Group):
-            height = self.measure(block.blocks)
-            while height > self.cursor.room() and height <= self.full_room() and not self.fresh():
-                self.next_frame()
-            self.grouped = height <= self.cursor.room()
-            for inner in block.blocks:
-                self.block(inner)
-            self.grouped = False
-        elif isinstance(block, Balanced):
-            self._balanced(block)
-        elif isinstance(block, Heading):
-            size = SIZES[block.level]
-            if not self.grouped:
-                self.need(size * 1.6 + KEEP_WITH_NEXT[block.level])
-            if block.level > 1 and self.cursor.top < self.section_top - 1:
-                self.cursor.top -= 1.5 * MM
-            self._text(block.text, size, bold=True, after=1.2 * MM if block.level > 1 else 3 * MM)
-        elif isinstance(block, Para):
-            self._text(
-                block.text,
-                8.5 if block.small else 9.5,
-                color="#333333" if block.small else "#000000",
-            )
-        elif isinstance(block, Bullet):
-            self._bullet(block)
-        elif isinstance(block, DiceRow):
-            self._dice(block)
-        elif isinstance(block, Table):
-            self._table(block)
-
-    def _text(self, text: str, size: float, bold: bool = False, after: float = 2 * MM,
-              color: str = "#000000", indent: float = 0.0) -> None:  # fmt: skip
-        left = text
-        while left:
-            items, left = paragraph(self.cursor, left, size, bold, space_after=after, color=color,
-                                    indent=indent)  # fmt: skip
-            self.add(items)
-            if left:
-                self.next_frame()
-
-    def _bullet(self, block: Bullet) -> None:
-        size = 9.5
-        indent = 6 * MM
-        if not self.grouped:
-            self.need(size * 1.3 * min(3, len(wrap(block.text, size, self.cursor.width - indent))))
-        if block.label:
-            self.add([Text(self.cursor.left, self.cursor.top - size * 1.3 + 0.25 * size,
-                           block.label, size, bold=True)])  # fmt: skip
-        self._text(block.text, size, after=1.4 * MM, indent=indent)
-
-    def _dice(self, block: DiceRow) -> None:
-        die = 9 * MM
-        if not self.grouped:
-            self.need(die + 3 * MM)
-        x = self.cursor.left + 6 * MM
-        y = self.cursor.top - die - 0.5 * MM
-        for value in block.values:
-            self.add(die_face(x, y, die, value))
-            x += die + 2 * MM
-        size = 12.0
-        self.add([Text(x + 3 * MM, y + die / 2 - 0.36 * size, block.text, size, bold=True)])
-        self.cursor.top = y - 3 * MM
-
-    def _balanced(self, block: Balanced) -> None:
-        """Groups in order; as soon as the rest fits this page's two columns, even them out."""
-        groups = list(block.groups)
-        while groups:
-            if self.count == 2 and self.column == 0 and self._split_rest(groups):
-                return
-            self.block(groups.pop(0))
-
-    def _split_rest(self, groups: list[Group]) -> bool:
-        """Place all `groups` in the two columns of this page, ending level, if they fit."""
-        heights = [self.measure(g.blocks) for g in groups]
-        used = self.section_top - self.cursor.top
-        room_left, room_right = self.cursor.room(), self.section_top - TEXT_MARGIN_Y
-        options = [
-            (max(used + sum(heights[:k]), sum(heights[k:])), k)
-            for k in range(len(groups) + 1)
-            if sum(heights[:k]) <= room_left and sum(heights[k:]) <= room_right
-        ]
-        if not options:
-            return False
-        _, k = min(options)
-        for group in groups[:k]:
-            self.block(group)
-        self.next_frame()
-        for group in groups[k:]:
-            self.block(group)
-        return True
-
-    def _table(self, block: Table) -> None:
-        columns = [Column(c.title, c.weight, c.align) for c in block.columns]  # type: ignore[arg-type]
-        rows = list(block.rows)
-        row_h = ROW_H
-        fits = int((self.cursor.room() + 1e-6) // row_h) - 1  # rows under the header
-        per_column = 0
-        if block.balance and self.count > 1 and self.column == 0 and len(rows) <= fits * self.count:
-            per_column = -(-len(rows) // self.count)  # even columns when all fit this page
-        while rows:
-            chunk = rows[:per_column] if per_column else rows
-            items, placed = table(self.cursor, columns, chunk, size=8.5, row_h=row_h)
-            self.add(items)
-            rows = rows[placed:]
-            if rows or placed == 0:
-                if placed == 0 and self.fresh() and self.column == 0:
-                    raise AssertionError("a table row does not fit an empty page")  # a bug
-                self.next_frame()
-        self.cursor.top -= 2.5 * MM
-
-
-def flow_pages(
-    blocks: Sequence[Block], page_w: float, page_h: float, footer: str
-) -> list[list[Item]]:
-    """Lay out blocks on as many pages as they need."""
-    flow = _Flow(page_w, page_h, footer)
-    for block in blocks:
-        flow.block(block)
-    return flow.pages
+def text_frame(page_w: float, page_h: float, footer: str) -> PageFrame:
+    """The text area of rules and key pages, with the board's footer line on every page."""
+    size = fit_size(footer, 7, page_w - 2 * TEXT_MARGIN_X)
+    line = Text(TEXT_MARGIN_X, TEXT_MARGIN_Y - 6 * MM, footer, size, color=MID_GREY)
+    return PageFrame(
+        page_w, page_h, TEXT_MARGIN_X, page_w - TEXT_MARGIN_X, page_h - TEXT_MARGIN_Y,
+        TEXT_MARGIN_Y, COLUMN_GAP, footer=lambda k, n: [line], footer_first=True,
+    )  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -612,7 +438,7 @@ def layout_sheet(
         rules = [rules[0], Columns(2), *rules[1:]]
     for role, blocks in (("rules", rules), ("key", key)):
         if blocks:  # same page size as the board: one paper setting prints the whole file
-            more = flow_pages(blocks, geo.page_w, geo.page_h, footer)
+            more = flow_story(blocks, text_frame(geo.page_w, geo.page_h, footer), THEME)
             pages += more
             roles += [role] * len(more)
     doc = Document(geo.page_w, geo.page_h, tuple(Page(tuple(p)) for p in pages), title=title)

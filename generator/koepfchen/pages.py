@@ -1,8 +1,9 @@
 """What the printed pages say: the board's words, the rules page and the answer key as blocks.
 
 Every visible word comes from `templates/<lang>/koepfchen_{board,rules,key}.j2`.
-The blocks are plain data (headings, paragraphs, dice, tables); the layout
-module decides where they go (`generator.koepfchen.layout`).
+The rules page and the key are stories (`render.flow` blocks: headings,
+paragraphs, dice, tables); the layout module decides how they look and where
+they go (`generator.koepfchen.layout`).
 """
 
 from __future__ import annotations
@@ -12,74 +13,22 @@ from dataclasses import dataclass
 from generator.koepfchen.analysis import RaceStats, TurnStats
 from generator.koepfchen.board import Board
 from generator.koepfchen.key import HardTarget
-from generator.text import Texts, percent
+from generator.render.dice import dice_row
+from generator.render.flow import (
+    Balanced,
+    Block,
+    Bullet,
+    Column,
+    Columns,
+    Group,
+    Heading,
+    Paragraph,
+    Table,
+)
+from generator.text import Templates, Texts, percent
 
 DOTS = {1: "●", 2: "●●", 3: "●●●"}
 OPS_SHORT = {"+": "+", "-": "−", "*": "×", "/": "÷"}
-
-
-@dataclass(frozen=True)
-class Heading:
-    text: str
-    level: int = 2  # 1: page title, 2: section, 3: sub-section
-
-
-@dataclass(frozen=True)
-class Para:
-    text: str
-    small: bool = False
-
-
-@dataclass(frozen=True)
-class Bullet:
-    label: str  # "1." or "•"
-    text: str
-
-
-@dataclass(frozen=True)
-class DiceRow:
-    """Drawn white dice followed by a line of text (the rules' example)."""
-
-    values: tuple[int, ...]
-    text: str
-
-
-@dataclass(frozen=True)
-class TableColumn:
-    title: str
-    weight: float
-    align: str = "left"
-
-
-@dataclass(frozen=True)
-class Table:
-    columns: tuple[TableColumn, ...]
-    rows: tuple[tuple[str, ...], ...]
-    balance: bool = False  # in columns: split the rows evenly when they all fit the page
-
-
-@dataclass(frozen=True)
-class Columns:
-    """From here on, flow the blocks in this many columns."""
-
-    count: int
-
-
-@dataclass(frozen=True)
-class Group:
-    """Blocks kept together in one column when they fit one."""
-
-    blocks: tuple[Heading | Para | Bullet | DiceRow | Table, ...]
-
-
-@dataclass(frozen=True)
-class Balanced:
-    """Groups spread over the columns so that the columns end at about the same height."""
-
-    groups: tuple[Group, ...]
-
-
-Block = Heading | Para | Bullet | DiceRow | Table | Columns | Group | Balanced
 
 
 @dataclass(frozen=True)
@@ -106,10 +55,12 @@ def ops_symbols(ops: str) -> str:
     return " ".join(OPS_SHORT[o] for o in ops)
 
 
-def board_view(board: Board, lang: str, figures: Figures) -> BoardView:
+def board_view(
+    board: Board, lang: str, figures: Figures, templates: Templates | None = None
+) -> BoardView:
     """The cells and words of the board pages."""
     profile = board.profile
-    t = Texts("koepfchen_board", lang)
+    t = Texts("koepfchen_board", lang, templates)
     words = {
         "title": t("title", name=profile.name[lang]),
         "reminder": t("reminder", dice=profile.dice, ops=ops_symbols(profile.rules.ops)),
@@ -159,13 +110,15 @@ def example_roll(board: Board) -> tuple[int, int, int, tuple[int, ...], str] | N
     return pos, red, pos + red, best[1], best[2]
 
 
-def rules_blocks(board: Board, lang: str, figures: Figures) -> list[Block]:
+def rules_blocks(
+    board: Board, lang: str, figures: Figures, templates: Templates | None = None
+) -> list[Block]:
     """The rules page: the original's rules, this profile's operations and division rule."""
     profile = board.profile
-    t = Texts("koepfchen_rules", lang)
+    t = Texts("koepfchen_rules", lang, templates)
     ops = profile.rules.ops
     division = "division_rational" if profile.rules.rational else "division_integer"
-    turn: list[Heading | Para | Bullet | DiceRow | Table] = [
+    turn: list[Block] = [
         Heading(t("h_turn")),
         Bullet("1.", t("step_red", length=profile.length)),
         Bullet("2.", t("step_white", rolls=profile.rolls)),
@@ -177,11 +130,11 @@ def rules_blocks(board: Board, lang: str, figures: Figures) -> list[Block]:
     if example is not None:
         pos, red, field_no, roll, solution = example
         target = board.fields[field_no - 1].target
-        turn.append(Para(t("example", pos=pos, red=red, field=field_no, target=target)))
-        turn.append(DiceRow(roll, t("example_solution", solution=solution, target=target)))
-    this_board: list[Heading | Para | Bullet | DiceRow | Table] = [
+        turn.append(Paragraph(t("example", pos=pos, red=red, field=field_no, target=target)))
+        turn.append(dice_row(roll, t("example_solution", solution=solution, target=target)))
+    this_board: list[Block] = [
         Heading(t("h_board")),
-        Para(
+        Paragraph(
             t(
                 "board_figures",
                 turns=figures.solo.expected,
@@ -193,34 +146,41 @@ def rules_blocks(board: Board, lang: str, figures: Figures) -> list[Block]:
     ]
     if profile.marks:
         this_board.append(
-            Para(t("board_marks", easy=profile.easy, hard=profile.hard, rolls=profile.rolls))
+            Paragraph(t("board_marks", easy=profile.easy, hard=profile.hard, rolls=profile.rolls))
         )
     # each section is a group, so a heading never stands alone at the foot of a column
     return [
         Heading(t("title"), 1),
-        Para(t("subtitle", name=profile.name[lang]) + " – " + profile.description[lang]),
-        Group((Heading(t("h_material")), Para(t("material", length=profile.length,
+        Paragraph(t("subtitle", name=profile.name[lang]) + " – " + profile.description[lang]),
+        Group((Heading(t("h_material")), Paragraph(t("material", length=profile.length,
                                                     dice=profile.dice, faces=profile.faces)))),
-        Group((Heading(t("h_setup")), Para(t("setup")))),
+        Group((Heading(t("h_setup")), Paragraph(t("setup")))),
         Group(tuple(turn)),
-        Group((Heading(t("h_end")), Para(t("end", length=profile.length)))),
-        Group((Heading(t("h_stress")), Para(t("stress")), Para(t("stress_example"), small=True))),
+        Group((Heading(t("h_end")), Paragraph(t("end", length=profile.length)))),
+        Group((Heading(t("h_stress")), Paragraph(t("stress")),
+               Paragraph(t("stress_example"), "small"))),
         Group(tuple(this_board)),
     ]  # fmt: skip
 
 
-def key_blocks(board: Board, lang: str, figures: Figures, hard: list[HardTarget]) -> list[Block]:
+def key_blocks(
+    board: Board,
+    lang: str,
+    figures: Figures,
+    hard: list[HardTarget],
+    templates: Templates | None = None,
+) -> list[Block]:
     """The answer key: every field's target and odds, game length, the hardest targets' rolls."""
     profile = board.profile
-    t = Texts("koepfchen_key", lang)
+    t = Texts("koepfchen_key", lang, templates)
     columns = (
-        TableColumn(t("col_field"), 1.0, "right"),
-        TableColumn(t("col_target"), 1.1, "right"),
-        TableColumn(t("col_single"), 1.4, "right"),
-        TableColumn(t("col_within", rolls=profile.rolls), 1.5, "right"),
-        TableColumn(t("col_level"), 1.2, "center"),
+        Column(t("col_field"), 1.0, "right"),
+        Column(t("col_target"), 1.1, "right"),
+        Column(t("col_single"), 1.4, "right"),
+        Column(t("col_within", rolls=profile.rolls), 1.5, "right"),
+        Column(t("col_level"), 1.2, "center"),
     )
-    rows = tuple(
+    rows: tuple[tuple[str, ...], ...] = tuple(
         (
             str(f.index),
             str(f.target),
@@ -232,12 +192,12 @@ def key_blocks(board: Board, lang: str, figures: Figures, hard: list[HardTarget]
     )
     blocks: list[Block] = [
         Heading(t("title", name=profile.name[lang]), 1),
-        Para(t("intro", rolls=profile.rolls)),
+        Paragraph(t("intro", rolls=profile.rolls)),
         Columns(2),
         Table(columns, rows, balance=True),
         Columns(1),
         Heading(t("h_figures")),
-        Para(
+        Paragraph(
             t(
                 "solo",
                 turns=figures.solo.expected,
@@ -254,10 +214,10 @@ def key_blocks(board: Board, lang: str, figures: Figures, hard: list[HardTarget]
             )
         )
     if hard:
-        blocks += [Heading(t("h_hardest")), Para(t("hard_intro")), Columns(2)]
+        blocks += [Heading(t("h_hardest")), Paragraph(t("hard_intro")), Columns(2)]
         sol_columns = (
-            TableColumn(t("col_roll"), 1.0, "center"),
-            TableColumn(t("col_solution"), 2.2, "left"),
+            Column(t("col_roll"), 1.0, "center"),
+            Column(t("col_solution"), 2.2, "left"),
         )
         groups = []
         for h in hard:
@@ -271,7 +231,7 @@ def key_blocks(board: Board, lang: str, figures: Figures, hard: list[HardTarget]
                 Group(
                     (
                         Heading(heading, 3),
-                        Para(t("count", n=len(h.rolls), total=h.all_rolls), small=True),
+                        Paragraph(t("count", n=len(h.rolls), total=h.all_rolls), "small"),
                         Table(sol_columns, rows),
                     )
                 )

@@ -15,10 +15,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from generator.catalog import Catalog
 from generator.errors import CatalogError, UserError
+from generator.io.catalog import Catalog
+from generator.io.yamlload import Fields, load_file, position
 from generator.numbers.rules import DIVISIONS, Rules
-from generator.yamlload import Fields, load_file, position
 
 SUBDIR = "koepfchen"
 TARGET_KINDS = ("index", "range", "products")
@@ -343,7 +343,7 @@ def load_profile_file(path: Path, label: str) -> Profile:
 def _targets(top: _Reader, length: int) -> tuple[str, int, int, tuple[int, int] | None]:
     targets = top.sub("targets")
     if targets is None:
-        raise top.f.error(None, "missing key 'targets'")  # type: ignore[arg-type]
+        raise top.f.error(None, "missing key 'targets'")
     targets.f.unknown_keys({"kind", "min", "max", "factors"})
     kind = targets.f.choice("kind", TARGET_KINDS)
     if kind == "index":

@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from generator.errors import CatalogError, OptionError, shown
+from generator.io.yamlload import Fields, load_file, position
 from generator.kribbeln.balance import AREAS, TASKS_PER_AREA, TASKS_PER_SHEET
 from generator.kribbeln.tasks import Task, TaskCatalog
-from generator.yamlload import Fields, load_file, position
 
 FINAL_AREA = AREAS + 1  # the fourth Kribbeln row belongs to no colour area
 MAX_PIPS = 36  # six dice: the highest pip sum
@@ -138,7 +138,7 @@ def load_pages_file(file: str, catalog: TaskCatalog) -> list[Sheet]:
 
 def load_block_manifest(file: str, catalog: TaskCatalog) -> list[Sheet]:
     """The sheets of a block from the manifest `dicesheets kribbeln block` wrote beside it."""
-    from generator.userfiles import read_text
+    from generator.io.userfiles import read_text
 
     path = Path(file)
     if not path.is_file():

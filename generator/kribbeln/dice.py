@@ -14,11 +14,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from generator.catalog import Catalog, find_file
 from generator.errors import CatalogError
+from generator.io.catalog import Catalog, find_file
+from generator.io.yamlload import Fields, LocList, load_file, position
 from generator.problems import each, require_all
 from generator.text import LANGS
-from generator.yamlload import Fields, LocList, load_file, position
 
 N_DICE = 6
 N_FACES = 6
@@ -154,7 +154,9 @@ def _fill_looks(colors: list[Color], f: Fields) -> tuple[list[Color], list[str]]
             free = [v for v in (first, *choices[attr]) if v and v not in used[attr]]
             looks[attr] = free[0]
             used[attr].add(free[0])
-        filled[c.id] = replace(c, **looks)
+        filled[c.id] = replace(
+            c, symbol=looks.get("symbol", c.symbol), pattern=looks.get("pattern", c.pattern)
+        )
         line, _ = f.position(c.id)
         given = ", ".join(f"{attr} '{value}'" for attr, value in looks.items())
         warnings.append(
@@ -248,5 +250,5 @@ def load_dice_file(path: Path, label: str) -> tuple[DiceSet, list[str]]:
 
 def load_dice(file: str | None = None, catalog: Catalog | None = None) -> tuple[DiceSet, list[str]]:
     """The shipped dice (`file` None) or a user's dice file; returns the dice and warnings."""
-    path, label = find_file(DEFAULT_FILE, file, "--dice", "dice file", catalog)
+    path, label = find_file(DEFAULT_FILE, file, "dice", "dice file", catalog)
     return load_dice_file(path, label)

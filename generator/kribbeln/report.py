@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from generator.errors import OptionError
+from generator.io.catalog import Catalog
 from generator.kribbeln.dice import N_FACES, DiceSet, load_dice
 from generator.kribbeln.masks import fulfilled
 from generator.kribbeln.solver import GOALS, analyze_tasks, hold_options, row_figures
@@ -21,9 +23,12 @@ SORTS = ("catalog", "p_success", "expected_pips", "id", "family")
 _DIGITS = 10  # JSON figures are rounded so that output is identical across machines
 
 
-def _load(dice_file: str | None, tasks_file: str | None) -> tuple[DiceSet, TaskCatalog, list[str]]:
-    dice, warnings = load_dice(dice_file)
-    return dice, load_tasks(dice, tasks_file), warnings
+def _load(
+    dice_file: str | None, tasks_file: str | None, files: Catalog | None
+) -> tuple[DiceSet, TaskCatalog, list[str]]:
+    """The dice and tasks: the user's files, else those of the run's catalog `files`."""
+    dice, warnings = load_dice(dice_file, files)
+    return dice, load_tasks(dice, tasks_file, files), warnings
 
 
 def _task_data(task: Task, dice: DiceSet, texts: dict[str, Texts]) -> dict[str, Any]:
@@ -38,12 +43,15 @@ def _task_data(task: Task, dice: DiceSet, texts: dict[str, Texts]) -> dict[str, 
 
 
 def analyze(
-    dice_file: str | None, tasks_file: str | None, sort: str = "catalog"
+    dice_file: str | None,
+    tasks_file: str | None,
+    sort: str = "catalog",
+    files: Catalog | None = None,
 ) -> tuple[dict[str, Any], list[str]]:
     """Every task of the catalog with its text, family, p_success and expected_pips."""
     if sort not in SORTS:
         raise OptionError("--sort", f"expected one of {', '.join(SORTS)}, found '{sort}'")
-    dice, catalog, warnings = _load(dice_file, tasks_file)
+    dice, catalog, warnings = _load(dice_file, tasks_file, files)
     figures = analyze_tasks(dice, catalog.tasks, catalog.rolls)
     texts = {lang: Texts(TEMPLATE, lang) for lang in LANGS}
     rows = []
@@ -87,7 +95,7 @@ def format_analysis(data: dict[str, Any], lang: str) -> str:
     return _table(header, rows, right={2, 3})
 
 
-def _table(header: tuple[str, ...], rows: list[tuple[str, ...]], right: set[int]) -> str:
+def _table(header: tuple[str, ...], rows: Sequence[Sequence[Any]], right: set[int]) -> str:
     widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
     lines = []
     for row in (header, *rows):
@@ -131,11 +139,12 @@ def hold(
     goal: str = "success",
     dice_file: str | None = None,
     tasks_file: str | None = None,
+    files: Catalog | None = None,
 ) -> tuple[dict[str, Any], list[str]]:
     """The options to keep dice from a roll, best first, with their values."""
     if goal not in GOALS:
         raise OptionError("--goal", f"expected one of {', '.join(GOALS)}, found '{goal}'")
-    dice, catalog, warnings = _load(dice_file, tasks_file)
+    dice, catalog, warnings = _load(dice_file, tasks_file, files)
     task = _find_task(catalog, task_id)
     values = parse_roll(roll, dice.n_dice)
     if not 0 <= rolls_left < catalog.rolls:
@@ -198,9 +207,11 @@ def format_hold(data: dict[str, Any], lang: str) -> str:
     return "\n".join(lines) + _table(header, rows, right={0})
 
 
-def row(dice_file: str | None, tasks_file: str | None) -> tuple[dict[str, Any], list[str]]:
+def row(
+    dice_file: str | None, tasks_file: str | None, files: Catalog | None = None
+) -> tuple[dict[str, Any], list[str]]:
     """Kribbeln-row figures: expected best pip sum and P(beating k) for every k."""
-    dice, catalog, warnings = _load(dice_file, tasks_file)
+    dice, catalog, warnings = _load(dice_file, tasks_file, files)
     fig = row_figures(dice, catalog.rolls)
     data = {
         "rolls": catalog.rolls,

@@ -28,15 +28,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from generator.catalog import Catalog, find_file
 from generator.errors import CatalogError
+from generator.io.catalog import Catalog, find_file
+from generator.io.yamlload import Fields, load_file, position
 from generator.kribbeln.dice import SUBDIR, DiceSet
-from generator.problems import each, report_problem
+from generator.problems import collecting, each, report_problem
 from generator.text import Texts
-from generator.yamlload import Fields, load_file, position
 
 FAMILIES = ("exact", "free", "comparison")
 DEFAULT_FILE = f"{SUBDIR}/tasks.yaml"
+CSV_FILE = f"{SUBDIR}/tasks.csv"  # a catalog folder's tasks from a spreadsheet
 DEFAULT_ROLLS = 3
 MAX_ROLLS = 6
 TEMPLATE = "kribbeln_tasks"
@@ -199,7 +200,9 @@ def _task(data: object, index: int, file: str, dice: DiceSet) -> Task:
 
 
 def load_tasks_file(path: Path, label: str, dice: DiceSet) -> TaskCatalog:
-    """Parse and validate one task file against the dice whose colours it names."""
+    """Parse and validate one task file (YAML, or CSV by its suffix) against the dice."""
+    if path.suffix.lower() == ".csv":
+        return _load_csv(path, label, dice)
     top = Fields(load_file(path, label), label)
     top.unknown_keys({"rolls", "tasks"})
     rolls = top.int_in("rolls", 1, MAX_ROLLS, DEFAULT_ROLLS)
@@ -209,41 +212,65 @@ def load_tasks_file(path: Path, label: str, dice: DiceSet) -> TaskCatalog:
     return TaskCatalog(tasks=_parse_tasks(raw, label, dice), rolls=rolls, source=label)
 
 
+def _load_csv(path: Path, label: str, dice: DiceSet) -> TaskCatalog:
+    from generator.kribbeln.taskcsv import read_task_rows
+
+    raw, rolls, (line, column) = read_task_rows(path, label)
+    if rolls is None:
+        rolls = DEFAULT_ROLLS
+    elif not 1 <= rolls <= MAX_ROLLS:
+        message = f"'# rolls:' expects a whole number 1–{MAX_ROLLS}, found {rolls}"
+        raise CatalogError(message, file=label, line=line, column=column)
+    if not raw:
+        raise CatalogError("expected at least one task row under the header", file=label)
+    return TaskCatalog(tasks=_parse_tasks(raw, label, dice), rolls=rolls, source=label)
+
+
 def _parse_tasks(raw: list, label: str, dice: DiceSet) -> tuple[Task, ...]:
     """Every item as a task; a repeated id is a problem of its item like any other.
 
-    While collecting (`validate`), the tasks without problems are returned and the
-    problems of the others are recorded, so a duplicate id shows up beside them.
+    The problems come in the order of the lines: the first is raised, or (while
+    collecting, for `validate`) all are recorded and the tasks without problems
+    returned, so a duplicate id shows up beside the other problems.
     """
     seen: dict[str, int] = {}
     repeated: set[int] = set()
-    for i, item in enumerate(raw):
-        task_id = item.get("id") if isinstance(item, dict) else None
-        if not isinstance(task_id, str):
-            continue
-        if task_id in seen:
-            line, col = position(item, "id")
-            report_problem(
-                CatalogError(
-                    f"tasks[{i}]: task id '{task_id}' appears twice "
-                    f"(first as tasks[{seen[task_id]}])",
-                    file=label,
-                    line=line,
-                    column=col,
-                )
-            )
-            repeated.add(i)
-        else:
-            seen[task_id] = i
-    parsed = each(raw, lambda i, item: (i, _task(item, i, label, dice)))
+    with collecting() as problems:
+        for i, item in enumerate(raw):
+            task_id = item.get("id") if isinstance(item, dict) else None
+            if not isinstance(task_id, str):
+                continue
+            if task_id in seen:
+                line, col = position(item, "id")
+                message = f"tasks[{i}]: task id '{task_id}' appears twice"
+                message += f" (first as tasks[{seen[task_id]}])"
+                report_problem(CatalogError(message, file=label, line=line, column=col))
+                repeated.add(i)
+            else:
+                seen[task_id] = i
+        parsed = each(raw, lambda i, item: (i, _task(item, i, label, dice)))
+    for problem in sorted(problems, key=lambda p: (p.line or 0, p.column or 0)):
+        report_problem(problem)
     return tuple(task for i, task in parsed if i not in repeated)
 
 
 def load_tasks(
     dice: DiceSet, file: str | None = None, catalog: Catalog | None = None
 ) -> TaskCatalog:
-    """The shipped task catalog (`file` None) or a user's task file, checked against `dice`."""
-    path, label = find_file(DEFAULT_FILE, file, "--tasks", "task catalog", catalog)
+    """The catalog's task file (`file` None) or a user's task file, checked against `dice`.
+
+    A catalog folder may hold its tasks as `kribbeln/tasks.csv` instead of `tasks.yaml`.
+    """
+    if file is None:
+        catalog = catalog or Catalog.default()
+        for folder in catalog.dirs:
+            found = [folder / rel for rel in (DEFAULT_FILE, CSV_FILE) if (folder / rel).is_file()]
+            if len(found) == 2:
+                message = "beside tasks.yaml: keep one of the two task files"
+                raise CatalogError(message, file=catalog.label(found[1]))
+            if found:
+                return load_tasks_file(found[0], catalog.label(found[0]), dice)
+    path, label = find_file(DEFAULT_FILE, file, "tasks", "task catalog", catalog)
     return load_tasks_file(path, label, dice)
 
 

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from generator.render.primitives import Circle, Item, Rect, Text
+from functools import partial
+
+from generator.render.flow import Cursor, Figure, Theme
+from generator.render.primitives import MM, Circle, Item, Rect, Text
+from generator.render.style import centred
+
+ROW_DIE = 9 * MM  # a die in a line of text (a rules page's example roll)
+ROW_TEXT = 12.0
 
 # pip positions on a 3×3 grid (column, row from the top), the usual Western layout
 PIPS: dict[int, tuple[tuple[int, int], ...]] = {
@@ -49,7 +56,7 @@ def die_face(
         items.append(
             Text(
                 x + size / 2,
-                y + size / 2 - 0.36 * text_size,
+                centred(y + size / 2, text_size),
                 str(value),
                 text_size,
                 True,
@@ -57,4 +64,20 @@ def die_face(
                 pips,
             )
         )
+    return items
+
+
+def dice_row(values: tuple[int, ...], text: str) -> Figure:
+    """A story figure: drawn white dice, then a line of bold text (a worked example)."""
+    return Figure(ROW_DIE + 3.5 * MM, partial(_dice_row, values, text))
+
+
+def _dice_row(values: tuple[int, ...], text: str, box: Cursor, theme: Theme) -> list[Item]:
+    x = box.left + 6 * MM
+    y = box.top - ROW_DIE - 0.5 * MM
+    items: list[Item] = []
+    for value in values:
+        items += die_face(x, y, ROW_DIE, value)
+        x += ROW_DIE + 2 * MM
+    items.append(Text(x + 3 * MM, centred(y + ROW_DIE / 2, ROW_TEXT), text, ROW_TEXT, bold=True))
     return items

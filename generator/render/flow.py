@@ -1,16 +1,36 @@
-"""Shared layout helpers for text-heavy pages: wrapped paragraphs and paginated tables.
+"""The one story engine for text pages: rules pages, answer keys and reports of every game.
 
-Both return layout items (`primitives`) and never draw; rules pages, answer keys
-and reports of every game use them, so their look stays the same.
+A story is a sequence of blocks (headings, paragraphs, bullets, tables that
+continue across columns and pages with their header repeated, figures,
+columns, keep-together groups); `flow_story` pours it into the columns of as
+many pages as it needs and adds each page's footer ("page k of N"). A `Theme`
+says how each kind of block looks, so a game's view decides what is said
+and its layout how it looks. The building blocks (`wrap`, `paragraph`,
+`table`) return layout items (`primitives`) and never draw.
+
+Rules every story keeps: a heading never ends a column (it moves on with the
+first line(s) of what follows); a group moves on whole when it fits a fresh
+column; a table that moves on repeats its header; space above a heading is
+dropped at the top of a column.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from generator.render.fonts import fit_size, text_width
 from generator.render.primitives import MM, Align, Item, Line, Rect, Text
+from generator.render.style import (
+    BASELINE_RAISE,
+    HEADER_FILL,
+    INK,
+    LEADING,
+    RULE_GREY,
+    ZEBRA_FILL,
+    centred,
+)
 
 
 def wrap(text: str, size: float, width: float, bold: bool = False) -> list[str]:
@@ -47,8 +67,9 @@ class Cursor:
 
 
 def paragraph(
-    cursor: Cursor, text: str, size: float = 10, bold: bool = False, leading: float = 1.3,
-    space_after: float = 2.5 * MM, color: str = "#000000", indent: float = 0.0,
+    cursor: Cursor, text: str, size: float = 10, bold: bool = False, leading: float = LEADING,
+    space_after: float = 2.5 * MM, color: str = INK, indent: float = 0.0,
+    baseline: float = BASELINE_RAISE,
 ) -> tuple[list[Item], str]:  # fmt: skip
     """Lay out as much of `text` as fits; return the items and the text left over."""
     items: list[Item] = []
@@ -59,7 +80,7 @@ def paragraph(
             return items, " ".join(lines[i:])
         cursor.top -= step
         items.append(
-            Text(cursor.left + indent, cursor.top + 0.25 * size, line, size, bold, color=color)
+            Text(cursor.left + indent, cursor.top + baseline * size, line, size, bold, color=color)
         )
     cursor.top -= space_after
     return items, ""
@@ -78,8 +99,8 @@ def table(
     rows: Sequence[Sequence[str]],
     size: float = 9,
     row_h: float = 6 * MM,
-    header_fill: str = "#d9d9d9",
-    zebra: str | None = "#f3f3f3",
+    header_fill: str = HEADER_FILL,
+    zebra: str | None = ZEBRA_FILL,
 ) -> tuple[list[Item], int]:
     """Lay out a header and as many rows as fit; return the items and the rows placed."""
     items: list[Item] = []
@@ -95,9 +116,9 @@ def table(
         for col, w, value in zip(columns, widths, values):
             s = fit_size(value, size, w - 2 * pad, bold)
             tx = {"left": x + pad, "center": x + w / 2, "right": x + w - pad}[col.align]
-            items.append(Text(tx, y + row_h / 2 - 0.36 * s, value, s, bold, col.align))
+            items.append(Text(tx, centred(y + row_h / 2, s), value, s, bold, col.align))
             x += w
-        items.append(Line(cursor.left, y, cursor.right, y, stroke="#999999", line_width=0.4))
+        items.append(Line(cursor.left, y, cursor.right, y, stroke=RULE_GREY, line_width=0.4))
         cursor.top = y
 
     if cursor.room() < 2 * row_h:
@@ -110,3 +131,431 @@ def table(
         cells(row, False, zebra if i % 2 else None)
         placed += 1
     return items, placed
+
+
+# --- the story: what flows -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Heading:
+    text: str
+    level: int = 2  # a key into the theme's heading styles (1: the page title)
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    text: str
+    role: str = "body"  # a key into the theme's paragraph styles
+
+
+@dataclass(frozen=True)
+class Bullet:
+    label: str  # "1.", "•" or "" (a continuation of the item above)
+    text: str
+
+
+@dataclass(frozen=True)
+class Table:
+    """Rows under a header; rows that do not fit move on, and the header comes with them."""
+
+    columns: tuple[Column, ...]
+    rows: tuple[tuple[str, ...], ...]
+    balance: bool = False  # in columns: rows spread evenly when they all fit this page
+
+
+@dataclass(frozen=True)
+class Figure:
+    """Drawn items: `draw(box, theme)` fills a box of `height` (None: the rest of the column).
+
+    The theme lets a figure that carries words set them at the story's sizes.
+    """
+
+    height: float | None
+    draw: Callable[[Cursor, Theme], list[Item]]
+
+
+@dataclass(frozen=True)
+class Space:
+    height: float
+
+
+@dataclass(frozen=True)
+class Columns:
+    """From here on, below everything placed so far, flow in this many columns."""
+
+    count: int = 1
+    widths: tuple[float, ...] = ()  # widths in points, left to right (default: equal)
+
+
+@dataclass(frozen=True)
+class ColumnBreak:
+    """Continue at the top of the next column."""
+
+
+@dataclass(frozen=True)
+class PageBreak:
+    """Continue on a new page (unless nothing is on this one yet)."""
+
+
+@dataclass(frozen=True)
+class Group:
+    """Blocks kept together in one column when they fit a fresh one."""
+
+    blocks: tuple[Block, ...]
+    fresh_if_long: bool = False  # taller than a column: still start at the top of one
+
+
+@dataclass(frozen=True)
+class Balanced:
+    """Groups spread over two columns so that the columns end at about the same height."""
+
+    groups: tuple[Group, ...]
+
+
+Block = (
+    Heading | Paragraph | Bullet | Table | Figure | Space | Columns | ColumnBreak | PageBreak
+    | Group | Balanced
+)  # fmt: skip
+
+
+# --- how it looks ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TextStyle:
+    size: float
+    bold: bool = False
+    color: str = INK
+    leading: float = LEADING
+    before: float = 0.0  # space above (headings), dropped at the top of a column
+    after: float = 2 * MM
+    indent: float = 0.0
+    keep_lines: int | None = 1  # lines that move on together; None: all, with the space after
+    keep: float = 0.0  # headings: room wanted below their top, beyond their own lines
+    baseline: float = BASELINE_RAISE
+
+
+@dataclass(frozen=True)
+class BulletStyle:
+    text: TextStyle  # its indent is where the text starts
+    label_dx: float = 0.0  # where the label starts, from the column's left edge
+    label_bold: bool = True
+    label_after: bool = False  # draw the label after the text (the order of items only)
+
+
+@dataclass(frozen=True)
+class TableStyle:
+    size: float = 9
+    row_h: float = 6 * MM
+    after: float = 2.5 * MM
+
+
+@dataclass(frozen=True)
+class Theme:
+    headings: Mapping[int, TextStyle]
+    paragraphs: Mapping[str, TextStyle]
+    bullet: BulletStyle | None = None
+    table: TableStyle = TableStyle()
+
+
+@dataclass(frozen=True)
+class PageFrame:
+    """A page's size, its text area, and the footer drawn on every page."""
+
+    width: float
+    height: float
+    left: float
+    right: float
+    top: float
+    bottom: float
+    column_gap: float = 0.0
+    footer: Callable[[int, int], list[Item]] | None = None  # (page k, pages N) → items
+    footer_first: bool = False  # draw the footer before the content (the order of items only)
+    spill: bool = True  # False: what does not fit its column raises DoesNotFit
+
+
+class DoesNotFit(ValueError):
+    """A story that must stay within one page (or a block within an empty page) does not."""
+
+    def __init__(self, needed: float, room: float) -> None:
+        super().__init__(f"needs {needed / MM:.0f} mm, the column has {room / MM:.0f} mm")
+        self.needed = needed
+        self.room = room
+
+
+def flow_story(blocks: Sequence[Block], frame: PageFrame, theme: Theme) -> list[list[Item]]:
+    """The items of every page the story takes, footers included."""
+    flow = _Flow(frame, theme)
+    flow.story(blocks)
+    pages = flow.pages
+    if frame.footer is not None:
+        for k, items in enumerate(pages, start=1):
+            footer = frame.footer(k, len(pages))
+            items[:] = footer + items if frame.footer_first else items + footer
+    return pages
+
+
+def measure(blocks: Sequence[Block], width: float, theme: Theme) -> float:
+    """The height `blocks` take in one column of `width`, mid-column (space above counts)."""
+    probe = _Flow(PageFrame(width, 1e6, 0.0, width, 1e6, 0.0), theme)
+    probe.cursor.top -= 1 * MM  # not at the top: headings take their space above too
+    start = probe.cursor.top
+    probe.story(blocks)
+    return start - probe.cursor.top
+
+
+class _Flow:
+    """Pages of blocks in one or more columns; a column that is full moves on."""
+
+    def __init__(self, frame: PageFrame, theme: Theme) -> None:
+        self.frame, self.theme = frame, theme
+        self.pages: list[list[Item]] = []
+        self.count = 1
+        self.widths: tuple[float, ...] = ()
+        self.grouped = False  # inside a group that was already moved to where it fits
+        self._new_page()
+
+    # --- where we are
+
+    def _new_page(self) -> None:
+        self.pages.append([])
+        self.blank = True
+        self.section_top = self.frame.top
+        self.low = self.section_top
+        self.column = 0
+        self.cursor = self._column(0)
+
+    def _column(self, column: int) -> Cursor:
+        f = self.frame
+        if self.widths:
+            left = f.left + sum(self.widths[:column]) + column * f.column_gap
+            width = self.widths[column]
+        else:
+            width = (f.right - f.left - (self.count - 1) * f.column_gap) / self.count
+            left = f.left + column * (width + f.column_gap)
+        return Cursor(left, left + width, self.section_top, f.bottom)
+
+    def next_column(self) -> None:
+        self.low = min(self.low, self.cursor.top)
+        if self.column + 1 < self.count:
+            self.column += 1
+            self.cursor = self._column(self.column)
+        else:
+            self._new_page()
+
+    def overflow(self, needed: float) -> None:
+        """What follows does not fit here: the next column, or DoesNotFit if nothing may spill."""
+        if not self.frame.spill:
+            raise DoesNotFit(needed, self.cursor.room())
+        self.next_column()
+
+    def fresh(self) -> bool:
+        """True at the top of a full-height column: moving on would not give more room."""
+        return self.cursor.top >= self.frame.top - 1
+
+    def at_column_top(self) -> bool:
+        return self.cursor.top >= self.section_top - 1
+
+    def full_room(self) -> float:
+        return self.frame.top - self.frame.bottom
+
+    def need(self, height: float) -> None:
+        """Move on unless `height` fits in the current column."""
+        if self.cursor.room() < height and not self.fresh():
+            self.overflow(height)
+
+    def add(self, items: Sequence[Item]) -> None:
+        if items:
+            self.blank = False
+        self.pages[-1].extend(items)
+
+    # --- the blocks
+
+    def story(self, blocks: Sequence[Block]) -> None:
+        for i, block in enumerate(blocks):
+            self.block(block, functools.partial(self._lead, blocks, i + 1))
+
+    def block(self, block: Block, lead: Callable[[], float]) -> None:
+        if isinstance(block, Heading):
+            self._heading(block, lead())
+        elif isinstance(block, Paragraph):
+            self._text(block.text, self.theme.paragraphs[block.role])
+        elif isinstance(block, Bullet):
+            self._bullet(block)
+        elif isinstance(block, Table):
+            self._table(block)
+        elif isinstance(block, Figure):
+            self._figure(block)
+        elif isinstance(block, Space):
+            self.cursor.top -= block.height
+        elif isinstance(block, Columns):
+            self._columns(block)
+        elif isinstance(block, ColumnBreak):
+            self.next_column()
+        elif isinstance(block, PageBreak):
+            if not self.blank:
+                self._new_page()
+        elif isinstance(block, Group):
+            self._group(block)
+        elif isinstance(block, Balanced):
+            self._balanced(block)
+        else:
+            raise TypeError(f"not a story block: {block!r}")
+
+    def _height(self, text: str, style: TextStyle) -> float:
+        lines = wrap(text, style.size, self.cursor.width - style.indent, style.bold)
+        return len(lines) * style.size * style.leading
+
+    def _lead(self, blocks: Sequence[Block], i: int) -> float:
+        """The height that must stay with a heading above block i: its first line(s)."""
+        if i >= len(blocks):
+            return 0.0
+        block = blocks[i]
+        if isinstance(block, Heading):
+            style = self.theme.headings[block.level]
+            own = style.before + self._height(block.text, style) + style.after
+            return own + self._lead(blocks, i + 1)
+        if isinstance(block, Paragraph):
+            style = self.theme.paragraphs[block.role]
+            return style.size * style.leading
+        if isinstance(block, Bullet) and self.theme.bullet is not None:
+            style = self.theme.bullet.text
+            return style.size * style.leading
+        if isinstance(block, Table):
+            return 2 * self.theme.table.row_h  # the header and one row
+        if isinstance(block, Figure):
+            return block.height or 0.0
+        if isinstance(block, Space):
+            return block.height + self._lead(blocks, i + 1)
+        if isinstance(block, Group):
+            return self._lead(block.blocks, 0)
+        if isinstance(block, Balanced) and block.groups:
+            return self._lead(block.groups[0].blocks, 0)
+        return 0.0
+
+    def _heading(self, block: Heading, lead: float) -> None:
+        style = self.theme.headings[block.level]
+        if not self.grouped:
+            own = style.before + self._height(block.text, style) + style.after
+            self.need(max(style.keep, own + lead))
+        if style.before and not self.at_column_top():
+            self.cursor.top -= style.before
+        self._lines(block.text, style)
+
+    def _text(self, text: str, style: TextStyle) -> None:
+        if not self.grouped:
+            self._keep(text, style)
+        self._lines(text, style)
+
+    def _keep(self, text: str, style: TextStyle) -> None:
+        """Move on unless the lines that must stay together fit here."""
+        if style.keep_lines is None:
+            self.need(self._height(text, style) + style.after)
+        else:
+            lines = wrap(text, style.size, self.cursor.width - style.indent, style.bold)
+            self.need(min(style.keep_lines, len(lines)) * style.size * style.leading)
+
+    def _lines(self, text: str, style: TextStyle) -> None:
+        rest = text
+        while rest:
+            items, rest = paragraph(
+                self.cursor, rest, style.size, style.bold, style.leading, style.after,
+                style.color, style.indent, style.baseline,
+            )  # fmt: skip
+            self.add(items)
+            if rest:
+                self.overflow(style.size * style.leading)
+
+    def _bullet(self, block: Bullet) -> None:
+        bullet = self.theme.bullet
+        assert bullet is not None, "a story with bullets needs a theme with a bullet style"
+        style = bullet.text
+        if not self.grouped:  # the label moves with the first lines of its text
+            self._keep(block.text, style)
+        label: list[Item] = []
+        if block.label:
+            y = self.cursor.top - style.size * style.leading + style.baseline * style.size
+            x = self.cursor.left + bullet.label_dx
+            label = [Text(x, y, block.label, style.size, bullet.label_bold)]
+        if not bullet.label_after:
+            self.add(label)
+        page = len(self.pages)
+        self._lines(block.text, style)
+        if bullet.label_after:
+            self.pages[page - 1].extend(label)
+
+    def _figure(self, block: Figure) -> None:
+        if block.height is None:
+            box = Cursor(self.cursor.left, self.cursor.right, self.cursor.top, self.cursor.bottom)
+            self.add(block.draw(box, self.theme))
+            self.cursor.top = self.cursor.bottom
+            return
+        if not self.grouped:
+            self.need(block.height)
+        top = self.cursor.top
+        box = Cursor(self.cursor.left, self.cursor.right, top, top - block.height)
+        self.add(block.draw(box, self.theme))
+        self.cursor.top = top - block.height
+
+    def _table(self, block: Table) -> None:
+        style = self.theme.table
+        rows = list(block.rows)
+        fits = int((self.cursor.room() + 1e-6) // style.row_h) - 1  # rows under the header
+        per_column = 0
+        if block.balance and self.count > 1 and self.column == 0 and len(rows) <= fits * self.count:
+            per_column = -(-len(rows) // self.count)  # even columns when all fit this page
+        while rows:
+            chunk = rows[:per_column] if per_column else rows
+            items, placed = table(self.cursor, block.columns, chunk, style.size, style.row_h)
+            self.add(items)
+            rows = rows[placed:]
+            if rows:
+                if placed == 0 and self.fresh() and self.column == 0:
+                    raise DoesNotFit(2 * style.row_h, self.cursor.room())
+                self.overflow(2 * style.row_h)
+        self.cursor.top -= style.after
+
+    def _columns(self, block: Columns) -> None:
+        self.section_top = min(self.low, self.cursor.top)
+        self.widths = block.widths
+        self.count = len(block.widths) or block.count
+        self.column = 0
+        self.cursor = self._column(0)
+        self.low = self.section_top
+
+    def _group(self, block: Group) -> None:
+        height = measure(block.blocks, self.cursor.width, self.theme)
+        fits_fresh = height <= self.full_room() or block.fresh_if_long
+        while height > self.cursor.room() and fits_fresh and not self.fresh():
+            self.overflow(height)
+        outer, self.grouped = self.grouped, height <= self.cursor.room()
+        self.story(block.blocks)
+        self.grouped = outer
+
+    def _balanced(self, block: Balanced) -> None:
+        """Groups in order; as soon as the rest fits this page's two columns, even them out."""
+        groups = list(block.groups)
+        while groups:
+            if self.count == 2 and self.column == 0 and self._split_rest(groups):
+                return
+            self._group(groups.pop(0))
+
+    def _split_rest(self, groups: list[Group]) -> bool:
+        """Place all `groups` in the two columns of this page, ending level, if they fit."""
+        heights = [measure(g.blocks, self.cursor.width, self.theme) for g in groups]
+        used = self.section_top - self.cursor.top
+        room_left, room_right = self.cursor.room(), self.section_top - self.frame.bottom
+        options = [
+            (max(used + sum(heights[:k]), sum(heights[k:])), k)
+            for k in range(len(groups) + 1)
+            if sum(heights[:k]) <= room_left and sum(heights[k:]) <= room_right
+        ]
+        if not options:
+            return False
+        _, k = min(options)
+        for group in groups[:k]:
+            self._group(group)
+        self.next_column()
+        for group in groups[k:]:
+            self._group(group)
+        return True

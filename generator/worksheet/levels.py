@@ -13,11 +13,11 @@ from itertools import combinations_with_replacement
 from pathlib import Path
 from typing import Any
 
-from generator.catalog import Catalog
 from generator.errors import CatalogError, UserError
+from generator.io.catalog import Catalog
+from generator.io.yamlload import Fields, load_file, position
 from generator.numbers.rules import OPS, Rules
 from generator.problems import each, require_all
-from generator.yamlload import Fields, load_file, position
 
 SUBDIR = "worksheet"
 KINDS = ("dice", "cards")

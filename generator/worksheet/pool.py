@@ -4,7 +4,7 @@ A problem is identified by its numbers as a multiset (sorted) and its target, so
 "3 5 6 → 12" and "6 3 5 → 12" are the same problem. The pool holds the solvable
 problems that pass the level's filters, and, for `--impossible`, the impossible ones
 that still look possible (the target is at most the largest number the level's + and
-× make from them). Pools are cached on disk (`generator.cache`) and in memory.
+× make from them). Pools are cached on disk (`generator.io.cache`) and in memory.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
-from generator.cache import cached_json, key_for
+from generator.io.cache import cached_json, key_for
 from generator.worksheet.difficulty import Difficulty, assess, uses_op
 from generator.worksheet.levels import Level
 

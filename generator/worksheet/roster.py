@@ -69,7 +69,7 @@ def parse_roster(text: str, label: str) -> Roster:
 
 def read_roster(path: str | Path) -> Roster:
     """Read a roster file: UTF-8 text, one name per line."""
-    from generator.userfiles import read_text
+    from generator.io.userfiles import read_text
 
     try:
         text = read_text(Path(path), str(path), MAX_BYTES)

@@ -17,9 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.catalog import Catalog
 from generator.errors import CatalogError, UserError
-from generator.yamlload import Fields, load_file
+from generator.io.catalog import Catalog
+from generator.io.yamlload import Fields, load_file
 
 SPEC_DIR = "worksheet/specs"
 MAX_PROBLEMS = 100

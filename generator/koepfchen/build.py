@@ -1,21 +1,24 @@
-"""The Köpfchen pipelines (no click): profile → board → figures → layout → PDF + manifest, and
-the analysis report of `dicesheets koepfchen analyze`.
+"""Köpfchen boards: load (profile, templates) → build (board, figures, pages) → `Built`;
+and the analysis of `dicesheets koepfchen analyze` as a value.
+
+`load_board` is the edge; `build_board` is pure (sampling, exact figures,
+layout and manifest contents in memory).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from generator.catalog import Catalog
-from generator.errors import OptionError
+from generator.built import Built
+from generator.errors import InputError
+from generator.io.catalog import Catalog
 from generator.koepfchen.analysis import race_exact, simulate, turn_stats
 from generator.koepfchen.board import Board
 from generator.koepfchen.pages import Figures
 from generator.koepfchen.profile import Profile, load_profile
 from generator.koepfchen.sampler import sample_board
-from generator.output import build_manifest, resolve_out, write_pdf
+from generator.text import Templates
 
 RACE_PLAYERS = (2, 3, 4, 5, 6)
 MAX_GAMES = 1_000_000
@@ -42,32 +45,34 @@ def make_board(profile: Profile, seed: int) -> tuple[Board, Figures]:
     return board, figures
 
 
-def render_board(
-    req: BoardRequest, catalog: Catalog | None = None
-) -> tuple[bytes, dict[str, Any], Board]:
-    """The PDF bytes, the manifest contents and the board (nothing written)."""
+@dataclass(frozen=True)
+class BoardInputs:
+    """What a board is built from: the profile and the templates."""
+
+    profile: Profile
+    templates: Templates
+
+
+def load_board(req: BoardRequest, catalog: Catalog | None = None) -> BoardInputs:
+    """Read the profile and the templates of the catalog (default: the shipped one)."""
+    catalog = catalog or Catalog.default()
+    return BoardInputs(load_profile(req.profile, catalog), catalog.templates())
+
+
+def build_board(inputs: BoardInputs, req: BoardRequest) -> Built:
+    """The board, the rules page and the key: layout document and manifest contents (pure)."""
     from generator.koepfchen.key import hardest_targets
     from generator.koepfchen.layout import layout_sheet
     from generator.koepfchen.pages import board_view, key_blocks, rules_blocks
-    from generator.render.draw import render_pdf
 
-    profile = load_profile(req.profile, catalog)
+    profile, templates = inputs.profile, inputs.templates
     board, figures = make_board(profile, req.seed)
-    view = board_view(board, req.lang, figures)
-    rules = rules_blocks(board, req.lang, figures) if req.rules else None
+    view = board_view(board, req.lang, figures, templates)
+    rules = rules_blocks(board, req.lang, figures, templates) if req.rules else None
     hard = hardest_targets(board, profile.hardest) if req.key else []
-    key = key_blocks(board, req.lang, figures, hard) if req.key else None
-    sheet = layout_sheet(view, rules, key, req.paper, req.landscape, view.words["title"])
-    pdf = render_pdf(sheet.document)
-    contents = _contents(board, figures, req, sheet, hard)
-    return pdf, contents, board
-
-
-def write_board(req: BoardRequest, out: str | Path | None, catalog: Catalog | None = None) -> Path:
-    """Write the board PDF (board, rules page, answer key) and its manifest; return the path."""
-    pdf, contents, board = render_board(req, catalog)
-    suffix = "" if board.seed is None else f"-{board.seed}"
-    path = resolve_out(out, f"koepfchen-{board.profile.id}{suffix}-{req.lang}.pdf")
+    key = key_blocks(board, req.lang, figures, hard, templates) if req.key else None
+    laid = layout_sheet(view, rules, key, req.paper, req.landscape, view.words["title"])
+    contents = _contents(board, figures, req, laid, hard)
     options = {
         "profile": req.profile,
         "lang": req.lang,
@@ -76,8 +81,9 @@ def write_board(req: BoardRequest, out: str | Path | None, catalog: Catalog | No
         "key": req.key,
         "rules": req.rules,
     }
-    write_pdf(path, pdf, build_manifest("koepfchen board", options, req.seed, contents))
-    return path
+    suffix = "" if board.seed is None else f"-{board.seed}"
+    name = f"koepfchen-{board.profile.id}{suffix}-{req.lang}.pdf"
+    return Built("koepfchen board", name, laid.document, options, req.seed, contents)
 
 
 def _r(x: float) -> float:
@@ -153,9 +159,9 @@ def analyze(
 ) -> dict[str, Any]:
     """Exact figures for one player and for races, and a seeded Monte Carlo of `players`."""
     if not 1 <= players <= 6:
-        raise OptionError("--players", f"expected 1–6 players, found {players}")
+        raise InputError("players", f"expected 1–6 players, found {players}")
     if not 1 <= games <= MAX_GAMES:
-        raise OptionError("--games", f"expected 1–{MAX_GAMES} games, found {games}")
+        raise InputError("games", f"expected 1–{MAX_GAMES} games, found {games}")
     profile = load_profile(profile_name, catalog)
     board, figures = make_board(profile, seed)
     exact = race_exact(board.success, players)

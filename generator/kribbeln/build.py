@@ -1,28 +1,29 @@
-"""The Kribbeln block pipeline (no click): files → figures → balanced sheets → PDF + manifest.
+"""The Kribbeln block: load (dice, tasks, balance, figures) → sample → build → `Built`.
 
-`make_block` loads the dice, the task catalog and the balance constraints,
-takes every task's figures from the solver (cached), and samples the sheets;
-`render_block` lays out the sheets, the optional rules page and answer key;
-`write_block` writes the PDF and its manifest (the same figures per task as the
+`load_block` is the edge: it reads the dice, the task catalog and the balance
+constraints and takes every task's figures from the solver (cached).
+`sample_block_of` draws the balanced sheets (pure, seeded) as a `KribbelnBlock`
+— the object the answer key, the manifest, the balance report and the
+simulation all use; `build_block` lays out the sheets, the optional rules page
+and answer key with the manifest contents (the same figures per task as the
 key, so a block can be checked and simulated later).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from generator.errors import OptionError
+from generator.built import Built
+from generator.errors import InputError
+from generator.io.catalog import Catalog
 from generator.kribbeln.balance import Balance, TaskFacts, area_means, load_balance, violations
 from generator.kribbeln.block import Sheet, sheets_from_ids
 from generator.kribbeln.dice import DiceSet, load_dice
 from generator.kribbeln.sampler import MAX_PAGES, sample_block
 from generator.kribbeln.solver import TaskFigures, analyze_tasks
 from generator.kribbeln.tasks import TEMPLATE, TaskCatalog, load_tasks, task_text
-from generator.output import build_manifest, resolve_out, write_pdf
-from generator.text import Texts
+from generator.text import Templates, Texts
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
@@ -59,6 +60,7 @@ class KribbelnBlock:
     figures: dict[str, TaskFigures]
     seed: int
     attempts: int
+    templates: Templates | None = None  # None: the shipped ones
 
     def facts(self, sheet: Sheet) -> list[TaskFacts]:
         return [
@@ -73,38 +75,54 @@ def player_names(players: int | None, names: str | None) -> tuple[str, ...]:
         parts = [part.strip() for part in names.split(",")]
         for i, part in enumerate(parts, start=1):
             if not part:
-                raise OptionError("--names", f"name {i} is empty (expected comma-separated names)")
+                raise InputError("names", f"name {i} is empty (expected comma-separated names)")
         given = tuple(parts)
     count = players if players is not None else (len(given) or DEFAULT_PLAYERS)
     if not MIN_PLAYERS <= count <= MAX_PLAYERS:
-        raise OptionError(
-            "--players" if players is not None else "--names",
+        raise InputError(
+            "players" if players is not None else "names",
             f"expected {MIN_PLAYERS}–{MAX_PLAYERS} players (2–5 in the real game), found {count}",
         )
     if len(given) > count:
-        raise OptionError("--names", f"{len(given)} names for {count} players")
+        raise InputError("names", f"{len(given)} names for {count} players")
     return given + ("",) * (count - len(given))
 
 
-def make_block(
-    pages: int,
-    seed: int,
-    balance_file: str | None = None,
-    dice_file: str | None = None,
-    tasks_file: str | None = None,
-) -> tuple[KribbelnBlock, list[str]]:
-    """Load the files, take the figures and sample a balanced block; also the dice warnings."""
+@dataclass(frozen=True)
+class BlockInputs:
+    """What a block is sampled from: dice, tasks with their figures, balance, templates."""
+
+    dice: DiceSet
+    catalog: TaskCatalog
+    balance: Balance
+    figures: dict[str, TaskFigures]
+    warnings: tuple[str, ...]  # the dice file's (home-made dice that are no Latin square)
+    templates: Templates
+
+
+def load_block(req: BlockRequest | None = None, catalog: Catalog | None = None) -> BlockInputs:
+    """Read the dice, tasks and balance files (the user's, else the catalog's) and the figures."""
+    req = req or BlockRequest()
+    catalog = catalog or Catalog.default()
+    balance = load_balance(req.balance_file, catalog)
+    dice, warnings = load_dice(req.dice_file, catalog)
+    tasks = load_tasks(dice, req.tasks_file, catalog)
+    figures = analyze_tasks(dice, tasks.tasks, tasks.rolls)
+    return BlockInputs(dice, tasks, balance, figures, tuple(warnings), catalog.templates())
+
+
+def sample_block_of(inputs: BlockInputs, pages: int, seed: int) -> KribbelnBlock:
+    """A balanced block of `pages` sheets for `seed` (pure)."""
     if not 1 <= pages <= MAX_PAGES:
-        raise OptionError("--pages", f"expected 1–{MAX_PAGES} sheets, found {pages}")
-    balance = load_balance(balance_file)
-    dice, warnings = load_dice(dice_file)
-    catalog = load_tasks(dice, tasks_file)
-    figures = analyze_tasks(dice, catalog.tasks, catalog.rolls)
-    facts = [TaskFacts(t.id, t.family, t.colors, figures[t.id].p_success) for t in catalog.tasks]
-    sampled = sample_block(facts, balance, pages, seed)
-    sheets = tuple(sheets_from_ids(sampled.sheets, catalog))
-    block = KribbelnBlock(dice, catalog, balance, sheets, figures, seed, sampled.attempts)
-    return block, warnings
+        raise InputError("pages", f"expected 1–{MAX_PAGES} sheets, found {pages}")
+    tasks, figures = inputs.catalog, inputs.figures
+    facts = [TaskFacts(t.id, t.family, t.colors, figures[t.id].p_success) for t in tasks.tasks]
+    sampled = sample_block(facts, inputs.balance, pages, seed)
+    sheets = tuple(sheets_from_ids(sampled.sheets, tasks))
+    return KribbelnBlock(
+        inputs.dice, tasks, inputs.balance, sheets, figures, seed, sampled.attempts,
+        inputs.templates,
+    )  # fmt: skip
 
 
 def _r(x: float) -> float:
@@ -113,7 +131,7 @@ def _r(x: float) -> float:
 
 def block_contents(block: KribbelnBlock, lang: str) -> dict[str, Any]:
     """The manifest contents: per sheet and task the same figures the answer key prints."""
-    texts = Texts(TEMPLATE, lang)
+    texts = Texts(TEMPLATE, lang, block.templates)
     sheets = []
     means_p, means_pips = [], []
     for sheet in block.sheets:
@@ -169,31 +187,30 @@ def block_contents(block: KribbelnBlock, lang: str) -> dict[str, Any]:
     }
 
 
-def render_block(req: BlockRequest) -> tuple[bytes, dict[str, Any], list[str]]:
-    """The PDF bytes, the manifest contents and the dice warnings (nothing written)."""
-    names = player_names(req.players, req.names)
-    block, warnings = make_block(
-        req.pages, req.seed, req.balance_file, req.dice_file, req.tasks_file
-    )
+def build_block(inputs: BlockInputs, req: BlockRequest) -> Built:
+    """The block's sheets, rules page and answer key: layout document and manifest (pure)."""
     from generator.kribbeln.layout import layout_block
     from generator.kribbeln.pages import key_view, rules_blocks, sheet_view
-    from generator.render.draw import render_pdf
 
-    rolls = block.catalog.rolls
+    names = player_names(req.players, req.names)
+    block = sample_block_of(inputs, req.pages, req.seed)
+    rolls, templates, lang = block.catalog.rolls, inputs.templates, req.lang
     views = [
-        sheet_view(s, len(block.sheets), block.dice, names, req.lang, req.seed, rolls)
+        sheet_view(s, len(block.sheets), block.dice, names, lang, req.seed, rolls, templates)
         for s in block.sheets
     ]
-    rules = rules_blocks(block.dice, len(block.sheets), req.lang, rolls) if req.rules else None
+    rules = (
+        rules_blocks(block.dice, len(block.sheets), lang, rolls, templates) if req.rules else None
+    )
     key = (
-        key_view(block.sheets, block.dice, block.figures, block.balance, req.lang, req.seed, rolls)
+        key_view(block.sheets, block.dice, block.figures, block.balance, lang, req.seed, rolls,
+                 templates)
         if req.key
         else None
-    )
+    )  # fmt: skip
     layout = layout_block(views, rules, key, req.paper, req.landscape, views[0].words["title"])
     doc = layout.document
-    pdf = render_pdf(doc)
-    contents = block_contents(block, req.lang)
+    contents = block_contents(block, lang)
     first_rules = layout.sheet_pages + 1
     first_key = first_rules + layout.rules_pages
     contents.update(
@@ -207,33 +224,18 @@ def render_block(req: BlockRequest) -> tuple[bytes, dict[str, Any], list[str]]:
             "page_size_pt": [round(doc.width, 2), round(doc.height, 2)],
         }
     )
-    return pdf, contents, warnings
-
-
-def write_block(
-    req: BlockRequest, out: str | Path | None, warn: Callable[[str], None] | None = None
-) -> Path:
-    """Write the block PDF and its manifest; return the PDF path.
-
-    `warn` receives the dice file's warnings (home-made dice that are no Latin square).
-    """
-    path = resolve_out(out, f"kribbeln-block-{req.seed}-{req.lang}.pdf")
-    pdf, contents, warnings = render_block(req)
-    for warning in warnings:
-        if warn is not None:
-            warn(warning)
     options = {
         "pages": req.pages,
         "balance": req.balance_file,
         "dice": req.dice_file,
         "tasks": req.tasks_file,
-        "players": contents["players"],
+        "players": len(names),
         "names": req.names,
-        "lang": req.lang,
+        "lang": lang,
         "paper": req.paper,
         "landscape": req.landscape,
         "rules": req.rules,
         "key": req.key,
     }
-    write_pdf(path, pdf, build_manifest("kribbeln block", options, req.seed, contents))
-    return path
+    name = f"kribbeln-block-{req.seed}-{lang}.pdf"
+    return Built("kribbeln block", name, doc, options, req.seed, contents, inputs.warnings)

@@ -52,7 +52,7 @@ def _seal(payload: bytes) -> bytes:
     return FORMAT + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload
 
 
-def _read(path: Path) -> bytes | None:
+def read_entry(path: Path) -> bytes | None:
     """The checked payload of an entry, or None (missing, not a regular file, damaged)."""
     try:
         # O_NONBLOCK: opening a FIFO must not wait for a writer; O_NOFOLLOW: no links
@@ -79,7 +79,7 @@ def _read(path: Path) -> bytes | None:
     return payload
 
 
-def _store(path: Path, payload: bytes) -> None:
+def store_entry(path: Path, payload: bytes) -> None:
     """Write an entry atomically; a read-only or full cache folder only costs time."""
     data = _seal(payload)
     with interrupts.deferred():  # a kill waits until the temporary file is renamed or gone
@@ -116,7 +116,7 @@ def cached_arrays(
     import numpy as np  # only array users pay for numpy
 
     path = cache_dir() / namespace / f"{key}.npz"
-    payload = _read(path)
+    payload = read_entry(path)
     if payload is not None:
         try:
             with np.load(io.BytesIO(payload), allow_pickle=False) as data:
@@ -127,8 +127,8 @@ def cached_arrays(
             pass
     arrays = compute()
     buffer = io.BytesIO()
-    np.savez(buffer, **arrays)
-    _store(path, buffer.getvalue())
+    np.savez(buffer, **arrays)  # type: ignore[arg-type]  # numpy's stub types **kwds oddly
+    store_entry(path, buffer.getvalue())
     return arrays
 
 
@@ -140,7 +140,7 @@ def cached_json(
 ) -> Any:
     """The JSON value under (namespace, key) if sound and `valid`, else computed and stored."""
     path = cache_dir() / namespace / f"{key}.json"
-    payload = _read(path)
+    payload = read_entry(path)
     if payload is not None:
         try:
             value = json.loads(payload.decode("utf-8"))
@@ -149,5 +149,5 @@ def cached_json(
         except (ValueError, RecursionError):
             pass
     value = compute()
-    _store(path, json.dumps(value, sort_keys=True).encode())
+    store_entry(path, json.dumps(value, sort_keys=True).encode())
     return value

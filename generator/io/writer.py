@@ -1,8 +1,12 @@
-"""Writing results: where a file goes, atomic replacement, and the JSON manifest.
+"""The one writer: a `Built` → PDF(s) + manifest, written atomically, then the PNG previews.
 
 A PDF and its manifest are first written to temporary files beside their
-targets and renamed only when both are complete, so an error or Ctrl-C never
-leaves a half-written or partial file behind.
+targets and renamed only when all are complete, so an error, Ctrl-C or SIGTERM
+never leaves a half-written or partial file behind. The renames of one run
+happen together under a lock on the output folder, so concurrent runs never
+leave one run's PDF beside another's manifest; output names that would land on
+the same file are refused. Every command (and `dicesheets
+all`) writes through `write_built`, so every PDF gets its manifest and previews.
 """
 
 from __future__ import annotations
@@ -12,52 +16,56 @@ import json
 import os
 import re
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from generator import __version__, interrupts
-from generator.errors import OptionError, UserError, os_error, shown
-from generator.written import note_written
+from generator.errors import InputError, os_error, shown
+
+if TYPE_CHECKING:
+    from generator.built import Built
 
 DEFAULT_OUT = Path("output")
 # a default file name: one plain name, never a folder part, a hidden file or a control character
 SAFE_FILE_NAME = re.compile(r"[^/\\.\x00-\x1f\x7f][^/\\\x00-\x1f\x7f]{0,200}")
 
 
-def check_folder(folder: Path, option: str) -> None:
+def check_folder(folder: Path, role: str) -> None:
     """Refuse early a folder that cannot be created or written (before any work is done)."""
     existing = folder
     while not existing.exists() and existing != existing.parent:
         existing = existing.parent
     if not existing.is_dir():
-        raise OptionError(option, f"'{shown(existing)}' is not a folder")
+        raise InputError(role, f"'{shown(existing)}' is not a folder")
     if not os.access(existing, os.W_OK | os.X_OK):
-        raise OptionError(option, f"folder '{shown(existing)}' is not writable")
+        raise InputError(role, f"folder '{shown(existing)}' is not writable")
 
 
-def resolve_out(out: str | Path | None, default_name: str, option: str = "--out") -> Path:
-    """The file to write: `out` as a file, or `default_name` inside the folder `out`."""
+def resolve_out(out: str | Path | None, default_name: str, role: str = "pdf") -> Path:
+    """The file to write: `out` as a file, or `default_name` inside the folder `out`.
+
+    Errors are `InputError(role, …)`: the CLI names the option that set the target.
+    """
     if not SAFE_FILE_NAME.fullmatch(default_name):
         # every id that reaches a name is checked where it is read; this is the last guard
-        raise UserError(
-            f"unsafe output file name '{shown(default_name)}'", where=f"option {option}"
-        )
+        raise InputError(role, f"unsafe output file name '{shown(default_name)}'")
     path = Path(out) if out is not None else DEFAULT_OUT
     as_dir = path.is_dir() or str(out).endswith(("/", os.sep)) or out is None or not path.suffix
     target = path / default_name if as_dir else path
     folder = target.parent
     if as_dir:
-        check_folder(folder, option)  # the folder is created when the file is written
+        check_folder(folder, role)  # the folder is created when the file is written
     elif not folder.is_dir():
-        raise OptionError(option, f"folder '{shown(folder)}' does not exist")
+        raise InputError(role, f"folder '{shown(folder)}' does not exist")
     elif not os.access(folder, os.W_OK | os.X_OK):
-        raise OptionError(option, f"folder '{shown(folder)}' is not writable")
+        raise InputError(role, f"folder '{shown(folder)}' is not writable")
     if target.is_dir():
-        raise OptionError(option, f"'{shown(target)}' is a folder, expected a file name")
+        raise InputError(role, f"'{shown(target)}' is a folder, expected a file name")
     if manifest_path(target) == target:
-        raise OptionError(
-            option, f"'{shown(target)}' is the name of the manifest beside the PDF; use a .pdf name"
+        raise InputError(
+            role, f"'{shown(target)}' is the name of the manifest beside the PDF; use a .pdf name"
         )
     return target
 
@@ -77,14 +85,14 @@ def _identity(path: Path) -> str:
     return os.path.join(os.path.realpath(path.parent), path.name)
 
 
-def check_distinct(paths: Iterable[Path], option: str = "--out") -> None:
+def check_distinct(paths: Iterable[Path], role: str = "pdf") -> None:
     """Refuse two outputs of one run that would land on the same file (one would be lost)."""
     seen: dict[str, Path] = {}
     for path in paths:
         key = _identity(path)
         if key in seen:
-            raise OptionError(
-                option,
+            raise InputError(
+                role,
                 f"'{shown(path)}' would be written twice (a PDF, its .json manifest and an "
                 "answer key need different names)",
             )
@@ -115,7 +123,7 @@ def _folder_locks(folders: Iterable[Path]) -> Iterator[None]:
             os.close(fd)  # closing releases the lock
 
 
-def write_files_atomic(files: Iterable[tuple[Path, bytes]], option: str = "--out") -> None:
+def write_files_atomic(files: Iterable[tuple[Path, bytes]], role: str = "pdf") -> None:
     """Write every (path, bytes) to a temporary file first, then rename them all.
 
     The files of one call are replaced as a group: signals wait until every
@@ -123,7 +131,7 @@ def write_files_atomic(files: Iterable[tuple[Path, bytes]], option: str = "--out
     or a concurrent run never leaves a PDF beside another run's manifest.
     """
     files = list(files)
-    check_distinct([path for path, _ in files], option)
+    check_distinct([path for path, _ in files], role)
     folders = []
     for path, _ in files:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -168,8 +176,58 @@ def build_manifest(
     }
 
 
-def write_pdf(path: Path, pdf: bytes, manifest: dict[str, Any]) -> None:
-    """Write a PDF and its manifest, both atomically."""
-    manifest = {**manifest, "pdf": path.name, "pdf_bytes": len(pdf)}
-    write_files_atomic([(path, pdf), (manifest_path(path), dumps_json(manifest).encode())])
-    note_written(path)
+@dataclass(frozen=True)
+class Previews:
+    """Where the PNG previews go (`--png DIR`) and at what resolution."""
+
+    folder: Path
+    dpi: int = 100
+
+
+@dataclass(frozen=True)
+class Written:
+    """The files one `write_built` call wrote, PDFs in the order of `Built.roles`."""
+
+    pdfs: tuple[Path, ...]
+    manifest: Path
+    pngs: tuple[Path, ...] = ()
+
+
+def write_built(
+    built: Built,
+    out: str | Path | None,
+    targets: Mapping[str, str | Path | None] | None = None,
+    previews: Previews | None = None,
+) -> Written:
+    """Render every document of `built`, write the PDFs and the manifest, then the previews.
+
+    `out` is the main PDF (a file, or a folder for `built.name`); `targets` maps
+    an extra document's role to its file or folder (default: beside the main
+    PDF as `<stem>-<role>.pdf`).
+    """
+    from generator.render.draw import render_pdf
+
+    path = resolve_out(out, built.name)
+    paths = [path]
+    for role, _ in built.extra:
+        target = (targets or {}).get(role)
+        extra = resolve_out(
+            target if target is not None else path.parent, f"{path.stem}-{role}.pdf", role
+        )
+        paths.append(extra)
+        check_distinct([*paths, manifest_path(path)], role)  # before any work
+    pdfs = [render_pdf(doc) for doc in built.documents]
+    contents = dict(built.contents)
+    for (role, _), extra in zip(built.extra, paths[1:]):
+        contents[f"{role}_pdf"] = extra.name
+    manifest = build_manifest(built.command, dict(built.options), built.seed, contents)
+    manifest = {**manifest, "pdf": path.name, "pdf_bytes": len(pdfs[0])}
+    files = [*zip(paths, pdfs), (manifest_path(path), dumps_json(manifest).encode())]
+    write_files_atomic(files)
+    pngs: list[Path] = []
+    if previews is not None:
+        from generator.io.preview import pdf_to_png
+
+        for target, pdf in zip(paths, pdfs):
+            pngs += pdf_to_png(pdf, previews.folder, previews.dpi, stem=target.stem)
+    return Written(tuple(paths), manifest_path(path), tuple(pngs))

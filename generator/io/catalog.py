@@ -1,32 +1,22 @@
 """The catalog: shipped YAML data under `task_catalog/`, optionally overlaid by a user's folder.
 
 A user's file with the same relative path replaces the shipped one; a new
-file adds an entry (a new rule set, profile …).
+file adds an entry (a new rule set, profile …). The run's catalog is a value
+passed to every loader (the CLI makes it from `--catalog`); there is no ambient one.
 """
 
 from __future__ import annotations
 
 import os
-from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from generator.errors import CatalogError, UserError
+from generator.errors import CatalogError, InputError
 from generator.resources import catalog_dir
 
-_USER_DIR: ContextVar[Path | None] = ContextVar("user_catalog", default=None)
-
-
-def set_user_catalog(folder: Path | None) -> None:
-    """Lay the user's catalog folder (`--catalog DIR`) over the shipped one for this run."""
-    if folder is not None and not folder.is_dir():
-        raise UserError(f"'{folder}' is not a folder", where="option --catalog")
-    _USER_DIR.set(folder)
-
-
-def user_catalog() -> Path | None:
-    """The user's catalog folder in force, if any."""
-    return _USER_DIR.get()
+if TYPE_CHECKING:
+    from generator.text import Templates
 
 
 @dataclass(frozen=True)
@@ -37,14 +27,19 @@ class Catalog:
 
     @classmethod
     def default(cls, user_dir: Path | None = None) -> Catalog:
-        """The shipped catalog, under the user's folder (argument, else `--catalog`) if any."""
+        """The shipped catalog, under the user's folder if one is given."""
         shipped = catalog_dir()
-        user_dir = user_dir or _USER_DIR.get()
         if user_dir is None:
             return cls((shipped,))
         if not user_dir.is_dir():
-            raise UserError(f"'{user_dir}' is not a folder", where="option --catalog")
+            raise InputError("catalog", f"'{user_dir}' is not a folder")
         return cls((user_dir, shipped))
+
+    def templates(self) -> Templates:
+        """The templates of this catalog: each folder's `templates/`, then the shipped ones."""
+        from generator.text import read_templates
+
+        return read_templates([d / "templates" for d in self.dirs if d != catalog_dir()])
 
     def path(self, relative: str) -> Path | None:
         """The first folder's file at `relative`, or None (never a file outside the folders)."""
@@ -98,15 +93,13 @@ def confined(path: Path, folder: Path) -> Path:
 
 
 def find_file(
-    relative: str, file: str | None, option: str, what: str, catalog: Catalog | None = None
+    relative: str, file: str | None, subject: str, what: str, catalog: Catalog | None = None
 ) -> tuple[Path, str]:
-    """The file given with `option`, else the catalog's `relative` one; with its label."""
-    from generator.errors import OptionError
-
+    """The user's `file` (input `subject`), else the catalog's `relative` one; with its label."""
     if file is not None:
         path = Path(file)
         if not path.is_file():
-            raise OptionError(option, f"'{file}' is not a file")
+            raise InputError(subject, f"'{file}' is not a file")
         return path, file
     catalog = catalog or Catalog.default()
     found = catalog.path(relative)

@@ -1,28 +1,25 @@
-"""The worksheet pipeline: options → sections → versions → sheets + answer key → PDF + manifest.
+"""The worksheet: load (spec, levels, problem pools, roster) → build (versions, key) → `Built`.
 
-No click here. `plan_worksheet` does everything but the drawing (and is what the tests
-re-check); `write_worksheet` lays out, draws and writes the files. Long runs report
-through an optional `progress(stage, done, total)` callback, so a CLI can show a bar.
+`load_worksheet` is the edge: it reads the spec and the roster and takes each
+level's pool of problems from the solver cache (computing it once; a long run
+reports through an optional `progress(stage, done, total)` callback).
+`plan_worksheet` deals every version's problems (pure, and what the tests
+re-check); `build_worksheet` adds the words, lays out the sheets and the key
+(after the sheets, or as its own document when `key_file` is set) and the
+manifest contents. No click, file or environment here but in `load_worksheet`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from generator.catalog import Catalog
-from generator.errors import OptionError, UserError
+from generator.built import Built
+from generator.errors import InputError, UserError
+from generator.io.catalog import Catalog
 from generator.numbers.expr import SYMBOLS
-from generator.output import (
-    build_manifest,
-    check_distinct,
-    dumps_json,
-    manifest_path,
-    resolve_out,
-    write_files_atomic,
-)
-from generator.text import Texts
+from generator.text import Templates, Texts
 from generator.worksheet.difficulty import BRACKET_POINTS, FRACTION_POINTS, OP_POINTS
 from generator.worksheet.levels import Family, Level, load_family, rules_json
 from generator.worksheet.model import (
@@ -36,9 +33,12 @@ from generator.worksheet.model import (
     VersionSheet,
 )
 from generator.worksheet.pool import Pool, ProblemKey, Progress, level_pool
-from generator.worksheet.roster import Pupil, read_roster
+from generator.worksheet.roster import Pupil, Roster, read_roster
 from generator.worksheet.sampler import Problem, SectionPlan, deal_section, plan_section
 from generator.worksheet.spec import SectionSpec, WorksheetSpec, load_spec, single_section
+
+if TYPE_CHECKING:
+    from generator.render.primitives import Document
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 TEMPLATE = "worksheet"
@@ -60,7 +60,27 @@ class WorksheetRequest:
     large_print: bool = False
     roster: str | None = None
     spec: str | None = None  # a shipped spec name or a YAML file; replaces the four above
-    key_file: str | None = None
+    key_file: str | None = None  # the key in its own PDF (recorded in the manifest)
+
+
+@dataclass(frozen=True)
+class LoadedSection:
+    """One section of the spec with its level and the level's pool of problems."""
+
+    spec: SectionSpec
+    family: Family
+    level: Level
+    pool: Pool
+
+
+@dataclass(frozen=True)
+class WorksheetInputs:
+    """Everything a worksheet is built from, read at the edge."""
+
+    spec: WorksheetSpec
+    sections: tuple[LoadedSection, ...]
+    roster: Roster | None
+    templates: Templates
 
 
 @dataclass(frozen=True)
@@ -87,6 +107,7 @@ class Worksheet:
     letters: tuple[str, ...]
     pupils: tuple[Pupil, ...]
     warnings: tuple[str, ...]
+    templates: Templates | None = None  # None: the shipped ones
 
     @property
     def copies(self) -> tuple[SheetCopy, ...]:
@@ -99,20 +120,11 @@ class Worksheet:
 
     def problems(self, version: int) -> list[tuple[int, PlannedSection, Problem]]:
         """(printed number, section, problem) of every problem of a version, in order."""
-        found = []
+        found: list[tuple[int, PlannedSection, Problem]] = []
         for section in self.sections:
             for problem in section.versions[version]:
                 found.append((len(found) + 1, section, problem))
         return found
-
-
-@dataclass(frozen=True)
-class WorksheetResult:
-    pdf: Path
-    key: Path | None
-    manifest: Path
-    pages: int
-    warnings: tuple[str, ...]
 
 
 def _report(progress: Progress | None, stage: str, done: int, total: int) -> None:
@@ -131,13 +143,11 @@ def without(pool: Pool, taken: set[ProblemKey]) -> Pool:
     )
 
 
-def plan_worksheet(
+def load_worksheet(
     req: WorksheetRequest, catalog: Catalog | None = None, progress: Progress | None = None
-) -> Worksheet:
-    """Read the spec and the roster, and deal every version's problems."""
+) -> WorksheetInputs:
+    """Read the spec and the roster; take every section's pool (solver cache, else computed)."""
     catalog = catalog or Catalog.default()
-    if not 1 <= req.versions <= len(LETTERS):
-        raise OptionError("--versions", f"expected 1–{len(LETTERS)} versions, found {req.versions}")
     spec = (
         load_spec(req.spec, catalog)
         if req.spec is not None
@@ -145,11 +155,25 @@ def plan_worksheet(
     )
     roster = read_roster(req.roster) if req.roster is not None else None
     sections = []
-    taken: set[ProblemKey] = set()  # by earlier sections: one sheet never repeats a problem
-    for index, section in enumerate(spec.sections):
+    for section in spec.sections:
         family = load_family(section.family, catalog, where=section.where["family"])
         level = family.level(section.level, where=section.where["level"])
-        pool = without(level_pool(level, progress), taken)
+        sections.append(LoadedSection(section, family, level, level_pool(level, progress)))
+    return WorksheetInputs(spec, tuple(sections), roster, catalog.templates())
+
+
+def plan_worksheet(
+    inputs: WorksheetInputs, req: WorksheetRequest, progress: Progress | None = None
+) -> Worksheet:
+    """Deal every version's problems, section by section (pure)."""
+    if not 1 <= req.versions <= len(LETTERS):
+        raise InputError("versions", f"expected 1–{len(LETTERS)} versions, found {req.versions}")
+    spec, roster = inputs.spec, inputs.roster
+    sections = []
+    taken: set[ProblemKey] = set()  # by earlier sections: one sheet never repeats a problem
+    for index, loaded in enumerate(inputs.sections):
+        section, family, level = loaded.spec, loaded.family, loaded.level
+        pool = without(loaded.pool, taken)
         seed = f"{req.seed}/{index}/{family.id}/{level.level}"
         try:
             plan = plan_section(
@@ -166,7 +190,7 @@ def plan_worksheet(
             PlannedSection(section, family, level, pool, plan, tuple(tuple(v) for v in dealt))
         )
         _report(progress, "problems", index + 1, len(spec.sections))
-    t = Texts(TEMPLATE, req.lang)
+    t = Texts(TEMPLATE, req.lang, inputs.templates)
     if req.title:
         title = req.title
     elif spec.title:
@@ -192,6 +216,7 @@ def plan_worksheet(
         letters=tuple(LETTERS[: req.versions]),
         pupils=roster.pupils if roster else (),
         warnings=tuple(warnings),
+        templates=inputs.templates,
     )
 
 
@@ -210,7 +235,7 @@ def _heading(ws: Worksheet, section: PlannedSection) -> str:
 
 def version_sheets(ws: Worksheet) -> list[VersionSheet]:
     """What every version shows."""
-    t = Texts(TEMPLATE, ws.lang)
+    t = Texts(TEMPLATE, ws.lang, ws.templates)
     sheets = []
     for v, letter in enumerate(ws.letters):
         numbered = ws.problems(v)
@@ -236,7 +261,7 @@ def version_sheets(ws: Worksheet) -> list[VersionSheet]:
 
 
 def sheet_words(ws: Worksheet) -> SheetWords:
-    t = Texts(TEMPLATE, ws.lang)
+    t = Texts(TEMPLATE, ws.lang, ws.templates)
     return SheetWords(
         title=ws.title,
         name=t("name_label"),
@@ -257,7 +282,7 @@ def values_text(numbers: tuple[int, ...]) -> str:
 
 def answer_key(ws: Worksheet) -> AnswerKey:
     """Per version and problem: the simplest solution and how many there are."""
-    t = Texts(TEMPLATE, ws.lang)
+    t = Texts(TEMPLATE, ws.lang, ws.templates)
     kinds = {s.level.numbers.kind for s in ws.sections}
     columns = (
         t("col_number"),
@@ -413,18 +438,14 @@ def default_name(req: WorksheetRequest, ws: Worksheet) -> str:
     return f"worksheet-{stem}-{req.lang}{large}.pdf"
 
 
-def write_worksheet(
-    req: WorksheetRequest,
-    out: str | Path | None,
-    catalog: Catalog | None = None,
-    progress: Progress | None = None,
-) -> WorksheetResult:
-    """Write the worksheet PDF (sheets, then the key unless `key_file`) and its manifest."""
-    from generator.render.draw import render_pdf
+def build_worksheet(
+    inputs: WorksheetInputs, req: WorksheetRequest, progress: Progress | None = None
+) -> Built:
+    """The sheets and the answer key (after the sheets, or its own document with `key_file`)."""
     from generator.render.fonts import missing_glyphs
     from generator.worksheet.layout import layout_key, layout_worksheet
 
-    ws = plan_worksheet(req, catalog, progress)
+    ws = plan_worksheet(inputs, req, progress)
     warnings = list(ws.warnings)
     for where, text in [("option --title", ws.title)] + [
         (f"{req.roster}:{p.line}", p.name) for p in ws.pupils
@@ -434,38 +455,28 @@ def write_worksheet(
                 f"{where}: the font has no letters for '{missing}' in '{text}' "
                 "(they print as boxes)"
             )
-    path = resolve_out(out, default_name(req, ws))
-    key_path = None
-    if req.key_file is not None:
-        key_path = resolve_out(req.key_file, path.stem + "-key.pdf", option="--key-file")
-    check_distinct([path, manifest_path(path), *([key_path] if key_path else [])], "--key-file")
+    separate_key = req.key_file is not None
     _report(progress, "layout", 0, 1)
     key = answer_key(ws)
     doc = layout_worksheet(
         version_sheets(ws),
         ws.copies,
         sheet_words(ws),
-        None if key_path else key,
+        None if separate_key else key,
         req.paper,
         req.large_print,
     )
-    _report(progress, "layout", 1, 1)
     # every version has the same sections and cells, so the same number of pages
     per_sheet = len(doc.forms) // len(ws.letters)
-    files: list[tuple[Path, bytes]] = []
-    documents = 2 if key_path else 1
-    _report(progress, "pdf", 0, documents)
-    pdf = render_pdf(doc)
-    files.append((path, pdf))
-    _report(progress, "pdf", 1, documents)
     key_pages = len(doc.pages) - per_sheet * len(ws.copies)
-    if key_path is not None:
+    extra: tuple[tuple[str, Document], ...] = ()
+    if separate_key:
         key_doc = layout_key(key, req.paper)
-        files.append((key_path, render_pdf(key_doc)))
         key_pages = len(key_doc.pages)
-        _report(progress, "pdf", 2, documents)
+        extra = (("key", key_doc),)
+    _report(progress, "layout", 1, 1)
     contents = manifest_contents(ws, per_sheet, key_pages)
-    contents["key_pdf"] = key_path.name if key_path else None
+    contents["key_pdf"] = None  # the writer names the key's file when it has its own
     options = {
         "family": req.family if req.spec is None else None,
         "level": req.level if req.spec is None else None,
@@ -480,8 +491,5 @@ def write_worksheet(
         "roster": Path(req.roster).name if req.roster else None,
         "key_file": str(req.key_file) if req.key_file else None,
     }
-    manifest = build_manifest("worksheet", options, req.seed, contents)
-    manifest = {**manifest, "pdf": path.name, "pdf_bytes": len(pdf)}
-    files.append((manifest_path(path), dumps_json(manifest).encode()))
-    write_files_atomic(files)
-    return WorksheetResult(path, key_path, manifest_path(path), len(doc.pages), tuple(warnings))
+    name = default_name(req, ws)
+    return Built("worksheet", name, doc, options, req.seed, contents, tuple(warnings), extra)

@@ -9,10 +9,17 @@ refused quickly with a `CatalogError`.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import yaml
+from yaml.composer import Composer
+from yaml.constructor import SafeConstructor
+from yaml.parser import Parser
+from yaml.reader import Reader
+from yaml.resolver import Resolver
+from yaml.scanner import Scanner
 
 from generator.errors import CatalogError, shown
 from generator.text import LANGS
@@ -72,11 +79,33 @@ def _pos(node: yaml.Node) -> tuple[int, int]:
     return (node.start_mark.line + 1, node.start_mark.column + 1)
 
 
-class _Loader(yaml.SafeLoader):
-    """SafeLoader that builds LocDict/LocList and counts aliases and depth."""
+_CParser: Any
+try:  # libyaml, PyYAML's optional C parser: the same events about 8× faster
+    from yaml import _yaml
 
-    def __init__(self, stream: str, file: str) -> None:
-        super().__init__(stream)
+    _CParser = _yaml.CParser
+except ImportError:  # pragma: no cover - PyYAML built without libyaml
+    _CParser = None
+
+
+class _Constructor(SafeConstructor):
+    """The safe constructor building LocDict/LocList (constructors registered below)."""
+
+
+class _Checks(Composer):
+    """Composes the nodes in Python on either parser, counting aliases and depth.
+
+    Composing here rather than in libyaml's own composer keeps these checks (and a
+    Python recursion limit instead of C recursion) on both paths.
+    """
+
+    file: str
+    alias_count: int
+    # provided by the parser the composer is mixed with (PyYAML's stubs do not say so)
+    check_event: Callable[..., bool]
+    peek_event: Callable[[], Any]
+
+    def _start(self, file: str) -> None:
         self.file = file
         self.alias_count = 0
 
@@ -107,7 +136,45 @@ class _Loader(yaml.SafeLoader):
             self._depth = depth
 
 
-def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> LocDict:
+class _Loader(_Checks, Reader, Scanner, Parser, _Constructor, Resolver):
+    """The pure-Python path: PyYAML's own reader, scanner and parser."""
+
+    def __init__(self, stream: str, file: str) -> None:
+        Reader.__init__(self, stream)
+        Scanner.__init__(self)
+        Parser.__init__(self)
+        _Checks.__init__(self)
+        _Constructor.__init__(self)
+        Resolver.__init__(self)
+        self._start(file)
+
+
+if _CParser is not None:
+
+    class _FastLoader(_Checks, _CParser, _Constructor, Resolver):
+        """libyaml's parser under the same composer, constructor and resolver."""
+
+        def __init__(self, stream: str, file: str) -> None:
+            _CParser.__init__(self, stream)
+            _Checks.__init__(self)
+            _Constructor.__init__(self)
+            Resolver.__init__(self)
+            self._start(file)
+
+
+def _loader_class(text: str) -> type[_Loader] | type[_Checks]:
+    """libyaml when present, else pure Python.
+
+    Text with characters the pure reader refuses, or with tabs (libyaml accepts a tab
+    after "key:", PyYAML does not), goes the pure way: a file loads or fails alike on
+    every machine, with the same message.
+    """
+    if _CParser is None or "\t" in text or Reader.NON_PRINTABLE.search(text):
+        return _Loader
+    return _FastLoader
+
+
+def _construct_mapping(loader: Any, node: yaml.MappingNode) -> LocDict:
     result = LocDict()
     result.file = loader.file
     result.line, result.column = _pos(node)
@@ -132,7 +199,7 @@ def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> LocDict:
     return result
 
 
-def _construct_sequence(loader: _Loader, node: yaml.SequenceNode) -> LocList:
+def _construct_sequence(loader: Any, node: yaml.SequenceNode) -> LocList:
     result = LocList(loader.construct_object(child, deep=True) for child in node.value)
     result.file = loader.file
     result.line, result.column = _pos(node)
@@ -140,7 +207,7 @@ def _construct_sequence(loader: _Loader, node: yaml.SequenceNode) -> LocList:
     return result
 
 
-def _construct_text(loader: _Loader, node: yaml.ScalarNode) -> str:
+def _construct_text(loader: Any, node: yaml.ScalarNode) -> str:
     value = loader.construct_scalar(node)
     if bad := _CONTROL_IN_TEXT.search(value):
         line, col = _pos(node)
@@ -175,28 +242,41 @@ def _expanded_size(root: yaml.Node) -> int:
     return sizes[id(root)]
 
 
-_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
-_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
-_Loader.add_constructor("tag:yaml.org,2002:str", _construct_text)
+def _document(loader: Any, file: str) -> Any:
+    """The one document of `loader`, refused when its aliases expand it beyond MAX_NODES."""
+    node = loader.get_single_node()
+    if node is None:
+        return None
+    if _expanded_size(node) > MAX_NODES:
+        line, col = _pos(node)
+        raise CatalogError(
+            f"more than {MAX_NODES} values once aliases are expanded; refusing a possible "
+            "alias bomb", file=file, line=line, column=col,
+        )  # fmt: skip
+    return loader.construct_document(node)
+
+
+_Constructor.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+_Constructor.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
+_Constructor.add_constructor("tag:yaml.org,2002:str", _construct_text)
 
 
 def load_text(text: str, file: str) -> Any:
     """Parse YAML text; `file` is the name used in messages."""
     if len(text) > MAX_BYTES:
         raise CatalogError(f"file is larger than {MAX_BYTES} bytes", file=file)
+    if _loader_class(text) is not _Loader:
+        fast = _FastLoader(text, file)
+        try:
+            return _document(fast, file)
+        except (yaml.YAMLError, RecursionError):
+            pass  # parsed again below, so that every message is worded as on the pure path
+        finally:
+            fast.dispose()
     loader: _Loader | None = None
     try:
         loader = _Loader(text, file)  # the reader checks the characters here already
-        node = loader.get_single_node()
-        if node is None:
-            return None
-        if _expanded_size(node) > MAX_NODES:
-            line, col = _pos(node)
-            raise CatalogError(
-                f"more than {MAX_NODES} values once aliases are expanded; refusing a possible "
-                "alias bomb", file=file, line=line, column=col,
-            )  # fmt: skip
-        return loader.construct_document(node)
+        return _document(loader, file)
     except CatalogError:
         raise
     except yaml.reader.ReaderError as exc:
@@ -232,7 +312,7 @@ def _line_column(text: str, position: int) -> tuple[int, int]:
 
 def load_file(path: Path, name: str | None = None) -> Any:
     """Read and parse one YAML file (UTF-8); `name` is how messages call it (default: the path)."""
-    from generator.userfiles import read_text
+    from generator.io.userfiles import read_text
 
     name = name or str(path)
     return load_text(read_text(path, name, MAX_BYTES), name)

@@ -1,0 +1,42 @@
+"""What every product's `build()` returns: the layout document(s), the manifest and the warnings.
+
+`build()` is pure (no file, environment variable, ContextVar or click); the one
+writer in `generator.io.writer` turns a `Built` into files, the web page into bytes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from generator.render.primitives import Document
+
+
+@dataclass(frozen=True)
+class Built:
+    """One product, laid out: the main PDF's document and any PDFs written beside it.
+
+    `extra` holds (role, document) pairs, e.g. ("key", …) for a worksheet whose
+    answer key goes into its own file; the writer names that file in the manifest
+    as `<role>_pdf`. `options` and `contents` become the manifest beside the main PDF.
+    """
+
+    command: str  # the manifest's "command", e.g. "kniffel block"
+    name: str  # the main PDF's default file name
+    document: Document
+    options: Mapping[str, Any]
+    seed: int | None
+    contents: Mapping[str, Any]
+    warnings: tuple[str, ...] = ()
+    extra: tuple[tuple[str, Document], ...] = ()
+
+    @property
+    def documents(self) -> tuple[Document, ...]:
+        """The main document first, then the extra ones."""
+        return (self.document, *(doc for _, doc in self.extra))
+
+    @property
+    def roles(self) -> tuple[str, ...]:
+        return ("pdf", *(role for role, _ in self.extra))

@@ -1,0 +1,46 @@
+"""PNG previews of a PDF, rendered in-process with PDFium (no system tools needed)."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from generator.errors import InputError, UserError
+from generator.io.writer import write_files_atomic
+
+MIN_DPI, MAX_DPI = 20, 600
+
+
+def pdf_to_png(
+    pdf: Path | bytes, folder: Path, dpi: int = 100, stem: str | None = None
+) -> list[Path]:
+    """Write one PNG per page of `pdf` (a file or PDF bytes) into `folder` as
+    `<stem>-<page>.png` (stem: the file's, required for bytes); return the paths."""
+    import pypdfium2 as pdfium
+
+    if not MIN_DPI <= dpi <= MAX_DPI:
+        raise InputError("dpi", f"expected {MIN_DPI}–{MAX_DPI}, found {dpi}")
+    if folder.exists() and not folder.is_dir():
+        raise InputError("png", f"'{folder}' is not a folder")
+    if stem is None:
+        assert isinstance(pdf, Path), "PDF bytes need a stem"
+        stem = pdf.stem
+    try:
+        document = pdfium.PdfDocument(pdf if isinstance(pdf, bytes) else str(pdf))
+    except (pdfium.PdfiumError, OSError) as exc:
+        where = str(pdf) if isinstance(pdf, Path) else stem
+        raise UserError(f"cannot open as PDF: {exc}", where=where) from None
+    files: list[tuple[Path, bytes]] = []
+    try:
+        digits = max(1, len(str(len(document))))
+        for number in range(len(document)):
+            page = document[number]
+            image = page.render(scale=dpi / 72).to_pil()
+            buffer = io.BytesIO()
+            image.save(buffer, format="PNG", dpi=(dpi, dpi))
+            files.append((folder / f"{stem}-{number + 1:0{digits}d}.png", buffer.getvalue()))
+            page.close()
+    finally:
+        document.close()
+    write_files_atomic(files)
+    return [path for path, _ in files]

@@ -1,0 +1,170 @@
+"""The Kniffel products: load (rule set, solved table, simulated scores) → build → `Built`.
+
+`load_block` / `load_odds` are the edge (catalog, YAML, the solver cache);
+`build_block` / `build_odds` are pure: inputs and options in, layout document
+and manifest contents out. The CLI and the web page call the same functions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from generator.built import Built
+from generator.io.catalog import Catalog
+from generator.kniffel.block import block_rows, make_spec
+from generator.kniffel.rules import RuleSet, load_rules
+from generator.kniffel.simulate import DEFAULT_GAMES, Distribution, check_games
+from generator.text import Templates
+
+# --- the score block -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BlockRequest:
+    """The options of `dicesheets kniffel block`."""
+
+    rules: str = "kniffel"
+    lang: str | None = None  # None: the rule set's own language
+    players: int | None = None
+    games: int = 6
+    names: str | None = None
+    copies: int = 1
+    per_page: str = "auto"
+    paper: str = "a4"
+    landscape: bool = False
+    seed: int = 1
+
+
+@dataclass(frozen=True)
+class BlockInputs:
+    """What a block is built from: the rule set and the templates."""
+
+    rules: RuleSet
+    templates: Templates
+
+
+def load_block(req: BlockRequest, catalog: Catalog | None = None) -> BlockInputs:
+    """Read the rule set and the templates of the catalog (default: the shipped one)."""
+    catalog = catalog or Catalog.default()
+    return BlockInputs(load_rules(req.rules, catalog), catalog.templates())
+
+
+def build_block(inputs: BlockInputs, req: BlockRequest) -> Built:
+    """The score block: layout document and manifest contents (pure)."""
+    from generator.kniffel.block_layout import layout_block
+    from generator.render.primitives import UseForm
+
+    rules = inputs.rules
+    lang = req.lang or rules.lang
+    spec = make_spec(rules, lang, req.players, req.games, req.names, req.copies, inputs.templates)
+    doc = layout_block(spec, req.paper, req.landscape, req.per_page)
+    per_page = sum(isinstance(item, UseForm) for item in doc.pages[0].items)
+    contents: dict[str, Any] = {
+        "kind": "kniffel-block",
+        "rules": rules.id,
+        "rules_file": rules.source,
+        "lang": lang,
+        "players": len(spec.names),
+        "names": list(spec.names),
+        "games": spec.games,
+        "copies": spec.copies,
+        "blocks": len(spec.blocks),
+        "blocks_per_page": len(doc.pages[0].items) and per_page,
+        "pages": len(doc.pages),
+        "page_size_pt": [round(doc.width, 2), round(doc.height, 2)],
+        "rows": [
+            {"key": r.key, "kind": r.kind, "label": r.label, "hint": r.hint}
+            for r in block_rows(spec)
+        ],
+        "upper_bonus": {"threshold": rules.bonus_threshold, "value": rules.bonus_value},
+        "extra_yahtzee_bonus": rules.extra_yahtzee_bonus,
+        "joker": rules.joker,
+    }
+    options = {
+        "rules": req.rules,
+        "lang": lang,
+        "players": len(spec.names),
+        "games": req.games,
+        "names": req.names,
+        "copies": req.copies,
+        "per_page": req.per_page,
+        "paper": req.paper,
+        "landscape": req.landscape,
+    }
+    name = f"{rules.id}-block-{lang}.pdf"
+    return Built("kniffel block", name, doc, options, req.seed, contents)
+
+
+# --- the odds card ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OddsRequest:
+    """The options of `dicesheets kniffel odds`."""
+
+    rules: str = "kniffel"
+    joker: str | None = None  # None: the rule set's own
+    lang: str | None = None  # None: the rule set's own language
+    games: int = DEFAULT_GAMES
+    paper: str = "a4"
+    landscape: bool = False
+    seed: int = 1
+
+
+@dataclass(frozen=True)
+class OddsInputs:
+    """What the card is built from: the rule sets, the exact expectation, the simulated scores."""
+
+    base: RuleSet  # as in the catalog
+    rules: RuleSet  # with the joker asked for
+    expected: float
+    distribution: Distribution
+    templates: Templates
+
+
+def load_odds(req: OddsRequest, catalog: Catalog | None = None) -> OddsInputs:
+    """Read the rule set; solve and simulate (or read both from the solver cache).
+
+    A cold solve takes seconds: on a terminal a progress bar shows each stage.
+    """
+    from generator.kniffel.simulate import score_distribution
+    from generator.kniffel.solver import load_strategy, with_joker
+    from generator.progress import progress
+
+    catalog = catalog or Catalog.default()
+    base = load_rules(req.rules, catalog)
+    rules = with_joker(base, req.joker)
+    check_games(req.games)
+    turns = len(rules.categories)
+    with progress(turns, "solving the optimal strategy") as tick:
+        strategy = load_strategy(rules, tick)
+    with progress(turns, "simulating games") as tick:
+        dist = score_distribution(strategy, req.games, req.seed, tick)
+    return OddsInputs(base, rules, strategy.expected_score(), dist, catalog.templates())
+
+
+def build_odds(inputs: OddsInputs, req: OddsRequest) -> Built:
+    """The odds card: layout document and manifest contents (pure)."""
+    from generator.kniffel.odds import pattern_odds
+    from generator.kniffel.oddscard import card_contents, make_card
+    from generator.kniffel.oddscard_layout import layout_odds
+
+    rules = inputs.rules
+    lang = req.lang or rules.lang
+    card = make_card(
+        rules, lang, pattern_odds(rules), inputs.expected, inputs.distribution, inputs.templates
+    )
+    doc = layout_odds(card, req.paper, req.landscape)
+    options = {
+        "rules": req.rules,
+        "joker": rules.joker,
+        "lang": lang,
+        "games": req.games,
+        "paper": req.paper,
+        "landscape": req.landscape,
+    }
+    contents = {**card_contents(card), "page_size_pt": [round(doc.width, 2), round(doc.height, 2)]}
+    variant = f"-{rules.joker}-joker" if rules.joker != inputs.base.joker else ""
+    name = f"{rules.id}{variant}-odds-{lang}.pdf"
+    return Built("kniffel odds", name, doc, options, req.seed, contents)

@@ -1,0 +1,242 @@
+"""Kribbeln task lists as CSV (spreadsheets) and the catalog written back as CSV or YAML.
+
+One row per task under a header row naming the columns: `id`, `type`, the type's
+parameters (`colors`, `color`, `count`, `one`, `none`, `more`, `than`, `at_least`)
+and `family`; a cell a task does not use stays empty, `colors` lists its colours
+separated by spaces or commas. Columns may come in any order and only those the
+tasks need must be there. Separators `,` `;` (spreadsheets in German) and tabs are
+recognised from the header row; a UTF-8 byte-order mark is fine. Rows whose first
+cell starts with `#` are comments; `# rolls: N` before the header sets the rolls
+per turn (default 3). Empty rows are skipped.
+
+A row becomes the same mapping a YAML task is, each cell remembering its line and
+column, so the task loader checks both formats with the same messages.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import yaml
+
+from generator.errors import CatalogError
+from generator.io.yamlload import MAX_BYTES, LocDict, LocList
+
+if TYPE_CHECKING:
+    from generator.io.catalog import Catalog
+    from generator.kribbeln.tasks import Task
+
+COLUMNS = ("id", "type", "colors", "color", "count", "one", "none", "more", "than", "at_least",
+           "family")  # fmt: skip
+NUMBER_COLUMNS = ("count", "at_least")
+DELIMITERS = (",", ";", "\t")
+_ROLLS = re.compile(r"#\s*rolls\s*:\s*(.*?)\s*")
+
+Cell = tuple[str, int, int]  # text, line, column
+
+
+def read_text(path: Path, label: str) -> str:
+    """The file as text (UTF-8, a byte-order mark dropped), with the loader's size limit."""
+    try:
+        size = path.stat().st_size
+        if size > MAX_BYTES:
+            raise CatalogError(f"file is larger than {MAX_BYTES} bytes", file=label)
+        return path.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise CatalogError(
+            f"not UTF-8 text (byte {exc.start}); save the sheet as 'CSV UTF-8'", file=label
+        ) from None
+    except OSError as exc:
+        raise CatalogError(f"cannot read file: {exc.strerror}", file=label) from None
+
+
+def _scan(text: str, delimiter: str, label: str) -> Iterator[list[Cell]]:
+    """The rows of a CSV text (RFC 4180 quoting), every cell with its line and column."""
+    i, line, column, n = 0, 1, 1, len(text)
+    row: list[Cell] = []
+    while i <= n:
+        start = (line, column)
+        chars: list[str] = []
+        if i < n and text[i] == '"':
+            i, column = i + 1, column + 1
+            while True:
+                if i >= n:
+                    raise CatalogError(
+                        "a quoted cell is not closed", file=label, line=start[0], column=start[1]
+                    )
+                c = text[i]
+                if c == '"' and text[i + 1 : i + 2] == '"':
+                    chars.append('"')
+                    i, column = i + 2, column + 2
+                elif c == '"':
+                    i, column = i + 1, column + 1
+                    break
+                else:
+                    chars.append(c)
+                    i += 1
+                    line, column = (line + 1, 1) if c == "\n" else (line, column + 1)
+        while i < n and text[i] not in (delimiter, "\n", "\r"):
+            chars.append(text[i])
+            i, column = i + 1, column + 1
+        row.append(("".join(chars), *start))
+        if i < n and text[i] == delimiter:
+            i, column = i + 1, column + 1
+            continue
+        i += 2 if text[i : i + 2] == "\r\n" else 1
+        line, column = line + 1, 1
+        yield row
+        row = []
+
+
+def _delimiter(text: str) -> str:
+    """The separator the header row uses most (outside quotes)."""
+    for raw in text.splitlines():
+        if raw.strip() and not raw.lstrip().startswith("#"):
+            plain = re.sub(r'"[^"]*"', "", raw)
+            return max(DELIMITERS, key=plain.count)
+    return ","
+
+
+def _value(column: str, cell: Cell) -> object:
+    text, line, col = cell
+    text = text.strip()
+    if column == "colors":
+        parts = [p for p in re.split(r"[\s,;]+", text) if p]
+        colors = LocList(parts)
+        colors.file, colors.line, colors.column = "", line, col
+        colors.item_pos = [(line, col)] * len(parts)
+        return colors
+    if column in NUMBER_COLUMNS and re.fullmatch(r"[+-]?\d+", text):
+        return int(text)
+    return text
+
+
+def read_task_rows(path: Path, label: str) -> tuple[LocList, int | None, tuple[int, int]]:
+    """The tasks of a CSV file as positioned mappings, the `# rolls:` setting and its place."""
+    text = read_text(path, label)
+    delimiter = _delimiter(text)
+    header: list[tuple[str, int, int]] | None = None
+    rolls: int | None = None
+    rolls_at = (1, 1)
+    items = LocList()
+    items.file, items.line, items.column, items.item_pos = label, 1, 1, []
+    for row in _scan(text, delimiter, label):
+        first, line, col = row[0]
+        if all(not cell[0].strip() for cell in row):
+            continue
+        if first.lstrip().startswith("#"):
+            match = _ROLLS.fullmatch(first.strip())
+            if match and header is None:
+                rolls, rolls_at = _rolls(match.group(1), label, line, col), (line, col)
+            continue
+        if header is None:
+            header = _header(row, label)
+            continue
+        items.append(_item(row, header, label))
+        items.item_pos.append((line, col))
+    if header is None:
+        raise CatalogError(f"no header row (expected columns {', '.join(COLUMNS)})", file=label)
+    return items, rolls, rolls_at
+
+
+def _rolls(text: str, label: str, line: int, column: int) -> int:
+    if not re.fullmatch(r"\d+", text):
+        raise CatalogError(
+            f"'# rolls:' expects a whole number, found '{text}'", file=label, line=line,
+            column=column,
+        )  # fmt: skip
+    return int(text)
+
+
+def _header(row: list[Cell], label: str) -> list[Cell]:
+    names: list[Cell] = []
+    for text, line, col in row:
+        name = text.strip().lower()
+        if name and name not in COLUMNS:
+            raise CatalogError(
+                f"unknown column '{text.strip()}' (expected some of {', '.join(COLUMNS)})",
+                file=label, line=line, column=col,
+            )  # fmt: skip
+        if name and name in [n for n, _, _ in names]:
+            raise CatalogError(f"column '{name}' appears twice", file=label, line=line, column=col)
+        names.append((name, line, col))
+    for needed in ("id", "type"):
+        if needed not in [n for n, _, _ in names]:
+            line, col = row[0][1:]
+            raise CatalogError(
+                f"the header has no column '{needed}' (expected columns {', '.join(COLUMNS)})",
+                file=label, line=line, column=col,
+            )  # fmt: skip
+    return names
+
+
+def _item(row: list[Cell], header: list[Cell], label: str) -> LocDict:
+    item = LocDict()
+    item.file, (item.line, item.column), item.key_pos = label, row[0][1:], {}
+    for index, cell in enumerate(row):
+        if index >= len(header) or not header[index][0]:
+            if cell[0].strip():
+                raise CatalogError(
+                    f"a cell outside the named columns: '{cell[0].strip()}'",
+                    file=label, line=cell[1], column=cell[2],
+                )  # fmt: skip
+            continue
+        name = header[index][0]
+        if cell[0].strip():
+            value = _value(name, cell)
+            if isinstance(value, LocList):
+                value.file = label
+            item[name] = value
+            item.key_pos[name] = cell[1:]
+    return item
+
+
+def tasks_csv(tasks: Sequence[Task], rolls: int, default_rolls: int) -> str:
+    """The tasks as CSV with every column (read back by `read_task_rows` to equal tasks)."""
+    out = io.StringIO()
+    if rolls != default_rolls:
+        out.write(f"# rolls: {rolls}\n")
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    for task in tasks:
+        cells = {"id": task.id, "type": task.type, "family": task.family}
+        for key, value in task.params().items():
+            cells[key] = " ".join(value) if isinstance(value, list) else str(value)
+        writer.writerow([cells.get(column, "") for column in COLUMNS])
+    return out.getvalue()
+
+
+def tasks_yaml(tasks: Sequence[Task], rolls: int) -> str:
+    """The tasks as a YAML task catalog, one task a line as in the shipped file."""
+    lines = [
+        "# Kribbeln task catalog (format: task_catalog/kribbeln/tasks.yaml)",
+        f"rolls: {rolls}",
+        "tasks:",
+    ]
+    for task in tasks:
+        mapping = {"id": task.id, "type": task.type, **task.params(), "family": task.family}
+        flow = yaml.safe_dump(mapping, default_flow_style=True, sort_keys=False, width=10**6)
+        lines.append(f"  - {flow.strip()}")
+    return "\n".join(lines) + "\n"
+
+
+def export_tasks(
+    fmt: str,
+    dice_file: str | None = None,
+    tasks_file: str | None = None,
+    files: Catalog | None = None,
+) -> tuple[str, list[str]]:
+    """The task catalog in force (`files`' (the run's catalog), or `tasks_file`) as CSV or YAML."""
+    from generator.kribbeln.dice import load_dice
+    from generator.kribbeln.tasks import DEFAULT_ROLLS, load_tasks
+
+    dice, warnings = load_dice(dice_file, files)
+    catalog = load_tasks(dice, tasks_file, files)
+    if fmt == "csv":
+        return tasks_csv(catalog.tasks, catalog.rolls, DEFAULT_ROLLS), warnings
+    return tasks_yaml(catalog.tasks, catalog.rolls), warnings
