@@ -69,10 +69,24 @@ def parse_roster(text: str, label: str) -> Roster:
 
 def read_roster(path: str | Path) -> Roster:
     """Read a roster file: UTF-8 text, one name per line."""
-    from generator.io.userfiles import read_text
+    from generator.io.userfiles import read_bytes
 
     try:
-        text = read_text(Path(path), str(path), MAX_BYTES)
+        data = read_bytes(Path(path), str(path), MAX_BYTES)
     except UserError as exc:
         raise UserError(f"{exc.where}: {exc.message}", where="option --roster") from None
-    return parse_roster(text, str(path))
+    return roster_from_bytes(data, str(path))
+
+
+def roster_from_bytes(data: bytes, label: str) -> Roster:
+    """The roster in `data` (a file's bytes, e.g. uploaded); `label` names it in messages."""
+    where = "option --roster"
+    if len(data) > MAX_BYTES:
+        raise UserError(f"{label} is larger than {MAX_BYTES} bytes", where=where)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise UserError(
+            f"{label} is not UTF-8 text (byte {exc.start}); save it as UTF-8", where=where
+        ) from None
+    return parse_roster(text, label)
