@@ -186,7 +186,7 @@ balance_option = click.option(
     type=KRIBBELN_PAGES,
     default=6,
     show_default=True,
-    help="Task sheets in the block (one a page).",
+    help="Task sheets in the block (one a page), 1–100.",
 )
 @balance_option
 @dice_option
@@ -259,7 +259,9 @@ def score(file: str, as_json: bool) -> None:
     show_default=True,
     help="Players, 2–8 (2–5 in the real game).",
 )
-@click.option("--games", type=int, default=10_000, show_default=True, help="Games to play.")
+@click.option(
+    "--games", type=int, default=10_000, show_default=True, help="Games to play, 1–1,000,000."
+)
 @seed_option
 @click.option(
     "--pages",

@@ -22,9 +22,9 @@ from generator.cli.options import (
 @click.option("--players", type=REPORT_PLAYERS, default=4, show_default=True,
               help="Players: Köpfchen 2–6, Kribbeln 2–8 (2–5 in the real game).")  # fmt: skip
 @click.option("--pages", type=KRIBBELN_PAGES, default=6, show_default=True,
-              help="Kribbeln: sheets.")  # fmt: skip
+              help="Kribbeln: sheets, 1–100.")  # fmt: skip
 @click.option("--games", type=int, default=2000, show_default=True,
-              help="Kribbeln: simulated games.")  # fmt: skip
+              help="Kribbeln: simulated games, 1–1,000,000.")  # fmt: skip
 @click.option("--balance", "balance_file", default=None, help="Kribbeln: balance file.")
 @click.option("--dice", "dice_file", default=None, help="Kribbeln: dice file.")
 @click.option("--tasks", "tasks_file", default=None, help="Kribbeln: task file.")

@@ -10,7 +10,7 @@ from generator.text import Templates, Texts
 
 MAX_PLAYERS = 8
 MAX_GAMES = 6
-MAX_COPIES = 1000  # a thousand sets is a print shop's job, not a pad
+MAX_COPIES = 1000  # 8,000 blocks: a few seconds and a few MB (the grid is one PDF form)
 
 
 @dataclass(frozen=True)
