@@ -52,7 +52,8 @@ class UserError(Exception):
     def __init__(self, message: str, *, where: str | None = None) -> None:
         super().__init__(message)
         self.message = one_line(message)
-        self.where = one_line(where, 200) if where else where
+        # an input's name is short and ours; a position may quote what the user typed
+        self.where = where if isinstance(where, Input) or not where else one_line(where, 200)
 
     def __str__(self) -> str:
         return f"{self.where}: {self.message}" if self.where else self.message
