@@ -315,7 +315,7 @@ BAD = [
     (["--spec", "mixed", "--level", "3"], "--level", "leave out --level"),
     (["--spec", "nope.yaml"], "--spec", "no spec file"),
     (["--spec", "bad.yaml"], "bad.yaml:2", "expected a whole number"),
-    (["--out", "ws.pdf", "--key-file", "ws.pdf"], "--key-file", "also the worksheet"),
+    (["--out", "ws.pdf", "--key-file", "ws.pdf"], "--key-file", "written twice"),
     (["--out", "file.txt/ws.pdf"], "--out", "is not a folder"),
     (["--paper", "a5"], "--paper", "a5"),
 ]

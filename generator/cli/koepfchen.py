@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from generator.cli.options import (
+    KOEPFCHEN_PLAYERS,
     announce_seed,
     echo_json,
     fresh_seed,
@@ -14,6 +15,7 @@ from generator.cli.options import (
     out_option,
     paper_options,
     run_catalog,
+    seed_option,
     write_out,
 )
 
@@ -71,12 +73,20 @@ def board(
 
 @koepfchen.command()
 @profile_option
-@click.option("--seed", type=int, default=1, show_default=True, help="Board and simulation seed.")
+@seed_option(help="Board and simulation seed.")
 @click.option(
-    "--players", type=int, default=4, show_default=True, help="Players in the simulated race, 1–6."
+    "--players",
+    type=KOEPFCHEN_PLAYERS,
+    default=4,
+    show_default=True,
+    help="Players in the simulated race, 1–6.",
 )
 @click.option(
-    "--games", type=int, default=20000, show_default=True, help="Simulated races (Monte Carlo)."
+    "--games",
+    type=int,
+    default=20000,
+    show_default=True,
+    help="Simulated races (Monte Carlo), 1–1,000,000.",
 )
 @json_option
 def analyze(profile: str, seed: int, players: int, games: int, as_json: bool) -> None:

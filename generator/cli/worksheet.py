@@ -36,7 +36,7 @@ SINGLE_SECTION = ("family", "level", "problems", "impossible", "ops", "targets")
     type=int,
     default=0,
     show_default=True,
-    help="How many problems have no solution (marked in the key).",
+    help="How many problems have no solution (marked in the key), 0–100, at most --problems.",
 )
 @click.option(
     "--ops",

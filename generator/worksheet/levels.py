@@ -13,7 +13,7 @@ from itertools import combinations_with_replacement
 from pathlib import Path
 from typing import Any
 
-from generator.errors import CatalogError, UserError
+from generator.errors import CatalogError, Input, UserError
 from generator.io.catalog import Catalog
 from generator.io.yamlload import Fields, load_file, position
 from generator.numbers.rules import OPS, Rules
@@ -110,7 +110,7 @@ class Family:
     levels: tuple[Level, ...]
     source: str
 
-    def level(self, number: int, where: str = "option --level") -> Level:
+    def level(self, number: int, where: str = Input("level")) -> Level:
         """The level called `number`; a `UserError` naming the known levels otherwise."""
         for level in self.levels:
             if level.level == number:
@@ -227,7 +227,7 @@ def load_family_file(path: Path, label: str) -> Family:
     """Parse and validate one family file."""
     f = Fields(load_file(path, label), label)
     f.unknown_keys({"family", "name", "rules", "levels"})
-    family = str(f.get("family", (str, int)))
+    family = f.ident("family", (str, int))
     rules = Fields(f.get("rules", dict), label, "rules")
     rules.unknown_keys({"division", "use_all"})
     base = {
@@ -255,9 +255,7 @@ def family_names(catalog: Catalog | None = None) -> list[str]:
     return (catalog or Catalog.default()).names(SUBDIR)
 
 
-def load_family(
-    name: str, catalog: Catalog | None = None, where: str = "option --family"
-) -> Family:
+def load_family(name: str, catalog: Catalog | None = None, where: str = Input("family")) -> Family:
     """The family called `name` (a catalog entry such as 'koepfchen' or '24')."""
     catalog = catalog or Catalog.default()
     path = catalog.path(f"{SUBDIR}/{name}.yaml") if "/" not in name else None

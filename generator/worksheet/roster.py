@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.errors import InputError, UserError
+from generator.errors import Input, InputError, UserError
 
 MAX_NAMES = 500
 MAX_BYTES = 200_000
@@ -235,7 +235,7 @@ def _checked(entries: Sequence[_Entry], label: str, where: str) -> Roster:
 
 def parse_roster(text: str, label: str) -> Roster:
     """The pupils of a roster text; `label` names the file in messages."""
-    where = "option --roster"
+    where = Input("roster")
     lines = text.splitlines()
     first = next((line for line in lines if line.strip()), "")
     sep = _separator(first)
@@ -252,20 +252,18 @@ def parse_roster(text: str, label: str) -> Roster:
 
 def read_roster(path: str | Path) -> Roster:
     """Read a roster file: a list or a table, UTF-8, UTF-16 or Windows-1252."""
-    file = Path(path)
-    where = "option --roster"
+    from generator.io.userfiles import read_bytes
+
     try:
-        if file.stat().st_size > MAX_BYTES:
-            raise UserError(f"{path} is larger than {MAX_BYTES} bytes", where=where)
-        data = file.read_bytes()
-    except OSError as exc:
-        raise UserError(f"cannot read {path}: {exc.strerror}", where=where) from None
+        data = read_bytes(Path(path), str(path), MAX_BYTES)
+    except UserError as exc:
+        raise UserError(f"{exc.where}: {exc.message}", where=Input("roster")) from None
     return roster_from_bytes(data, str(path))
 
 
 def roster_from_bytes(data: bytes, label: str) -> Roster:
     """The roster in `data` (a file's bytes, e.g. uploaded); `label` names it in messages."""
-    where = "option --roster"
+    where = Input("roster")
     if len(data) > MAX_BYTES:
         raise UserError(f"{label} is larger than {MAX_BYTES} bytes", where=where)
     try:
@@ -281,7 +279,7 @@ def names_roster(names: str) -> Roster:
     if any(not part for part in parts):
         raise InputError("names", f"an empty name in '{names}' (expected names between commas)")
     entries = [_Entry(part, 0) for part in parts]
-    return _checked(entries, "--names", "option --names")
+    return _checked(entries, "--names", Input("names"))
 
 
 def _matches(pupils: Sequence[Pupil], wanted: str) -> list[int]:
