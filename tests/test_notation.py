@@ -89,7 +89,9 @@ def test_the_rules_ship_in_the_project_and_nothing_points_outside(tmp_path) -> N
         text = path.read_text(encoding="utf-8")
         assert "../shared" not in text and "RULES.md" not in text, path
         assert "shared/seeds" not in text, path
-    written = write_starter(tmp_path / "cat", ["kribbeln"])
+    from generator.cli.init import NOTE
+
+    written = write_starter(tmp_path / "cat", ["kribbeln"], note=NOTE)
     assert (tmp_path / "cat" / "rules.md").read_text(encoding="utf-8") == rules
     assert "rules.md" in (tmp_path / "cat" / "README.txt").read_text(encoding="utf-8")
     assert tmp_path / "cat" / "rules.md" in written
