@@ -105,7 +105,7 @@ def test_table_errors_name_the_line() -> None:
 def test_names_option_and_large_print_for() -> None:
     roster = names_roster(" Anna,  Ben , Cem,anna ")
     assert names(roster) == ["Anna", "Ben", "Cem", "anna"]
-    assert roster.warnings == ("--names: 'anna' appears again (name 1); both get a sheet",)
+    assert roster.warnings == ("names: 'anna' appears again (name 1); both get a sheet",)
     marked = mark_large_print(roster, "cem, ANNA")
     assert [p.large_print for p in marked.pupils] == [True, False, True, True]
     with pytest.raises(UserError, match="'Hannes' is not in the class list"):

@@ -159,6 +159,7 @@ def announce_seed(seed: int, lang: str) -> None:
     """Tell the user how to make the same sheet again (stderr, in the sheet's language)."""
     from generator.text import Texts
 
+    # the command line's own words (templates/<lang>/cli.j2), which a catalog does not change
     click.echo(Texts("cli", lang)("fresh_seed", seed=seed), err=True)
 
 

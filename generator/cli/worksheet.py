@@ -63,7 +63,7 @@ SINGLE_SECTION = ("family", "level", "problems", "impossible", "ops", "targets")
 )
 @click.option("--class", "klass", default=None, help='Written on the class line: "3b".')
 @click.option("--date", default=None, help='Written on the date line: "KW 12".')
-@click.option("--per-page", type=int, default=None, help="At most N problems on a page.")
+@click.option("--per-page", type=int, default=None, help="At most N problems on a page (1–100).")
 @click.option(
     "--one-page", is_flag=True, default=False, help="Every sheet on one page (or an error)."
 )

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from generator.built import Built
-from generator.errors import Input, InputError, UserError
+from generator.errors import DoesNotFit, Input, InputError, UserError
 from generator.io.catalog import Catalog
 from generator.numbers.expr import SYMBOLS
 from generator.text import Templates, Texts, maths
@@ -175,7 +175,7 @@ def without(pool: Pool, taken: set[ProblemKey]) -> Pool:
 def class_list(req: WorksheetRequest) -> Roster | None:
     """The pupils from `--roster` or `--names` (read at the edge)."""
     if req.roster is not None and req.names is not None:
-        raise InputError("names", "give the class either as --roster FILE or as --names")
+        raise InputError("names", "give the class either as a file or as names, not both")
     if req.roster is not None:
         return read_roster(req.roster)
     if req.names is not None:
@@ -188,7 +188,7 @@ def with_large_print(roster: Roster | None, names: str | None) -> Roster | None:
     if names is None:
         return roster
     if roster is None:
-        raise InputError("large_print_for", "needs the class list (--roster or --names)")
+        raise InputError("large_print_for", "needs the class list (a file or names)")
     return mark_large_print(roster, names)
 
 
@@ -221,7 +221,9 @@ def plan_worksheet(
     if req.per_page is not None and not 1 <= req.per_page <= MAX_PER_PAGE:
         raise InputError("per_page", f"expected 1–{MAX_PER_PAGE}, found {req.per_page}")
     if req.per_page is not None and req.one_page:
-        raise InputError("per_page", "--one-page decides the problems per page; give one")
+        raise InputError(
+            "per_page", "one page per sheet decides the problems per page; ask for one of the two"
+        )
     spec = inputs.spec
     roster = with_large_print(inputs.roster, req.large_print_for)
     sections = []
@@ -530,19 +532,23 @@ def default_name(req: WorksheetRequest, ws: Worksheet) -> str:
 
 
 def _does_not_fit(exc: Any, req: WorksheetRequest) -> InputError:
-    """The --one-page / --per-page message: what fits, and what to change."""
+    """The one-page / per-page message: what fits, and what to change."""
     size = " in large print" if exc.large_print else ""
     if req.one_page:
-        return InputError(
+        return DoesNotFit(
             "one_page",
             f"{exc.problems} problems need {exc.pages} pages{size} with writing lines of "
-            f"the minimum height; {exc.fit} fit on one page (use --problems {exc.fit}, "
-            "or leave out --one-page)",
+            f"the minimum height; {exc.fit} fit on one page",
+            exc.needed,
+            exc.room,
+            remedies=("problems",),
         )
-    return InputError(
+    return DoesNotFit(
         "per_page",
         f"{exc.problems} problems do not fit on one page{size} with writing lines of the "
         f"minimum height; at most {exc.fit} do",
+        exc.needed,
+        exc.room,
     )
 
 
@@ -551,7 +557,7 @@ def build_worksheet(
 ) -> Built:
     """The sheets and the answer key (after the sheets, or its own document with `key_file`)."""
     from generator.render.fonts import missing_glyphs
-    from generator.worksheet.layout import DoesNotFit, Pagination, layout_key, layout_sheets
+    from generator.worksheet.layout import PagesDoNotFit, Pagination, layout_key, layout_sheets
 
     ws = plan_worksheet(inputs, req, progress)
     warnings: list[str | UserError] = list(ws.warnings)
@@ -563,7 +569,7 @@ def build_worksheet(
             warnings.append(UserError(message, where=where))
     separate_key = req.key_file is not None
     if separate_key and not req.key:
-        raise InputError("key", "--no-key prints no key; leave out one of the two")
+        raise InputError("key", "there is no key to write without the key; ask for one of the two")
     _report(progress, "layout", 0, 1)
     key = answer_key(ws) if req.key else None
     pagination = Pagination(req.per_page, req.one_page, req.duplex)
@@ -577,7 +583,7 @@ def build_worksheet(
             req.large_print,
             pagination,
         )
-    except DoesNotFit as exc:
+    except PagesDoNotFit as exc:
         raise _does_not_fit(exc, req) from None
     key_pages = len(doc.pages) - sum(sheet_pages)
     extra: tuple[tuple[str, Document], ...] = ()

@@ -423,12 +423,24 @@ def compact(geo: Geometry) -> Geometry:
     return replace(geo, die=min(geo.die, geo.style.min_die))
 
 
-class DoesNotFit(Exception):
-    """A page request that the writing lines' minimum does not allow; the numbers say why."""
+class PagesDoNotFit(Exception):
+    """A page request that the writing lines' minimum does not allow; the numbers say why.
 
-    def __init__(self, problems: int, pages: int, fit: int, large_print: bool) -> None:
+    `needed` and `room` are the heights (mm) of the problem rows asked for and of those
+    that fit on the first page.
+    """
+
+    def __init__(self, problems: int, pages: int, fit: int, geo: Geometry) -> None:
         super().__init__(f"{problems} problems need {pages} pages; {fit} fit on one")
-        self.problems, self.pages, self.fit, self.large_print = problems, pages, fit, large_print
+        self.problems, self.pages, self.fit, self.large_print = (
+            problems,
+            pages,
+            fit,
+            geo.large_print,
+        )
+        row = (geo.cell_h + ROW_GAP) / MM
+        self.needed = -(-problems // geo.columns) * row
+        self.room = -(-fit // geo.columns) * row
 
 
 def fitted(
@@ -445,12 +457,12 @@ def fitted(
             pages = version_pages(version, words, candidate)
             if len(pages) == 1:
                 return roomier(candidate, version, words)
-        raise DoesNotFit(problems, len(pages), pages[0].problems, geo.large_print)
+        raise PagesDoNotFit(problems, len(pages), pages[0].problems, geo)
     if per_page is not None:
         pages = version_pages(version, words, geo)
         want = min(per_page, problems)
         if pages[0].problems < want:
-            raise DoesNotFit(want, 2, pages[0].problems, geo.large_print)
+            raise PagesDoNotFit(want, 2, pages[0].problems, geo)
     return roomier(geo, version, words, per_page)
 
 

@@ -278,12 +278,12 @@ def parse_targets(text: str) -> tuple[int, int]:
     except ValueError:
         numbers = []
     if len(numbers) not in (1, 2):
-        raise UserError(f"expected a range such as 1-20, found '{text}'", where="option --targets")
+        raise UserError(f"expected a range such as 1-20, found '{text}'", where=Input("targets"))
     low, high = numbers[0], numbers[-1]
     if not 0 <= low <= high <= MAX_TARGET:
         raise UserError(
             f"expected 0 ≤ lowest ≤ highest ≤ {MAX_TARGET}, found '{text}'",
-            where="option --targets",
+            where=Input("targets"),
         )
     return low, high
 
@@ -302,14 +302,14 @@ def customised(level: Level, ops: str | None, targets: str | None) -> Level:
             rules = Rules(ops=ops, division=rules.division, use_all=rules.use_all,
                           allow_zero=rules.allow_zero)  # fmt: skip
         except UserError as exc:
-            raise UserError(exc.message, where="option --ops") from None
+            raise UserError(exc.message, where=Input("ops")) from None
     bounds = parse_targets(targets) if targets is not None else level.targets
     pairs = len(level.numbers.multisets()) * (bounds[1] - bounds[0] + 1)
     if pairs > MAX_POOL_PAIRS:
         raise UserError(
             f"{pairs} (numbers, target) pairs to check; at most {MAX_POOL_PAIRS} "
             "(a narrower range)",
-            where="option --targets",
+            where=Input("targets"),
         )
     focus = level.focus if level.focus is not None and level.focus.op in rules.ops else None
     return replace(level, rules=rules, targets=bounds, focus=focus, custom=True)

@@ -279,7 +279,7 @@ def names_roster(names: str) -> Roster:
     if any(not part for part in parts):
         raise InputError("names", f"an empty name in '{names}' (expected names between commas)")
     entries = [_Entry(part, 0) for part in parts]
-    return _checked(entries, "--names", Input("names"))
+    return _checked(entries, "names", Input("names"))
 
 
 def _matches(pupils: Sequence[Pupil], wanted: str) -> list[int]:
