@@ -59,7 +59,7 @@ def main() -> None:
             total = sum(libs.values())
             top = sorted(libs.items(), key=lambda kv: -kv[1])[:8]
             shown = ", ".join(f"{lib} {ms:.1f}" for lib, ms in top)
-            whole, bare, ratio = process_times(
+            whole, bare, ratio, *_ = process_times(
                 dicesheets(*args), [sys.executable, "-c", "pass"], 5, env
             )
             print(

@@ -32,7 +32,7 @@ def main() -> None:
             "-c",
             f"import countdown_numbers_solver as c; c.solve({list(numbers)}, {target})",
         ]
-        t_ours, t_theirs, ratio = process_times(ours, theirs, repeat=7)
+        t_ours, t_theirs, ratio, *_ = process_times(ours, theirs, repeat=7)
         goal = "met" if ratio <= 0.5 else "MISSED"
         print(
             f"numbers solve {' '.join(map(str, numbers))} → {target} --all: median "
