@@ -5,16 +5,16 @@ Apart from `simulate` (numpy) so that the block command and the CLI can name the
 
 from __future__ import annotations
 
-from generator.errors import OptionError
+from generator.errors import InputError
 
 DEFAULT_GAMES = 100_000
 MIN_GAMES = 100
-MAX_GAMES = 10_000_000
+MAX_GAMES = 1_000_000  # all games advance together: ~1 GB and ~45 s at the limit
 
 
 def check_games(games: int) -> None:
-    """OptionError unless `games` is a sensible simulation size."""
+    """InputError unless `games` is a sensible simulation size."""
     if not MIN_GAMES <= games <= MAX_GAMES:
-        raise OptionError(
-            "--games", f"expected {MIN_GAMES}–{MAX_GAMES} simulated games, found {games}"
+        raise InputError(
+            "games", f"expected {MIN_GAMES}–{MAX_GAMES} simulated games, found {games}"
         )

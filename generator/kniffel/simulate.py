@@ -209,10 +209,22 @@ def score_distribution(
         games,
         seed,
     )
+
+    def valid(arrays: dict[str, np.ndarray]) -> bool:
+        counts = arrays["counts"]
+        return (
+            set(arrays) == {"counts"}
+            and counts.ndim == 1
+            and counts.dtype.kind in "iu"
+            and bool((counts >= 0).all())
+            and int(counts.sum()) == games
+        )
+
     arrays = cached_arrays(
         "kniffel",
         key,
         lambda: {"counts": np.bincount(simulate_scores(strategy, games, seed, tick))},
+        valid,
     )
     return Distribution(arrays["counts"].astype(np.int64), seed)
 
