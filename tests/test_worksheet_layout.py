@@ -131,3 +131,30 @@ def test_every_version_page_is_a_form_and_names_go_on_top() -> None:
     numbers = [t.text for p in doc.pages[:per_sheet] for t in texts_of(p.items, doc.forms)
                if t.bold and t.size == NORMAL.number]  # fmt: skip
     assert numbers == [str(n) for n in range(1, 21)]
+
+
+def test_one_page_shrinks_dice_and_box_never_the_writing_lines() -> None:
+    from dataclasses import replace as changed
+
+    from generator.worksheet.layout import PagesDoNotFit, compact, fitted
+
+    def sheet(problems: int) -> VersionSheet:
+        """A version whose instruction takes three lines (as level 2's does)."""
+        v = version(problems=problems)
+        section = changed(v.sections[0], instruction=v.sections[0].instruction * 2)
+        return changed(v, sections=(section,))
+
+    def most(geo: Geometry) -> int:
+        return version_pages(sheet(30), WORDS, geo)[0].problems
+
+    base = geometry("a4", False, 3, False)
+    assert compact(base).cell_h < base.cell_h
+    fits = most(compact(base))
+    assert fits > most(base)  # the smaller dice and box win a row
+    geo = fitted(base, sheet(fits), WORDS, None, True)
+    assert len(version_pages(sheet(fits), WORDS, geo)) == 1
+    assert geo.die == base.style.min_die and geo.style.box < base.style.box
+    assert geo.line_gap >= base.style.line_gap  # the writing lines keep their minimum
+    with pytest.raises(PagesDoNotFit) as info:
+        fitted(base, sheet(fits + 1), WORDS, None, True)
+    assert info.value.fit == fits and info.value.needed > info.value.room

@@ -418,9 +418,14 @@ def roomier(
     return geo
 
 
+COMPACT_BOX = 0.78  # the target box may shrink to this share (two digits still fit large)
+
+
 def compact(geo: Geometry) -> Geometry:
-    """The same sheet with the smallest readable dice: what --one-page may shrink."""
-    return replace(geo, die=min(geo.die, geo.style.min_die))
+    """The same sheet with the smallest readable dice and a smaller target box: what a
+    one-page sheet may give up. The writing lines keep their minimum distance."""
+    style = replace(geo.style, box=max(geo.style.min_die, geo.style.box * COMPACT_BOX))
+    return replace(geo, die=min(geo.die, geo.style.min_die), style=style)
 
 
 class PagesDoNotFit(Exception):
