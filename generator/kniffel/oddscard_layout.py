@@ -28,7 +28,7 @@ from generator.render.flow import (
 )
 from generator.render.fonts import fit_size, text_width
 from generator.render.primitives import MM, Document, Item, Line, Page, Rect, Text, page_size
-from generator.render.style import BASELINE_CENTRED, GREY, INK, centred
+from generator.render.style import BASELINE_CENTRED, GREY, INK, WHITE, centred
 
 MARGIN = 15 * MM
 COLUMN_GAP = 10 * MM
@@ -185,7 +185,7 @@ def _histogram(card: OddsCard, frame: Cursor, theme: Theme) -> list[Item]:
         h = chart_h * count / hist.games / scale
         if h > 0:
             items.append(
-                Rect(x0 + i * bar_w, bottom, bar_w, h, stroke="#ffffff", fill=BAR, line_width=0.3)
+                Rect(x0 + i * bar_w, bottom, bar_w, h, stroke=WHITE, fill=BAR, line_width=0.3)
             )
     items.append(Line(x0, bottom, x0 + chart_w, bottom, line_width=0.8))
     span = hist.hi - hist.lo
