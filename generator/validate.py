@@ -247,8 +247,8 @@ def _check_file(
         except (CatalogError, UserError) as exc:
             problems.append(exc)
     problems += found
-    for exc in sorted(problems, key=_line_order):
-        report.add(exc)
+    for problem in sorted(problems, key=_line_order):
+        report.add(problem)
 
 
 def _line_order(problem: UserError) -> tuple[int, int]:
@@ -281,7 +281,7 @@ def validate(catalog_folder: Path | None = None, files: Iterable[Path] = ()) -> 
         for path in _files(root):
             rel = path.relative_to(root)
             if rel.parts[0] == "templates" or root == templates_dir():
-                kind = "template"
+                kind: str | None = "template"
             else:
                 kind = _kind_by_place(path, root)
             _check_file(path, catalog.label(path), kind, report, catalog, True)

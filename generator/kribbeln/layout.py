@@ -219,7 +219,7 @@ def pattern(x: float, y: float, w: float, h: float, kind: str, ink: str) -> list
         while c < h:
             seg = _clip(x, y + c, x + w + h, y + c + w + h, (x, y, w, h))
             if seg:
-                items.append(Line(*seg, stroke=ink, line_width=0.7))
+                items.append(Line(seg[0], seg[1], seg[2], seg[3], stroke=ink, line_width=0.7))
             c += step * 1.2
     elif kind == "dots":
         row = 0
@@ -412,7 +412,7 @@ def sheet_items(view: SheetView, geo: SheetGeometry, text_size: float | None = N
                      line_width=THIN)
             )  # fmt: skip
     # area bands and the heavy lines between areas
-    first = {}
+    first: dict[int, float] = {}
     for row, row_top in zip(view.rows, tops):
         first.setdefault(row.area, row_top)
     for area, area_top in first.items():

@@ -16,6 +16,7 @@ dropped at the top of a column.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -372,7 +373,7 @@ class _Flow:
 
     def story(self, blocks: Sequence[Block]) -> None:
         for i, block in enumerate(blocks):
-            self.block(block, lambda i=i: self._lead(blocks, i + 1))
+            self.block(block, functools.partial(self._lead, blocks, i + 1))
 
     def block(self, block: Block, lead: Callable[[], float]) -> None:
         if isinstance(block, Heading):

@@ -414,7 +414,10 @@ def key_story(key: AnswerKey) -> list[Block]:
         name_col, version_col = key.roster_columns
         half = (len(key.roster) + 1) // 2
         second = list(key.roster[half:]) + [("", "")] * (half - len(key.roster[half:]))
-        columns = (Column(name_col, 2.4), Column(version_col, 0.8, "center")) * 2
+        columns: tuple[Column, ...] = (
+            Column(name_col, 2.4),
+            Column(version_col, 0.8, "center"),
+        ) * 2
         rows = tuple((a[0], a[1], b[0], b[1]) for a, b in zip(key.roster[:half], second))
         story += [Heading(key.roster_heading, 3), Table(columns, rows)]
     columns = tuple(Column(t, w, a) for t, w, a in zip(key.columns, KEY_WIDTHS, KEY_ALIGN))
