@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from generator.errors import CatalogError, UserError
-from generator.io.catalog import Catalog
+from generator.io.catalog import Catalog, confined_error, inside
 from generator.io.yamlload import load_file
 from generator.problems import Incomplete, collecting, report_problem
 from generator.resources import catalog_dir, templates_dir
@@ -195,21 +195,17 @@ def _check_spec(path: Path, label: str, report: Report, catalog: Catalog) -> Non
 
 
 def _check_template(path: Path, label: str, report: Report, catalog: Catalog) -> None:
-    import jinja2
-
-    from generator.text import make_environment
+    from generator.io.userfiles import read_text
+    from generator.templating import Budget, guarded
+    from generator.text import MAX_TEMPLATE_BYTES, make_environment
 
     env = make_environment()
-    source = path.read_text(encoding="utf-8")
-    try:
-        template = env.from_string(source)
-    except jinja2.TemplateSyntaxError as exc:
-        message = f"template syntax error: {exc.message}"
-        raise CatalogError(message, file=label, line=exc.lineno) from None
+    source = read_text(path, label, MAX_TEMPLATE_BYTES)
+    with guarded(label, Budget()):
+        have = set(env.from_string(source).module.__dict__)
     shipped = templates_dir() / path.parent.name / path.name
     if shipped.is_file() and shipped.resolve() != path.resolve():
         needed = set(env.from_string(shipped.read_text(encoding="utf-8")).module.__dict__)
-        have = set(template.module.__dict__)
         for name in sorted(n for n in needed - have if not n.startswith("_")):
             report_problem(CatalogError(f"the template lacks the macro '{name}'", file=label))
     elif not shipped.is_file():
@@ -279,6 +275,10 @@ def validate(catalog_folder: Path | None = None, files: Iterable[Path] = ()) -> 
     roots = [catalog_folder] if catalog_folder is not None else [catalog_dir(), templates_dir()]
     for root in roots:
         for path in _files(root):
+            if not inside(path, root):
+                report.files += 1
+                report.add(confined_error(path))
+                continue
             rel = path.relative_to(root)
             if rel.parts[0] == "templates" or root == templates_dir():
                 kind: str | None = "template"

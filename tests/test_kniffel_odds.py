@@ -207,10 +207,11 @@ def test_a_card_whose_words_overflow_the_page_says_which_option(card, landscape:
     """A long text (a user's template) does not spill into the histogram's column or page."""
     import dataclasses
 
-    from generator.errors import OptionError
+    from generator.errors import DoesNotFit
     from generator.kniffel.oddscard_layout import layout_odds
 
     words = dict(card.words, spread=" ".join(["Streuung"] * 900))
-    with pytest.raises(OptionError, match="does not fit the page height") as raised:
+    with pytest.raises(DoesNotFit, match="does not fit the page height") as raised:
         layout_odds(dataclasses.replace(card, words=words), "a4", landscape)
-    assert raised.value.option == "--paper"
+    assert raised.value.subject == "paper"
+    assert raised.value.needed > raised.value.available > 150  # mm of the A4 page's height

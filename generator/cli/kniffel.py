@@ -7,10 +7,14 @@ from typing import Any
 import click
 
 from generator.cli.options import (
+    COPIES,
+    KNIFFEL_GAMES,
+    KNIFFEL_PLAYERS,
     echo_json,
     json_option,
     lang_option,
     run_catalog,
+    seed_option,
     sheet_options,
     write_out,
 )
@@ -23,19 +27,30 @@ def kniffel() -> None:
 
 @kniffel.command()
 @click.option(
-    "--players", type=int, default=None, help="Number of players, 1–8 (default: names or 1)."
+    "--players",
+    type=KNIFFEL_PLAYERS,
+    default=None,
+    help="Number of players, 1–8 (default: names or 1).",
 )
 @click.option(
-    "--games", type=int, default=6, show_default=True, help="Game columns per player, 1–6."
+    "--games",
+    type=KNIFFEL_GAMES,
+    default=6,
+    show_default=True,
+    help="Game columns per player, 1–6.",
 )
 @click.option("--rules", default="kniffel", show_default=True, help="Rule set: kniffel or yahtzee.")
 @click.option("--names", default=None, help='Player names, comma-separated: "Anna,Jörg".')
 @click.option(
-    "--copies", type=int, default=1, show_default=True, help="How many copies of the set."
+    "--copies",
+    type=COPIES,
+    default=1,
+    show_default=True,
+    help="How many copies of the set, 1–1000.",
 )
 @click.option(
     "--per-page",
-    type=click.Choice(["auto", "1", "2"]),
+    type=click.Choice(["auto", "1", "2"], case_sensitive=False),
     default="auto",
     show_default=True,
     help="Blocks side by side on a page.",
@@ -84,7 +99,7 @@ SIMULATED_GAMES = 100_000  # = generator.kniffel.simulate.DEFAULT_GAMES (not imp
 def _rules_options(f: Any) -> Any:
     f = click.option(
         "--joker",
-        type=click.Choice(["none", "free", "forced"]),
+        type=click.Choice(["none", "free", "forced"], case_sensitive=False),
         default=None,
         help="Joker rule instead of the rule set's own: none; free (any open box; Full House "
         "and straights at full value once the matching upper box is filled — the published "
@@ -101,7 +116,8 @@ def _games_option(f: Any) -> Any:
         type=int,
         default=SIMULATED_GAMES,
         show_default=True,
-        help="Simulated games for the score distribution.",
+        help="Simulated games for the score distribution, 100–1,000,000 "
+        "(a million take ~45 s and 1 GB of memory).",
     )(f)
 
 
@@ -126,7 +142,7 @@ def _strategy(rules: str, joker: str | None) -> Any:
     "--upper",
     type=int,
     default=None,
-    help="Upper-section sum so far; default and check: the sum of the filled upper boxes.",
+    help="Upper-section sum so far, 0–105; default and check: the sum of the filled upper boxes.",
 )
 @click.option("--roll", required=True, help="The five dice lying now: --roll 1 3 3 4 6.")
 @click.argument("more_dice", nargs=-1, metavar="")
@@ -135,7 +151,7 @@ def _strategy(rules: str, joker: str | None) -> Any:
     type=int,
     default=2,
     show_default=True,
-    help="Re-rolls left: 2 after the first roll, 0 after the last (then: which box).",
+    help="Re-rolls left, 0–2: 2 after the first roll, 0 after the last (then: which box).",
 )
 @json_option
 def advise(
@@ -171,7 +187,7 @@ def advise(
 @kniffel.command()
 @_rules_options
 @_games_option
-@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the simulation.")
+@seed_option(help="Seed of the simulation.")
 @json_option
 def solve(rules: str, joker: str | None, games: int, seed: int, as_json: bool) -> None:
     """The optimal expected score (exact) and the score spread (seeded simulation)."""

@@ -9,16 +9,16 @@ from __future__ import annotations
 
 from functools import partial
 
-from generator.errors import OptionError
+from generator.errors import DoesNotFit
 from generator.kniffel.oddscard import OddsCard, share_ticks
 from generator.render.flow import (
     Block,
     ColumnBreak,
     Columns,
     Cursor,
-    DoesNotFit,
     Figure,
     Heading,
+    Overflow,
     PageFrame,
     Paragraph,
     TextStyle,
@@ -76,10 +76,11 @@ def table_width(card: OddsCard, size: float) -> float:
 def table_size(card: OddsCard, width: float) -> float:
     """The largest font size (from TABLE_SIZE down) at which the odds table fits `width`."""
     size = TABLE_SIZE
-    while table_width(card, size) > width:
+    while (total := table_width(card, size)) > width:
         size -= 0.25
         if size < MIN_TABLE_SIZE:
-            raise OptionError("--paper", "the odds table does not fit the page width")
+            message = "the odds table does not fit the page width"
+            raise DoesNotFit("paper", message, total / MM, width / MM)
     return size
 
 
@@ -172,7 +173,8 @@ def _histogram(card: OddsCard, frame: Cursor, theme: Theme) -> list[Item]:
     bottom = frame.bottom + footer_room + axis_label_h
     chart_h = top - bottom
     if chart_h < MIN_CHART_H:
-        raise OptionError("--paper", "the histogram does not fit on the page")
+        message = "the histogram does not fit on the page"
+        raise DoesNotFit("paper", message, MIN_CHART_H / MM, max(0.0, chart_h) / MM)
     items.append(Text(frame.left, top + 4, w["axis_share"], tick_size, False, "left", GREY))
     scale = max(t for t, _ in ticks) if ticks else max(hist.counts) / hist.games
     scale = max(scale, max(hist.counts) / hist.games) * 1.08
@@ -271,6 +273,9 @@ def layout_odds(card: OddsCard, paper: str, landscape: bool) -> Document:
     title_size = fit_size(w["title"], 20, content_w, bold=True)
     try:
         (items,) = flow_story(story, frame, odds_theme(title_size))
-    except DoesNotFit:
-        raise OptionError("--paper", "the odds card does not fit the page height") from None
+    except Overflow as full:
+        message = "the odds card does not fit the page height"
+        available = frame.top - frame.bottom
+        needed = available - full.room + full.needed  # at least: what is placed and what is not
+        raise DoesNotFit("paper", message, needed / MM, available / MM) from None
     return Document(width, height, (Page(tuple(items)),), title=w["title"])

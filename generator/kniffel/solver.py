@@ -42,7 +42,7 @@ import numpy as np
 import numpy.typing as npt
 
 from generator.core.rollhold import IdenticalDice, start_value
-from generator.errors import OptionError, UserError
+from generator.errors import InputError, UserError
 from generator.kniffel.rules import JOKERS, Category, RuleSet
 from generator.kniffel.scoring import extra_bonus, raw_score, score
 
@@ -177,11 +177,9 @@ def with_joker(rules: RuleSet, joker: str | None) -> RuleSet:
     if joker is None or joker == rules.joker:
         return rules
     if joker not in JOKER_SETTINGS:
-        raise OptionError(
-            "--joker", f"expected one of {', '.join(JOKER_SETTINGS)}, found '{joker}'"
-        )
+        raise InputError("joker", f"expected one of {', '.join(JOKER_SETTINGS)}, found '{joker}'")
     if joker != "none" and rules.yahtzee_category is None:
-        raise OptionError("--joker", f"rule set '{rules.id}' has no Yahtzee box for a joker")
+        raise InputError("joker", f"rule set '{rules.id}' has no Yahtzee box for a joker")
     return dataclasses.replace(rules, joker=joker)
 
 
@@ -499,6 +497,7 @@ def best_boxes(
     five = np.nonzero(np.isin(state, game.yahtzee_states))[0]
     face = game.counts[1:, state[five]].argmax(axis=0)
     allowed = game.allowed(filled[five])  # (fives, boxes, 6)
+    five_points = game.yahtzee_points(filled[five])  # (fives, boxes, 6), as `Game.points`
     best = np.full(len(filled), -np.inf)
     choice = np.full(len(filled), -1, dtype=np.int64)
     for box in range(game.n_boxes):
@@ -506,7 +505,8 @@ def best_boxes(
         ok[five] &= allowed[np.arange(len(five)), box, face]
         if not ok.any():
             continue
-        pts = game.points(np.asarray(box), state, filled)
+        pts = game.raw_points[box, state]
+        pts[five] = five_points[np.arange(len(five)), box, face]
         new_upper = np.minimum(game.cap, upper + pts) if game.faces[box] else upper
         new_flag = flag
         if box == game.yahtzee_box:
@@ -611,10 +611,19 @@ def load_strategy(rules: RuleSet, tick: Callable[[int], None] | None = None) -> 
 
     game = make_game(rules)
     layer_done = None if tick is None else (lambda _layer: tick(1))
+
+    def valid(arrays: dict[str, np.ndarray]) -> bool:
+        values = arrays["values"]
+        return (
+            set(arrays) == {"values"}
+            and values.shape == game.shape
+            and values.dtype.kind == "f"
+            # unreachable states hold NaN; every other value is an expected score ≥ 0
+            and not bool(np.isinf(values).any())
+            and not bool((values < 0).any())
+        )
+
     arrays = cached_arrays(
-        "kniffel", table_key(rules), lambda: {"values": solve_values(game, layer_done)}
+        "kniffel", table_key(rules), lambda: {"values": solve_values(game, layer_done)}, valid
     )
-    values = arrays.get("values")
-    if values is None or values.shape != game.shape:  # not ours: recompute, never trust it
-        values = solve_values(game, layer_done)
-    return Strategy(game, values)
+    return Strategy(game, arrays["values"])

@@ -1,4 +1,4 @@
-"""Full Kribbeln games, simulated with the rules of RULES.md (section 1), vectorised over games.
+"""Full Kribbeln games, simulated with the rules of docs/rules.md §1, vectorised over games.
 
 Every player plays every row with an optimal policy from the solver (the same
 for every seat: it does not look at the other players' results):
@@ -39,6 +39,7 @@ from generator.kribbeln.dice import N_FACES, DiceSet
 from generator.kribbeln.masks import roll_states, task_mask
 from generator.kribbeln.solver import (
     CACHE_NAMESPACE,
+    POLICY_VERSION,
     SOLVER_VERSION,
     TaskFigures,
     policy_for,
@@ -74,17 +75,19 @@ class Tables:
 def _row_score_holds(dice: DiceSet, previous: int, rolls: int) -> UInt8Array:
     """Keep masks for a Kribbeln row played for sum × [sum > previous] (cached on disk)."""
     n = dice.n_dice
-    key = key_for("row_score_policy", SOLVER_VERSION, n, previous, rolls)
+    key = key_for("row_score_policy", SOLVER_VERSION, POLICY_VERSION, n, previous, rolls)
 
     def compute() -> dict[str, np.ndarray]:
         pips = roll_states(dice).pips.astype(np.float64)
         policy = policy_for(n, pips * (pips > previous), rolls)
         return {"holds": np.stack(policy.holds)}
 
-    holds = cached_arrays(CACHE_NAMESPACE, key, compute)["holds"]
-    if holds.shape != (rolls - 1, roll_states(dice).n_states):  # a damaged entry
-        holds = compute()["holds"]
-    return holds.astype(np.uint8)
+    def valid(arrays: dict[str, np.ndarray]) -> bool:
+        holds = arrays["holds"]
+        shape = (rolls - 1, roll_states(dice).n_states)
+        return holds.shape == shape and holds.dtype.kind in "iu" and int(holds.max(initial=0)) < 64
+
+    return cached_arrays(CACHE_NAMESPACE, key, compute, valid)["holds"].astype(np.uint8)
 
 
 def build_tables(dice: DiceSet, tasks: Sequence[Task], goal: str, rolls: int) -> Tables:

@@ -34,13 +34,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from generator.core.rollhold import (
-    DistinctDice,
-    best_keeps,
-    expected_after_keep,
-    solve,
-    start_value,
-)
+from generator.core.rollhold import DistinctDice, best_keeps, policy, solve, start_value
 from generator.io.cache import cached_arrays, cached_json, key_for
 from generator.kribbeln.dice import N_FACES, DiceSet
 from generator.kribbeln.masks import roll_states, task_mask
@@ -48,6 +42,8 @@ from generator.kribbeln.tasks import DEFAULT_ROLLS, Task
 
 # Bump when a change alters any cached figure (masks, goals, solver).
 SOLVER_VERSION = 1
+# Bump when the stored policies change (2: rollhold's tie rule, lexicographic holds).
+POLICY_VERSION = 2
 CACHE_NAMESPACE = "kribbeln"
 GOALS = ("success", "pips")
 # Rows per solver chunk: 8 Kribbeln-size rows (7.5 MB of keeps) measured fastest (~4 ms/row).
@@ -160,6 +156,18 @@ def _raise_missing() -> Any:
     raise _Missing
 
 
+def _is_number(x: Any, low: float, high: float) -> bool:
+    return type(x) in (int, float) and low <= x <= high
+
+
+def _valid_figures(entry: Any) -> bool:
+    return (
+        set(entry) == {"p_success", "expected_pips"}
+        and _is_number(entry["p_success"], 0, 1)
+        and _is_number(entry["expected_pips"], 0, 36)
+    )
+
+
 def analyze_tasks(
     dice: DiceSet, tasks: Sequence[Task], rolls: int = DEFAULT_ROLLS, *, use_cache: bool = True
 ) -> dict[str, TaskFigures]:
@@ -172,9 +180,9 @@ def analyze_tasks(
     if use_cache:
         for i, key in enumerate(keys):
             try:
-                entry = cached_json(CACHE_NAMESPACE, key, _raise_missing)
+                entry = cached_json(CACHE_NAMESPACE, key, _raise_missing, _valid_figures)
                 found[i] = TaskFigures(float(entry["p_success"]), float(entry["expected_pips"]))
-            except (_Missing, KeyError, TypeError, ValueError):
+            except _Missing:
                 pass  # missing or malformed: recomputed below
     todo = [i for i in range(len(tasks)) if i not in found]
     computed = compute_figures(dice, [tasks[i] for i in todo], rolls)
@@ -182,7 +190,7 @@ def analyze_tasks(
         found[i] = fig
         if use_cache:
             entry = {"p_success": fig.p_success, "expected_pips": fig.expected_pips}
-            cached_json(CACHE_NAMESPACE, keys[i], functools.partial(dict, entry))
+            cached_json(CACHE_NAMESPACE, keys[i], functools.partial(dict, entry), _valid_figures)
     return {t.id: found[i] for i, t in enumerate(tasks)}
 
 
@@ -201,8 +209,18 @@ def row_figures(dice: DiceSet, rolls: int = DEFAULT_ROLLS, *, use_cache: bool = 
         p_above = [1.0] * n + [float(v) for v in values[1:]] + [0.0]
         return {"expected_max": float(values[0]), "p_above": p_above}
 
+    def valid(data: Any) -> bool:
+        p_above = data["p_above"]
+        return (
+            set(data) == {"expected_max", "p_above"}
+            and _is_number(data["expected_max"], n, N_FACES * n)
+            and isinstance(p_above, list)
+            and len(p_above) == N_FACES * n + 1
+            and all(_is_number(p, 0, 1) for p in p_above)
+        )
+
     key = key_for("row", SOLVER_VERSION, n, {"rolls": rolls})
-    data = cached_json(CACHE_NAMESPACE, key, compute) if use_cache else compute()
+    data = cached_json(CACHE_NAMESPACE, key, compute, valid) if use_cache else compute()
     return RowFigures(float(data["expected_max"]), tuple(float(p) for p in data["p_above"]))
 
 
@@ -256,51 +274,37 @@ class Policy:
 
 
 @lru_cache(maxsize=2)
-def _keep_table(n_dice: int) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.uint8]]:
-    """Keep index of every (state, hold mask), masks ordered most dice held first."""
-    space = dice_space(n_dice)
-    faces = np.indices((N_FACES,) * n_dice, dtype=np.int32).reshape(n_dice, -1)
-    masks = sorted(range(2**n_dice), key=lambda m: (-m.bit_count(), m))
-    table = np.empty((space.n_states, len(masks)), dtype=np.int32)
-    for col, m in enumerate(masks):
-        index = np.zeros(space.n_states, dtype=np.int32)
-        for i in range(n_dice):
-            digit = faces[i] if m >> i & 1 else N_FACES  # digit F = re-rolled
-            index = index * (N_FACES + 1) + digit
-        table[:, col] = index
-    return table, np.array(masks, dtype=np.uint8)
+def _hold_masks(n_dice: int) -> npt.NDArray[np.uint8]:
+    """The hold bit mask of every column of the space's option table (tie order)."""
+    held = dice_space(n_dice).option_table[1][0]
+    return np.array([sum(1 << i for i in dice) for dice in held], dtype=np.uint8)
 
 
 def policy_for(n_dice: int, terminal: npt.ArrayLike, rolls: int) -> Policy:
     """The optimal policy for terminal values (n_states,) with up to `rolls` rolls.
 
-    Ties (within 1e-12) go to keeping more dice, stopping first, as in `best_keeps`.
+    The choices are `rollhold.Policy`'s, so ties follow the one rule of `best_keeps`.
     """
-    space = dice_space(n_dice)
-    result = solve(space, terminal, rolls)
-    table, masks = _keep_table(n_dice)
-    stop = result.values(1)
-    holds = []
-    for r in range(1, rolls):
-        expected = expected_after_keep(space, result.values(r), chunk=_CHUNK)
-        options = expected[table]
-        options[:, 0] = stop  # column 0 keeps all dice: stopping is worth the roll itself
-        holds.append(masks[np.argmax(np.round(options, 12), axis=1)])
-    return Policy(rolls, tuple(holds), float(result.start_value()))
+    plan = policy(dice_space(n_dice), terminal, rolls, chunk=_CHUNK)
+    masks = _hold_masks(n_dice)
+    holds = tuple(masks[plan.choices(r)] for r in range(1, rolls))
+    return Policy(rolls, holds, float(plan.result.start_value()))
 
 
 def task_policy(
     dice: DiceSet, task: Task, goal: str = "success", rolls: int = DEFAULT_ROLLS
 ) -> Policy:
     """The optimal policy for a task (cached on disk)."""
-    key = key_for("policy", SOLVER_VERSION, dice.fingerprint(), task.key(), goal, rolls)
+    key = key_for(
+        "policy", SOLVER_VERSION, POLICY_VERSION, dice.fingerprint(), task.key(), goal, rolls
+    )
     return _cached_policy(key, dice.n_dice, lambda: task_terminal(dice, task, goal), rolls)
 
 
 def row_policy(dice: DiceSet, previous: int | None = None, rolls: int = DEFAULT_ROLLS) -> Policy:
     """The optimal policy for a Kribbeln row: the highest sum, or beating `previous` (cached)."""
     n = dice.n_dice
-    key = key_for("row_policy", SOLVER_VERSION, n, previous, rolls)
+    key = key_for("row_policy", SOLVER_VERSION, POLICY_VERSION, n, previous, rolls)
 
     def terminal() -> FloatArray:
         pips = roll_states(dice).pips.astype(np.float64)
@@ -314,14 +318,17 @@ def _cached_policy(key: str, n_dice: int, terminal: Any, rolls: int) -> Policy:
         p = policy_for(n_dice, terminal(), rolls)
         return {"start": np.array(p.start), **{f"hold{r}": h for r, h in enumerate(p.holds, 1)}}
 
-    data = cached_arrays(CACHE_NAMESPACE, key, compute)
-    try:
-        holds = tuple(np.asarray(data[f"hold{r}"], dtype=np.uint8) for r in range(1, rolls))
+    def valid(data: dict[str, np.ndarray]) -> bool:
         n_states = dice_space(n_dice).n_states
-        if any(h.shape != (n_states,) for h in holds):
-            raise ValueError("wrong shape")
-        return Policy(rolls, holds, float(data["start"]))
-    except (KeyError, ValueError):
-        data = compute()  # a stored entry of the wrong form: recompute
-        holds = tuple(data[f"hold{r}"] for r in range(1, rolls))
-        return Policy(rolls, holds, float(data["start"]))
+        holds = [data[f"hold{r}"] for r in range(1, rolls)]
+        return (
+            set(data) == {"start", *(f"hold{r}" for r in range(1, rolls))}
+            and data["start"].shape == ()
+            and bool(np.isfinite(data["start"]))
+            and all(h.shape == (n_states,) and h.dtype.kind in "iu" for h in holds)
+            and all(int(h.max(initial=0)) < 2**n_dice for h in holds)
+        )
+
+    data = cached_arrays(CACHE_NAMESPACE, key, compute, valid)
+    holds = tuple(np.asarray(data[f"hold{r}"], dtype=np.uint8) for r in range(1, rolls))
+    return Policy(rolls, holds, float(data["start"]))
