@@ -13,9 +13,9 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jinja2
 import jinja2.bccache
@@ -23,6 +23,9 @@ from jinja2.sandbox import SandboxedEnvironment
 
 from generator.errors import CatalogError, UserError
 from generator.resources import templates_dir
+
+if TYPE_CHECKING:
+    from generator.rehearsal import Rehearsal
 
 LANGS = ("de", "en")
 
@@ -92,6 +95,8 @@ class Templates:
     """Every template of a run: (name such as "de/worksheet.j2", file label, source)."""
 
     sources: tuple[tuple[str, str, str], ...]
+    # `validate` only: record every template problem and go on with the shipped text
+    rehearsal: Rehearsal | None = field(default=None, compare=False)
 
     def environment(self) -> SandboxedEnvironment:
         """The environment over these sources (compiled once per distinct set of sources)."""
@@ -142,12 +147,18 @@ class Texts:
     def __init__(self, name: str, lang: str, templates: Templates | None = None) -> None:
         if lang not in LANGS:
             raise UserError(f"expected one of {', '.join(LANGS)}, found '{lang}'", where="--lang")
-        self.lang = lang
-        self.env = (templates or shipped_templates()).environment()
+        templates = templates or shipped_templates()
+        self.name, self.lang = name, lang
+        self.env = templates.environment()
         self.path = f"{lang}/{name}.j2"
+        self._rehearsal = templates.rehearsal
+        self._module = self._load() if self._rehearsal is None else self._rehearsal.module(self)
+
+    def _load(self) -> Any:
+        """The template's module (its macros); a CatalogError naming the file and line."""
         try:
             template = self.env.get_template(self.path)
-            self._module = template.make_module({"lang": lang})
+            return template.make_module({"lang": self.lang})
         except jinja2.TemplateSyntaxError as exc:
             raise CatalogError(
                 f"template syntax error: {exc.message}",
@@ -159,6 +170,11 @@ class Texts:
 
     def __call__(self, key: str, **values: Any) -> str:
         """The text of macro `key`, rendered with `values`, whitespace-trimmed."""
+        if self._rehearsal is not None:
+            return self._rehearsal.call(self, key, values)
+        return self._render(key, values)
+
+    def _render(self, key: str, values: dict[str, Any]) -> str:
         macro = getattr(self._module, key, None)
         if macro is None:
             raise CatalogError(f"template has no macro '{key}'", file=self.path)
