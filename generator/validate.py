@@ -258,8 +258,8 @@ def _check_file(
         except (CatalogError, UserError) as exc:
             problems.append(exc)
     problems += found
-    for exc in sorted(problems, key=_line_order):
-        report.add(exc)
+    for problem in sorted(problems, key=_line_order):
+        report.add(problem)
 
 
 def _line_order(problem: UserError) -> tuple[int, int]:
@@ -281,6 +281,7 @@ def _render_products(catalog_folder: Path | None, files: list[Path], report: Rep
     from generator.text import LANGS, Templates, read_templates, shipped_templates
 
     shipped_data = Catalog.default()
+    names: set[str] | None
     if files:
         mine = [p for p in files if p.suffix == ".j2" and p.parent.name in LANGS and p.is_file()]
         replaced = {f"{p.parent.name}/{p.name}": p for p in mine}
@@ -298,7 +299,7 @@ def _render_products(catalog_folder: Path | None, files: list[Path], report: Rep
         catalog, label = Catalog.default(catalog_folder), str(folder)
         templates = read_templates([folder])
     else:
-        names, catalog, label = None, shipped_data, str(templates_dir())  # type: ignore[assignment]
+        names, catalog, label = None, shipped_data, str(templates_dir())
         templates = shipped_templates()
     if names is not None and not names:
         return
@@ -324,10 +325,8 @@ def validate(catalog_folder: Path | None = None, files: Iterable[Path] = ()) -> 
     for root in roots:
         for path in _files(root):
             rel = path.relative_to(root)
-            if rel.parts[0] == "templates" or root == templates_dir():
-                kind = "template"
-            else:
-                kind = _kind_by_place(path, root)
+            template = rel.parts[0] == "templates" or root == templates_dir()
+            kind = "template" if template else _kind_by_place(path, root)
             _check_file(path, catalog.label(path), kind, report, catalog, True)
     _report_rest(report)
     return report

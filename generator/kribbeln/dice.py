@@ -154,7 +154,9 @@ def _fill_looks(colors: list[Color], f: Fields) -> tuple[list[Color], list[str]]
             free = [v for v in (first, *choices[attr]) if v and v not in used[attr]]
             looks[attr] = free[0]
             used[attr].add(free[0])
-        filled[c.id] = replace(c, **looks)
+        filled[c.id] = replace(
+            c, symbol=looks.get("symbol", c.symbol), pattern=looks.get("pattern", c.pattern)
+        )
         line, _ = f.position(c.id)
         given = ", ".join(f"{attr} '{value}'" for attr, value in looks.items())
         warnings.append(
