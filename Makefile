@@ -22,12 +22,16 @@ $(INSTALLED): $(SOURCES) | $(PY)
 run: $(INSTALLED)
 	$(VENV)/bin/dicesheets all --out output/
 
-test: $(PY)
+test: lint
+	$(PY) -m pytest
+
+# ruff (lint and format) and mypy: the checks `make test` runs before the tests
+lint: $(PY)
 	$(PIP) -e '.[test]'
 	rm -f $(INSTALLED)  # the editable install replaced the one `make run` made
 	$(VENV)/bin/ruff check generator tests bench
 	$(VENV)/bin/ruff format --check generator tests bench
-	$(PY) -m pytest
+	$(VENV)/bin/mypy
 
 bench: $(PY)
 	$(PIP) -e '.[test,bench]'

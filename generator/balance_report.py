@@ -21,6 +21,7 @@ from generator.text import Templates, Texts, number, percent
 if TYPE_CHECKING:
     from generator.koepfchen.profile import Profile
     from generator.kribbeln.build import KribbelnBlock
+    from generator.kribbeln.simulate import Simulation
 
 
 @dataclass(frozen=True)
@@ -85,7 +86,7 @@ class ReportInputs:
     templates: Templates
     profile: Profile | None = None
     block: KribbelnBlock | None = None
-    simulation: dict[str, Any] | None = None  # the games of exactly `block`
+    simulation: Simulation | None = None  # the games of exactly `block`
 
 
 def load_report(req: ReportRequest, catalog: Catalog | None = None) -> ReportInputs:
@@ -201,7 +202,7 @@ def koepfchen_report(
 
 def kribbeln_report(
     block: KribbelnBlock,
-    sim: dict[str, Any],
+    sim: Simulation,
     players: int,
     lang: str,
     templates: Templates | None = None,
@@ -223,7 +224,7 @@ def kribbeln_report(
     counts = [0.0] * 20
     for fig in catalog_figures.values():
         counts[min(19, int(fig.p_success * 20))] += 1
-    x_labels = [f"{x['sheet']}.{x['row']}" for x in sim["tasks"]]
+    x_labels = [f"{x.sheet}.{x.row}" for x in sim.tasks]
     block_p = [block.figures[x.id].p_success for s in block.sheets for x in s.tasks]
     charts = (
         Chart("bar", t("kr_sheets"), "", tuple(area_labels), (("", tuple(area_means)),),
@@ -231,17 +232,17 @@ def kribbeln_report(
         Chart("bar", t("kr_catalog"), t("kr_count"),
               tuple(f"{int(100 * b)}" for b in bins[:-1]), (("", tuple(counts)),), label_every=2),
         Chart("bar", t("kr_xrate"), t("kr_xrate_y"), tuple(x_labels),
-              (("", tuple(x["x_rate"] for x in sim["tasks"])),),
+              (("", tuple(x.x_rate for x in sim.tasks)),),
               label_every=_every(len(x_labels), 18)),
         Chart("bar", t("kr_seats", players=players), t("kr_points"),
-              tuple(t("kp_seat", n=s["seat"]) for s in sim["seats"]),
-              (("", tuple(s["mean_points"] for s in sim["seats"])),)),
+              tuple(t("kp_seat", n=s.seat) for s in sim.seats),
+              (("", tuple(s.mean_points for s in sim.seats)),)),
     )  # fmt: skip
     figures = (
         (t("kr_p_range"), f"{percent(min(block_p), lang)} – {percent(max(block_p), lang)}"),
-        (t("kr_games"), f"{sim['games']}"),
-        (t("kr_tie_rate"), percent(sim["tie_rate"], lang)),
-        (t("kr_tiebreak"), percent(sim["tiebreak_decides"], lang)),
+        (t("kr_games"), f"{sim.games}"),
+        (t("kr_tie_rate"), percent(sim.tie_rate, lang)),
+        (t("kr_tiebreak"), percent(sim.tiebreak_decides, lang)),
     )
     data = {
         "game": "kribbeln",
@@ -253,7 +254,7 @@ def kribbeln_report(
         "catalog_p_success": {
             k: round(v.p_success, 12) for k, v in sorted(catalog_figures.items())
         },
-        "simulation": sim,
+        "simulation": sim.to_json(),
     }
     return BalanceReport(
         "kribbeln",

@@ -14,12 +14,27 @@ CHART_GAP = 24 * MM  # title above, labels below
 
 def _chart_items(chart: Chart, frame: Frame, lang: str) -> list[Item]:
     decimal = "," if lang == "de" else "."
-    common = {"label_every": chart.label_every, "decimal": decimal}
+    every = chart.label_every
     if chart.kind == "bar":
         values = chart.series[0][1]
-        return bar_chart(frame, values, chart.labels, chart.title, chart.y_label, **common)
+        return bar_chart(
+            frame,
+            values,
+            chart.labels,
+            chart.title,
+            chart.y_label,
+            label_every=every,
+            decimal=decimal,
+        )
     return line_chart(
-        frame, chart.series, chart.labels, chart.title, chart.y_label, y_max=chart.y_max, **common
+        frame,
+        chart.series,
+        chart.labels,
+        chart.title,
+        chart.y_label,
+        y_max=chart.y_max,
+        label_every=every,
+        decimal=decimal,
     )
 
 

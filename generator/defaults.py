@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from functools import partial
+from typing import Any
 
 from generator.built import Built
 from generator.io.catalog import Catalog
@@ -11,7 +13,7 @@ from generator.io.catalog import Catalog
 def default_builds(seed: int = 1, catalog: Catalog | None = None) -> Iterator[Callable[[], Built]]:
     """One thunk per default sheet (load + build), in the order `dicesheets all` writes them."""
     from generator.kniffel import build as kniffel
-    from generator.koepfchen.build import BoardRequest, build_board, load_board
+    from generator.koepfchen.build import BoardRequest
     from generator.kribbeln.build import BlockRequest as KribbelnRequest
     from generator.kribbeln.build import build_block, load_block
     from generator.worksheet.build import WorksheetRequest, build_worksheet, load_worksheet
@@ -19,7 +21,7 @@ def default_builds(seed: int = 1, catalog: Catalog | None = None) -> Iterator[Ca
     catalog = catalog or Catalog.default()
     for rules, lang in (("kniffel", "de"), ("yahtzee", "en")):
         block = kniffel.BlockRequest(rules=rules, lang=lang, players=4, seed=seed)
-        yield lambda req=block: kniffel.build_block(kniffel.load_block(req, catalog), req)
+        yield partial(_kniffel_block, block, catalog)
     # the Kniffel odds card (solved and simulated once, then read from the cache)
     odds = kniffel.OddsRequest(rules="kniffel", lang="de", seed=seed)
     yield lambda: kniffel.build_odds(kniffel.load_odds(odds, catalog), odds)
@@ -29,7 +31,19 @@ def default_builds(seed: int = 1, catalog: Catalog | None = None) -> Iterator[Ca
     # Schlaues Köpfchen: the original board and one sampled board, each with rules and key
     for profile in ("classic", "einmaleins"):
         board = BoardRequest(profile=profile, seed=seed)
-        yield lambda req=board: build_board(load_board(req, catalog), req)
+        yield partial(_board, board, catalog)
     # Kribbeln: a balanced six-sheet German pad with rules page and answer key
     pad = KribbelnRequest(pages=6, lang="de", seed=seed)
     yield lambda: build_block(load_block(pad, catalog), pad)
+
+
+def _kniffel_block(req: Any, catalog: Catalog) -> Built:
+    from generator.kniffel.build import build_block, load_block
+
+    return build_block(load_block(req, catalog), req)
+
+
+def _board(req: Any, catalog: Catalog) -> Built:
+    from generator.koepfchen.build import build_board, load_board
+
+    return build_board(load_board(req, catalog), req)

@@ -11,6 +11,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import click
 
@@ -19,11 +20,15 @@ Tick = Callable[[int], None]
 DELAY = 1.0  # seconds before a bar is worth showing
 
 
+def _ignore(n: int = 1) -> None:
+    """The tick of a run without a bar."""
+
+
 @contextmanager
 def progress(total: int, label: str) -> Iterator[Tick]:
     """Yield `tick(n)` to report n more units done out of `total`."""
     if not sys.stderr.isatty() or total <= 0:
-        yield lambda n=1: None
+        yield _ignore
         return
     start = time.monotonic()
     done = 0
@@ -53,12 +58,12 @@ def staged_progress(delay: float = DELAY) -> Iterator[Callable[[str, int, int], 
         yield lambda stage, done, total: None
         return
     start = time.monotonic()
-    state: dict[str, object] = {"stage": None, "bar": None, "done": 0}
+    state: dict[str, Any] = {"stage": None, "bar": None, "done": 0}
 
     def close() -> None:
         bar = state["bar"]
         if bar is not None:
-            bar.__exit__(None, None, None)  # type: ignore[attr-defined]
+            bar.__exit__(None, None, None)
         state["bar"] = None
 
     def report(stage: str, done: int, total: int) -> None:
@@ -70,9 +75,9 @@ def staged_progress(delay: float = DELAY) -> Iterator[Callable[[str, int, int], 
             bar.__enter__()
             state.update(stage=stage, bar=bar, done=0)
         bar = state["bar"]
-        step = done - int(state["done"])  # type: ignore[call-overload]
+        step = done - int(state["done"])
         if step > 0:
-            bar.update(step)  # type: ignore[attr-defined]
+            bar.update(step)
             state["done"] = done
 
     try:

@@ -43,9 +43,9 @@ def sheets(catalog: TaskCatalog) -> list[Sheet]:
 
 
 def test_simulation_is_deterministic_per_seed(dice: DiceSet, sheets: list[Sheet]) -> None:
-    a = simulate(dice, sheets, 3, 300, seed=7, goal="success")
-    b = simulate(dice, sheets, 3, 300, seed=7, goal="success")
-    c = simulate(dice, sheets, 3, 300, seed=8, goal="success")
+    a = simulate(dice, sheets, 3, 300, seed=7, goal="success").to_json()
+    b = simulate(dice, sheets, 3, 300, seed=7, goal="success").to_json()
+    c = simulate(dice, sheets, 3, 300, seed=8, goal="success").to_json()
     assert json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
     assert json.dumps(a, sort_keys=True) != json.dumps(c, sort_keys=True)
     assert a["games"] == 300 and len(a["seats"]) == 3
@@ -57,7 +57,9 @@ def test_first_attempt_failures_match_the_solver(
     """Playing for success, a first attempt fails with probability 1 − p_success exactly."""
     figures = analyze_tasks(dice, sheets[0].tasks, catalog.rolls)
     games, players = 2500, 4
-    result = simulate(dice, sheets, players, games, seed=3, goal="success", figures=figures)
+    result = simulate(
+        dice, sheets, players, games, seed=3, goal="success", figures=figures
+    ).to_json()
     n = games * players
     for row in result["tasks"]:
         q = 1 - figures[row["id"]].p_success
@@ -115,7 +117,7 @@ def test_vectorised_scoring_agrees_with_the_scoring_module() -> None:
 
 
 def test_seats_are_fair(dice: DiceSet, sheets: list[Sheet]) -> None:
-    result = simulate(dice, sheets, 4, 2000, seed=1, goal="success")
+    result = simulate(dice, sheets, 4, 2000, seed=1, goal="success").to_json()
     points = [s["mean_points"] for s in result["seats"]]
     assert max(points) - min(points) < 0.6  # the policy never looks at the other seats
     assert abs(sum(s["win_share"] for s in result["seats"]) - 1) < 1e-6

@@ -170,7 +170,7 @@ def test_footers_say_page_k_of_n() -> None:
 def test_columns_with_widths_a_column_break_and_a_figure_filling_the_rest() -> None:
     boxes = []
 
-    def draw(box) -> list[Item]:
+    def draw(box, theme) -> list[Item]:
         boxes.append((box.left, box.right, box.top, box.bottom))
         return [Rect(box.left, box.bottom, box.width, box.top - box.bottom)]
 
@@ -192,7 +192,7 @@ def test_columns_with_widths_a_column_break_and_a_figure_filling_the_rest() -> N
 
 def test_a_fixed_figure_moves_on_whole_and_space_counts() -> None:
     drawn = []
-    fig = Figure(30 * MM, lambda box: drawn.append(box.top) or [])
+    fig = Figure(30 * MM, lambda box, theme: drawn.append(box.top) or [])
     pages = flow_story([Space(80 * MM), fig], frame(), THEME)
     assert len(pages) == 2 and drawn == [TOP]
 

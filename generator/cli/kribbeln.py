@@ -303,6 +303,6 @@ def simulate(
     )  # fmt: skip
     warn(warnings)
     if as_json:
-        echo_json(result)
+        echo_json(result.to_json())
     else:
         click.echo(format_result(result))

@@ -175,7 +175,8 @@ def watched_files(args: Iterable[str], skip: Path | None = None) -> list[Path]:
     return sorted(set(files))
 
 
-def snapshot(files: Iterable[Path]) -> dict[Path, float]:
+def snapshot(files: Iterable[Path]) -> dict[Path, int]:
+    """Each file's modification time in ns (-1: gone)."""
     stamps = {}
     for path in files:
         try:
@@ -186,7 +187,7 @@ def snapshot(files: Iterable[Path]) -> dict[Path, float]:
 
 
 def wait_for_change(
-    args: list[str], before: dict[Path, float], skip: Path | None = None
+    args: list[str], before: dict[Path, int], skip: Path | None = None
 ) -> list[Path]:
     """Block until a watched file changes; return the changed files."""
     while True:

@@ -257,8 +257,8 @@ class DistinctDice(DiceSpace):
         p.flags.writeable = False
         return p
 
-    @cached_property
-    def states(self) -> tuple[tuple[int, ...], ...]:
+    @cached_property  # computed on first use (the base class declares a plain attribute)
+    def states(self) -> tuple[tuple[int, ...], ...]:  # type: ignore[override]
         """All states in index order (die 0 most significant)."""
         return tuple(product(*(range(f) for f in self.faces_per_die)))
 

@@ -66,7 +66,7 @@ def cached_arrays(
         pass
     arrays = compute()
     buffer = io.BytesIO()
-    np.savez(buffer, **arrays)
+    np.savez(buffer, **arrays)  # type: ignore[arg-type]  # numpy's stub types **kwds oddly
     _store(path, buffer.getvalue())
     return arrays
 

@@ -8,6 +8,7 @@ refused quickly with a `CatalogError`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -69,8 +70,11 @@ def _pos(node: yaml.Node) -> tuple[int, int]:
     return (node.start_mark.line + 1, node.start_mark.column + 1)
 
 
+_CParser: Any
 try:  # libyaml, PyYAML's optional C parser: the same events about 8× faster
-    from yaml._yaml import CParser as _CParser
+    from yaml import _yaml
+
+    _CParser = _yaml.CParser
 except ImportError:  # pragma: no cover - PyYAML built without libyaml
     _CParser = None
 
@@ -88,6 +92,9 @@ class _Checks(Composer):
 
     file: str
     alias_count: int
+    # provided by the parser the composer is mixed with (PyYAML's stubs do not say so)
+    check_event: Callable[..., bool]
+    peek_event: Callable[[], Any]
 
     def _start(self, file: str) -> None:
         self.file = file
@@ -135,7 +142,7 @@ class _Loader(_Checks, Reader, Scanner, Parser, _Constructor, Resolver):
 
 if _CParser is not None:
 
-    class _FastLoader(_Checks, _CParser, _Constructor, Resolver):  # type: ignore[misc]
+    class _FastLoader(_Checks, _CParser, _Constructor, Resolver):
         """libyaml's parser under the same composer, constructor and resolver."""
 
         def __init__(self, stream: str, file: str) -> None:
@@ -158,7 +165,7 @@ def _loader_class(text: str) -> type[_Loader] | type[_Checks]:
     return _FastLoader
 
 
-def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> LocDict:
+def _construct_mapping(loader: Any, node: yaml.MappingNode) -> LocDict:
     result = LocDict()
     result.file = loader.file
     result.line, result.column = _pos(node)
@@ -183,7 +190,7 @@ def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> LocDict:
     return result
 
 
-def _construct_sequence(loader: _Loader, node: yaml.SequenceNode) -> LocList:
+def _construct_sequence(loader: Any, node: yaml.SequenceNode) -> LocList:
     result = LocList(loader.construct_object(child, deep=True) for child in node.value)
     result.file = loader.file
     result.line, result.column = _pos(node)

@@ -15,6 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from generator.core.rollhold import best_keeps, solve
 from generator.errors import OptionError
 from generator.kniffel.rules import RuleSet
@@ -158,7 +160,10 @@ def advise(
     space = dice_space()
     state = space.index(roll)
     terminal, choice = strategy.terminal(
-        [position.mask], [position.upper], [position.flag], with_choice=True
+        np.array([position.mask]),
+        np.array([position.upper]),
+        np.array([position.flag]),
+        with_choice=True,
     )
     assert choice is not None
     if rolls_left == 0:
@@ -176,14 +181,15 @@ def advise(
 
 def _box_options(strategy: Strategy, position: Position, state: int) -> list[Option]:
     game = strategy.game
-    allowed = game.allowed(position.mask)  # (boxes, 6)
+    allowed = game.allowed(np.asarray(position.mask))  # (boxes, 6)
     face = max(range(1, FACES + 1), key=lambda f: game.counts[f, state])
     five = state in set(game.yahtzee_states.tolist())
     rows = []
     for box, cat in enumerate(game.rules.categories):
         if position.mask >> box & 1 or (five and not allowed[box, face - 1]):
             continue
-        points = int(game.points(box, state, position.mask))
+        where = np.asarray(box), np.asarray(state), np.asarray(position.mask)
+        points = int(game.points(*where))
         extra = game.extra if five and position.flag else 0
         upper = position.upper + (points if cat.kind == "upper" else 0)
         flag = position.flag

@@ -506,7 +506,7 @@ def best_boxes(
         ok[five] &= allowed[np.arange(len(five)), box, face]
         if not ok.any():
             continue
-        pts = game.points(box, state, filled)
+        pts = game.points(np.asarray(box), state, filled)
         new_upper = np.minimum(game.cap, upper + pts) if game.faces[box] else upper
         new_flag = flag
         if box == game.yahtzee_box:

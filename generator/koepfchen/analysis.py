@@ -104,7 +104,7 @@ def expected_turns_from(success: Sequence[float]) -> FloatArray:
     length = matrix.shape[0] - 1
     q = matrix[:length, :length]
     try:
-        return np.linalg.solve(np.eye(length) - q, np.ones(length))
+        return np.asarray(np.linalg.solve(np.eye(length) - q, np.ones(length)), dtype=np.float64)
     except np.linalg.LinAlgError:  # a field nobody can ever leave towards the goal
         return np.full(length, np.inf)
 
@@ -141,7 +141,7 @@ def turn_stats(success: Sequence[float]) -> TurnStats:
     cdf = np.cumsum(pmf)
     t = np.arange(pmf.size)
     mean = float(pmf @ t)
-    sd = float(np.sqrt(max(0.0, pmf @ (t * t) - mean * mean)))
+    sd = float(np.sqrt(max(0.0, float(pmf @ (t * t)) - mean * mean)))
     return TurnStats(
         expected=expected_turns(success),
         median=_quantile(cdf, 0.5),

@@ -149,7 +149,8 @@ def board_geometry(n_cells: int, paper: str, landscape: bool) -> BoardGeometry:
     two = _grid(n_cells, page_w - MARGIN - GLUE_MARGIN, height, 2)
     if one[0] >= MIN_ONE_PAGE or one[0] >= two[0]:
         parts, (size, cols, rows, w, h) = 1, one
-        left, width = (MARGIN,), page_w - 2 * MARGIN
+        left: tuple[float, ...] = (MARGIN,)
+        width = page_w - 2 * MARGIN
     else:
         parts, (size, cols, rows, w, h) = 2, two
         width = page_w - MARGIN - GLUE_MARGIN

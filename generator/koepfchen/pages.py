@@ -180,7 +180,7 @@ def key_blocks(
         Column(t("col_within", rolls=profile.rolls), 1.5, "right"),
         Column(t("col_level"), 1.2, "center"),
     )
-    rows = tuple(
+    rows: tuple[tuple[str, ...], ...] = tuple(
         (
             str(f.index),
             str(f.target),

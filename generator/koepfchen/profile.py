@@ -348,7 +348,7 @@ def load_profile_file(path: Path, label: str) -> Profile:
 def _targets(top: _Reader, length: int) -> tuple[str, int, int, tuple[int, int] | None]:
     targets = top.sub("targets")
     if targets is None:
-        raise top.f.error(None, "missing key 'targets'")  # type: ignore[arg-type]
+        raise top.f.error(None, "missing key 'targets'")
     targets.f.unknown_keys({"kind", "min", "max", "factors"})
     kind = targets.f.choice("kind", TARGET_KINDS)
     if kind == "index":

@@ -161,7 +161,11 @@ def load_balance_file(path: Path, label: str) -> Balance:
         s.unknown_keys({"attempts", "seconds"})
         attempts = s.int_in("attempts", 1, 1000, d.attempts)
         seconds = _number(s, "seconds", 0.1, 60.0, d.seconds)
-    positions = {str(k): position(data, k) for k in f.data if position(data, k)[0] is not None}
+    positions = {}
+    for k in f.data:
+        line, column = position(data, k)
+        if line is not None:
+            positions[str(k)] = (line, column or 0)
     return Balance(
         p_min=p_min,
         p_max=p_max,
@@ -271,13 +275,13 @@ def violations(sheets: Sequence[Sequence[TaskFacts]], balance: Balance) -> list[
                 )
     for a in range(AREAS):
         block_area = sum(m[a] for _, m in areas) / len(areas) if areas else 0.0
-        for s, m in areas:
-            if abs(m[a] - block_area) > balance.area_mean_tolerance + 1e-9:
+        for s, sheet_areas in areas:
+            if abs(sheet_areas[a] - block_area) > balance.area_mean_tolerance + 1e-9:
                 found.append(
                     Violation(
                         "area_mean_tolerance",
                         s,
-                        f"area {a + 1} has mean p_success {m[a]:.4f}, more than "
+                        f"area {a + 1} has mean p_success {sheet_areas[a]:.4f}, more than "
                         f"{balance.area_mean_tolerance:g} from the block's area-{a + 1} "
                         f"mean {block_area:.4f}",
                     )

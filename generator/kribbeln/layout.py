@@ -12,26 +12,42 @@ names. `sheet_geometry` computes the sizes first (testable as numbers);
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from generator.errors import OptionError
-from generator.kribbeln.pages import KeyView, RowView, SheetView, Swatch, TextBlock
-from generator.render.flow import Column, Cursor, paragraph, table, wrap
+from generator.kribbeln.pages import KeyView, RowView, SheetView
+from generator.kribbeln.swatches import any_color_swatch, legend_row, swatch
+from generator.render.flow import (
+    Block,
+    BulletStyle,
+    Column,
+    Group,
+    Heading,
+    PageFrame,
+    Paragraph,
+    Space,
+    Table,
+    TableStyle,
+    TextStyle,
+    Theme,
+    flow_story,
+    wrap,
+)
 from generator.render.fonts import fit_size, text_width
 from generator.render.primitives import (
     MM,
+    Align,
     Circle,
     Document,
     Item,
     Line,
     Page,
-    Polygon,
     Rect,
     Text,
     page_size,
 )
+from generator.render.style import DARK_GREY, LIGHT_GREY
 
 MARGIN = 12 * MM
 BAND_W = 9 * MM
@@ -170,76 +186,6 @@ def sheet_geometry(view: SheetView, paper: str, landscape: bool) -> SheetGeometr
 # --- symbols and patterns ---------------------------------------------------------------
 
 
-def _regular(cx: float, cy: float, r: float, n: int, turn: float = 90.0) -> tuple:
-    return tuple(
-        (cx + r * math.cos(math.radians(turn + 360 * k / n)),
-         cy + r * math.sin(math.radians(turn + 360 * k / n)))
-        for k in range(n)
-    )  # fmt: skip
-
-
-def _cross(cx: float, cy: float, r: float, w: float, angle: float) -> tuple:
-    """A plus of arm length r and arm width w, turned by `angle` degrees."""
-    a, h = r, w / 2
-    outline = [(h, a), (h, h), (a, h), (a, -h), (h, -h), (h, -a),
-               (-h, -a), (-h, -h), (-a, -h), (-a, h), (-h, h), (-h, a)]  # fmt: skip
-    c, s = math.cos(math.radians(angle)), math.sin(math.radians(angle))
-    return tuple((cx + x * c - y * s, cy + x * s + y * c) for x, y in outline)
-
-
-def symbol(name: str, cx: float, cy: float, size: float, fill: str) -> list[Item]:
-    """A colour's black-and-white symbol, centred at (cx, cy), about `size` across."""
-    r = size / 2
-    if name == "circle":
-        return [Circle(cx, cy, r * 0.85, stroke=None, fill=fill)]
-    if name == "square":
-        s = r * 1.5
-        return [Rect(cx - s / 2, cy - s / 2, s, s, stroke=None, fill=fill)]
-    if name == "triangle":
-        return [Polygon(_regular(cx, cy - r * 0.15, r * 1.05, 3), stroke=None, fill=fill)]
-    if name == "diamond":
-        return [Polygon(_regular(cx, cy, r, 4), stroke=None, fill=fill)]
-    if name == "hexagon":
-        return [Polygon(_regular(cx, cy, r * 0.95, 6, 0), stroke=None, fill=fill)]
-    if name == "star":
-        outer = _regular(cx, cy, r * 1.05, 5)
-        inner = _regular(cx, cy, r * 0.45, 5, 90 + 36)
-        points = tuple(p for pair in zip(outer, inner) for p in pair)
-        return [Polygon(points, stroke=None, fill=fill)]
-    if name in ("cross", "plus"):
-        angle = 45.0 if name == "cross" else 0.0
-        return [Polygon(_cross(cx, cy, r, r * 0.55, angle), stroke=None, fill=fill)]
-    raise ValueError(f"unknown symbol {name!r}")
-
-
-def _luminance(rgb: str) -> float:
-    r, g, b = (int(rgb[i : i + 2], 16) / 255 for i in (1, 3, 5))
-    return 0.299 * r + 0.587 * g + 0.114 * b
-
-
-def swatch(x: float, y: float, size: float, sw: Swatch) -> list[Item]:
-    """A colour swatch with its symbol; (x, y) is the lower-left corner."""
-    ink = "#000000" if _luminance(sw.rgb) > 0.55 else "#ffffff"
-    items: list[Item] = [
-        Rect(x, y, size, size, stroke="#222222", fill=sw.rgb, line_width=0.5, radius=size / 6)
-    ]
-    items += symbol(sw.symbol, x + size / 2, y + size / 2, size * 0.62, ink)
-    return items
-
-
-def any_color_swatch(x: float, y: float, size: float, legend: Sequence[Swatch]) -> list[Item]:
-    """The mark of a free-colours task: a small grid of all the colours."""
-    items: list[Item] = []
-    cols = 3
-    rows = math.ceil(len(legend) / cols)
-    cw, ch = size / cols, size / rows
-    for i, sw in enumerate(legend):
-        cx, cy = x + (i % cols) * cw, y + size - (i // cols + 1) * ch
-        items.append(Rect(cx, cy, cw, ch, stroke=None, fill=sw.rgb))
-    items.append(Rect(x, y, size, size, stroke="#222222", line_width=0.5))
-    return items
-
-
 def _clip(x1: float, y1: float, x2: float, y2: float, box: tuple) -> tuple | None:
     """Liang–Barsky: the part of a segment inside box (x, y, w, h), or None."""
     bx, by, bw, bh = box
@@ -274,7 +220,7 @@ def pattern(x: float, y: float, w: float, h: float, kind: str, ink: str) -> list
         while c < h:
             seg = _clip(x, y + c, x + w + h, y + c + w + h, (x, y, w, h))
             if seg:
-                items.append(Line(*seg, stroke=ink, line_width=0.7))
+                items.append(Line(seg[0], seg[1], seg[2], seg[3], stroke=ink, line_width=0.7))
             c += step * 1.2
     elif kind == "dots":
         row = 0
@@ -466,7 +412,7 @@ def sheet_items(view: SheetView, geo: SheetGeometry, text_size: float | None = N
                      line_width=THIN)
             )  # fmt: skip
     # area bands and the heavy lines between areas
-    first = {}
+    first: dict[int, float] = {}
     for row, row_top in zip(view.rows, tops):
         first.setdefault(row.area, row_top)
     for area, area_top in first.items():
@@ -499,116 +445,74 @@ def sheet_items(view: SheetView, geo: SheetGeometry, text_size: float | None = N
         items.append(Text(x0, y, line, 7, color="#333333"))
         y -= 7 * 1.3
     y -= 5.5 * MM
-    items += _legend(words["legend"], view.legend, x0, y, 8)
+    items += legend_row(words["legend"], view.legend, x0, y, 8)
     items.append(Text(right, MARGIN - 4 * MM, words["footer"], 6, color="#777777", align="right"))
-    return items
-
-
-def _legend(label: str, legend: Sequence[Swatch], x: float, y: float, size: float) -> list[Item]:
-    """A row of swatches with the colour names; y is the baseline of the names."""
-    items: list[Item] = [Text(x, y, label, size, bold=True)]
-    cx = x + text_width(label, size, True) + 2.5 * MM
-    s = 4.6 * MM
-    for sw in legend:
-        items += swatch(cx, y - 1.2, s, sw)
-        items.append(Text(cx + s + 1.2 * MM, y, sw.name, size))
-        cx += s + 1.2 * MM + text_width(sw.name, size) + 3.5 * MM
     return items
 
 
 # --- rules page and answer key ----------------------------------------------------------
 
-
-class _Flow:
-    """Text pages filled top to bottom; a new page when the current one is full."""
-
-    def __init__(self, page_w: float, page_h: float, footer: str = "") -> None:
-        self.page_w, self.page_h, self.footer = page_w, page_h, footer
-        self.pages: list[list[Item]] = []
-        self._new()
-
-    def _new(self) -> None:
-        self.items: list[Item] = []
-        self.pages.append(self.items)
-        if self.footer:
-            self.items.append(Text(self.page_w - MARGIN, MARGIN - 4 * MM, self.footer, 6,
-                                   color="#777777", align="right"))  # fmt: skip
-        self.cursor = Cursor(MARGIN, self.page_w - MARGIN, self.page_h - MARGIN, MARGIN)
-
-    def need(self, height: float) -> None:
-        if self.cursor.room() < height and self.cursor.top < self.page_h - MARGIN - 1:
-            self._new()
-
-    def text(self, text: str, size: float, bold: bool = False, after: float = 2 * MM,
-             indent: float = 0.0, color: str = "#000000") -> None:  # fmt: skip
-        lines = len(wrap(text, size, self.cursor.width - indent, bold))
-        self.need(lines * size * 1.3 + after)
-        items, rest = paragraph(self.cursor, text, size, bold, space_after=after, indent=indent,
-                                color=color)  # fmt: skip
-        self.items += items
-        if rest:
-            self._new()
-            self.text(rest, size, bold, after, indent, color)
+KEY_ROW = 5.4 * MM
+KEY_WIDTHS = (8, 12, 100, 25, 14, 12, 12)
+KEY_ALIGN: tuple[Align, ...] = ("right", "center", "left", "left", "right", "right", "left")
+KEY_THEME = Theme(
+    headings={
+        1: TextStyle(15, bold=True, after=3 * MM, keep_lines=None),
+        2: TextStyle(10.5, bold=True, after=0.8 * MM, keep_lines=None),
+    },
+    paragraphs={
+        "note": TextStyle(8.5, after=1.6 * MM, keep_lines=None),
+        "summary": TextStyle(7.5, color=DARK_GREY, after=1.2 * MM, keep_lines=None),
+    },
+    table=TableStyle(7.5, KEY_ROW, after=4 * MM),
+)
 
 
-def _rules_flow(blocks: Sequence[TextBlock], page_w: float, page_h: float, size: float
-                ) -> list[list[Item]]:  # fmt: skip
-    flow = _Flow(page_w, page_h)
-    for block in blocks:
-        if block.kind == "title":
-            flow.text(block.text, 16, bold=True, after=3 * MM)
-        elif block.kind == "heading":
-            flow.need(14 * MM)  # keep a heading with its first lines
-            flow.cursor.top -= 1.2 * MM
-            flow.text(block.text, size + 1.5, bold=True, after=1.2 * MM)
-        elif block.kind == "paragraph":
-            flow.text(block.text, size, after=2 * MM)
-        elif block.kind == "bullet":
-            indent = 4 * MM
-            lines = wrap(block.text, size, flow.cursor.width - indent)
-            flow.need(min(len(lines), 2) * size * 1.3)  # the bullet stays with its text
-            top = flow.cursor.top
-            flow.text(block.text, size, after=1.2 * MM, indent=indent)
-            flow.pages[-1 if flow.cursor.top < top else -2].append(
-                Text(MARGIN + 1 * MM, top - size * 1.3 + 0.25 * size, "•", size)
-            )
-        elif block.kind == "legend":
-            flow.need(10 * MM)
-            y = flow.cursor.top - 5 * MM
-            flow.items += _legend("", block.swatches, MARGIN - 2.5 * MM, y, size)
-            flow.cursor.top -= 9 * MM
-    return flow.pages
+def rules_theme(size: float) -> Theme:
+    """Rules text at `size`: every paragraph and bullet moves on whole, headings stay with it."""
+    return Theme(
+        headings={
+            1: TextStyle(16, bold=True, after=3 * MM, keep_lines=None),
+            2: TextStyle(size + 1.5, bold=True, before=1.2 * MM, after=1.2 * MM, keep=14 * MM),
+        },
+        paragraphs={"body": TextStyle(size, after=2 * MM, keep_lines=None)},
+        bullet=BulletStyle(
+            TextStyle(size, after=1.2 * MM, indent=4 * MM, keep_lines=None),
+            label_dx=1 * MM, label_bold=False, label_after=True,
+        ),
+    )  # fmt: skip
 
 
-def rules_pages(blocks: Sequence[TextBlock], page_w: float, page_h: float) -> list[list[Item]]:
+def text_frame(page_w: float, page_h: float, footer: str = "") -> PageFrame:
+    """The text area of the rules and key pages, with the footer (if any) on every page."""
+    line = Text(page_w - MARGIN, MARGIN - 4 * MM, footer, 6, color=LIGHT_GREY, align="right")
+    return PageFrame(
+        page_w, page_h, MARGIN, page_w - MARGIN, page_h - MARGIN, MARGIN,
+        footer=(lambda k, n: [line]) if footer else None, footer_first=True,
+    )  # fmt: skip
+
+
+def rules_pages(blocks: Sequence[Block], page_w: float, page_h: float) -> list[list[Item]]:
     """The rules page: 9.5 pt text, smaller (down to 8 pt) if that keeps it on one page."""
     for size in (9.5, 9.0, 8.5, 8.0):
-        pages = _rules_flow(blocks, page_w, page_h, size)
+        pages = flow_story(blocks, text_frame(page_w, page_h), rules_theme(size))
         if len(pages) == 1:
             return pages
     return pages
 
 
 def key_pages(key: KeyView, page_w: float, page_h: float) -> list[list[Item]]:
-    """The answer key: title, notes, then one table per sheet (a table never splits)."""
-    flow = _Flow(page_w, page_h, key.footer)
-    flow.text(key.title, 15, bold=True, after=3 * MM)
-    for note in key.intro:
-        flow.text(note, 8.5, after=1.6 * MM)
-    flow.cursor.top -= 2 * MM
-    widths = (8, 12, 100, 25, 14, 12, 12)
-    aligns = ("right", "center", "left", "left", "right", "right", "left")
-    columns = [Column(t, w, a) for t, w, a in zip(key.columns, widths, aligns)]  # type: ignore[arg-type]
-    row_h = 5.4 * MM
+    """The answer key: title, notes, then one table per sheet, kept with its heading."""
+    columns = tuple(Column(t, w, a) for t, w, a in zip(key.columns, KEY_WIDTHS, KEY_ALIGN))
+    story: list[Block] = [Heading(key.title, 1)]
+    story += [Paragraph(note, "note") for note in key.intro]
+    story.append(Space(2 * MM))
     for section in key.sections:
-        flow.need(10 * MM + 4.5 * MM + (len(section.rows) + 1) * row_h + 3 * MM)
-        flow.text(section.heading, 10.5, bold=True, after=0.8 * MM)
-        flow.text(section.summary, 7.5, after=1.2 * MM, color="#333333")
-        items, placed = table(flow.cursor, columns, section.rows, size=7.5, row_h=row_h)
-        assert placed == len(section.rows)
-        flow.items += items
-        flow.cursor.top -= 4 * MM
-    return flow.pages
+        story.append(
+            Group((Heading(section.heading), Paragraph(section.summary, "summary"),
+                   Table(columns, section.rows)))
+        )  # fmt: skip
+    return flow_story(story, text_frame(page_w, page_h, key.footer), KEY_THEME)
 
 
 @dataclass(frozen=True)
@@ -623,7 +527,7 @@ class BlockLayout:
 
 def layout_block(
     sheets: Sequence[SheetView],
-    rules: Sequence[TextBlock] | None,
+    rules: Sequence[Block] | None,
     key: KeyView | None,
     paper: str,
     landscape: bool,

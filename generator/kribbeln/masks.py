@@ -83,7 +83,7 @@ def counts_mask(task: Task, counts: CountArray, dice: DiceSet) -> BoolArray:
         case "more_than":
             return col[0] > col[1]
         case "equal":
-            return (col[0] == col[1]) & (col[0] >= k)
+            return (col[0] == col[1]) & (col[0] >= (k or 0))
         case "all_different":
             pairs = [(i, j) for i in range(len(col)) for j in range(i + 1, len(col))]
             return np.logical_and.reduce([col[i] != col[j] for i, j in pairs])

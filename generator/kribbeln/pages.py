@@ -1,4 +1,4 @@
-"""What the pages of a Kribbeln block say: sheets, rules page and answer key as plain data.
+"""What the pages of a Kribbeln block say: sheets and answer key as plain data, the rules a story.
 
 Every word comes from the templates (`kribbeln_sheet`, `kribbeln_rules`,
 `kribbeln_key`, `kribbeln_tasks`); `generator/kribbeln/layout.py` turns
@@ -14,17 +14,10 @@ from generator.kribbeln.balance import Balance, area_means
 from generator.kribbeln.block import FINAL_AREA, ROWS, Sheet
 from generator.kribbeln.dice import DiceSet
 from generator.kribbeln.solver import TaskFigures
+from generator.kribbeln.swatches import Swatch, legend_figure
 from generator.kribbeln.tasks import TEMPLATE, family_name, task_text
+from generator.render.flow import Block, Bullet, Heading, Paragraph
 from generator.text import Templates, Texts, number, percent
-
-
-@dataclass(frozen=True)
-class Swatch:
-    """A colour as printed: its name, fill and black-and-white symbol."""
-
-    name: str
-    rgb: str
-    symbol: str
 
 
 @dataclass(frozen=True)
@@ -50,15 +43,6 @@ class SheetView:
     names: tuple[str, ...]  # one per player column, "" = blank
     words: dict[str, str]
     legend: tuple[Swatch, ...]
-
-
-@dataclass(frozen=True)
-class TextBlock:
-    """A piece of a text page: a title, heading, paragraph, bullet or the colour legend."""
-
-    kind: str  # "title" | "heading" | "paragraph" | "bullet" | "legend"
-    text: str = ""
-    swatches: tuple[Swatch, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -149,29 +133,29 @@ def sheet_view(
 
 def rules_blocks(
     dice: DiceSet, pages: int, lang: str, rolls: int, templates: Templates | None = None
-) -> list[TextBlock]:
+) -> list[Block]:
     """The rules page: the game, then the decisions in force, then the colour legend."""
     t = Texts("kribbeln_rules", lang, templates)
-    blocks = [
-        TextBlock("title", t("title")),
-        TextBlock("heading", t("h_material")),
-        TextBlock("paragraph", t("material", pages=pages)),
-        TextBlock("heading", t("h_setup")),
-        TextBlock("paragraph", t("setup")),
-        TextBlock("heading", t("h_turn")),
-        TextBlock("paragraph", t("turn", rolls=rolls)),
-        TextBlock("paragraph", t("fulfilled")),
-        TextBlock("heading", t("h_kribbeln")),
-        TextBlock("bullet", t("kribbeln_a", rolls=rolls)),
-        TextBlock("bullet", t("kribbeln_b")),
-        TextBlock("bullet", t("kribbeln_c", rolls=rolls)),
-        TextBlock("bullet", t("kribbeln_d")),
-        TextBlock("heading", t("h_scoring")),
-        TextBlock("paragraph", t("scoring")),
-        TextBlock("paragraph", t("example")),
-        TextBlock("heading", t("h_end")),
-        TextBlock("paragraph", t("end")),
-        TextBlock("heading", t("h_decisions")),
+    blocks: list[Block] = [
+        Heading(t("title"), 1),
+        Heading(t("h_material")),
+        Paragraph(t("material", pages=pages)),
+        Heading(t("h_setup")),
+        Paragraph(t("setup")),
+        Heading(t("h_turn")),
+        Paragraph(t("turn", rolls=rolls)),
+        Paragraph(t("fulfilled")),
+        Heading(t("h_kribbeln")),
+        Bullet("•", t("kribbeln_a", rolls=rolls)),
+        Bullet("•", t("kribbeln_b")),
+        Bullet("•", t("kribbeln_c", rolls=rolls)),
+        Bullet("•", t("kribbeln_d")),
+        Heading(t("h_scoring")),
+        Paragraph(t("scoring")),
+        Paragraph(t("example")),
+        Heading(t("h_end")),
+        Paragraph(t("end")),
+        Heading(t("h_decisions")),
     ]
     for key in (
         "decision_kribbeln_x",
@@ -181,11 +165,11 @@ def rules_blocks(
         "decision_different",
         "decision_count",
     ):
-        blocks.append(TextBlock("bullet", t(key)))
+        blocks.append(Bullet("•", t(key)))
     blocks += [
-        TextBlock("heading", t("h_colors")),
-        TextBlock("paragraph", t("colors")),
-        TextBlock("legend", swatches=swatches(dice, dice.color_ids, lang)),
+        Heading(t("h_colors")),
+        Paragraph(t("colors")),
+        legend_figure(swatches(dice, dice.color_ids, lang)),
     ]
     return blocks
 

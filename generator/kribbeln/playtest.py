@@ -7,8 +7,9 @@ The sheets come from a pages file (`--pages`), from a block's manifest
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from generator.errors import InputError
 from generator.io.catalog import Catalog
@@ -16,6 +17,9 @@ from generator.kribbeln.block import Sheet, load_block_manifest, load_pages_file
 from generator.kribbeln.dice import DiceSet, load_dice
 from generator.kribbeln.solver import analyze_tasks
 from generator.kribbeln.tasks import load_tasks
+
+if TYPE_CHECKING:
+    from generator.kribbeln.simulate import Simulation
 from generator.progress import progress
 
 DEFAULT_PAGES = 6
@@ -45,7 +49,7 @@ def play(
     seed: int,
     goal: str,
     source: str,
-) -> dict[str, Any]:
+) -> Simulation:
     """Play `games` games on exactly `sheets`; the figures, with `sheets_from` = `source`."""
     from generator.kribbeln.simulate import simulate
 
@@ -53,8 +57,7 @@ def play(
     figures = analyze_tasks(dice, [t for s in sheets for t in s.tasks], rolls)
     with progress(games, "simulating games") as tick:
         result = simulate(dice, sheets, players, games, seed, goal, rolls, figures, tick)
-    result["sheets_from"] = source
-    return result
+    return dataclasses.replace(result, sheets_from=source)
 
 
 def run(
@@ -68,8 +71,8 @@ def run(
     dice_file: str | None = None,
     tasks_file: str | None = None,
     files: Catalog | None = None,
-) -> tuple[dict[str, Any], list[str]]:
-    """Simulate `games` games; the JSON-ready figures and the dice file's warnings."""
+) -> tuple[Simulation, list[str]]:
+    """Simulate `games` games; the figures and the dice file's warnings."""
     check_game_options(players, games, goal)
     if pages_file and block_file:
         raise InputError("block", "give --pages FILE or --block FILE, not both")
@@ -103,23 +106,23 @@ def _num(x: float | None, digits: int = 2) -> str:
     return "—" if x is None else f"{x:.{digits}f}"
 
 
-def format_result(r: dict[str, Any]) -> str:
+def format_result(r: Simulation) -> str:
     """Plain-text tables of a simulation."""
-    goal = {"pips": "the expected pips", "success": "the probability of success"}[r["goal"]]
+    goal = {"pips": "the expected pips", "success": "the probability of success"}[r.goal]
     lines = [
-        f"{r['games']} games, {r['players']} players, seed {r['seed']}, sheets: {r['sheets_from']}",
-        f"tasks and Kribbeln rows played for {goal} ({r['rolls']} rolls); "
-        f"Kribbeln rule: {r['kribbeln_rule']}",
+        f"{r.games} games, {r.players} players, seed {r.seed}, sheets: {r.sheets_from}",
+        f"tasks and Kribbeln rows played for {goal} ({r.rolls} rolls); "
+        f"Kribbeln rule: {r.kribbeln_rule}",
         "",
     ]
     lines += _table(
         ("seat", "mean points", "wins"),
-        [(s["seat"], _num(s["mean_points"]), _pct(s["win_share"])) for s in r["seats"]],
+        [(s.seat, _num(s.mean_points), _pct(s.win_share)) for s in r.seats],
     )
     lines += [
         "",
-        f"top total tied: {_pct(r['tie_rate'])} of games; the fourth Kribbeln field decides "
-        f"{_pct(r['tiebreak_decides'])}; still level (shared win): {_pct(r['shared_wins'])}",
+        f"top total tied: {_pct(r.tie_rate)} of games; the fourth Kribbeln field decides "
+        f"{_pct(r.tiebreak_decides)}; still level (shared win): {_pct(r.shared_wins)}",
         "",
         "per sheet (1st fail: first attempts failed; X: task rows crossed out):",
     ]
@@ -127,35 +130,35 @@ def format_result(r: dict[str, Any]) -> str:
         ("sheet", "games", "mean p", "1st fail", "X", "Kribbeln used", "task pips",
          "mean total", "winner", "ties", "seat spread"),
         [
-            (s["sheet"], s["games"], _pct(s["mean_p_success"]), _pct(s["first_attempt_fail"]),
-             _pct(s["task_x_rate"]), _pct(s["kribbeln_use"]), _num(s["mean_task_pips"], 1),
-             _num(s["mean_total"]), _num(s["mean_winning_total"]), _pct(s["tie_rate"]),
-             _num(s["seat_spread"]))
-            for s in r["sheets"]
+            (s.sheet, s.games, _pct(s.mean_p_success), _pct(s.first_attempt_fail),
+             _pct(s.task_x_rate), _pct(s.kribbeln_use), _num(s.mean_task_pips, 1),
+             _num(s.mean_total), _num(s.mean_winning_total), _pct(s.tie_rate),
+             _num(s.seat_spread))
+            for s in r.sheets
         ],
     )  # fmt: skip
     lines += [
-        f"spread of the task X rate between sheets: {_pct(r['sheet_x_rate_spread'])}",
+        f"spread of the task X rate between sheets: {_pct(r.sheet_x_rate_spread)}",
         "",
         "per task (1 − p: the solver's first-attempt failure rate when playing for success):",
     ]
     lines += _table(
         ("sheet", "row", "task", "1 − p", "1st fail", "X", "Kribbeln", "mean pips"),
         [
-            (t["sheet"], t["row"], t["id"],
-             _pct(None if t["p_success"] is None else 1 - t["p_success"]),
-             _pct(t["first_attempt_fail"]), _pct(t["x_rate"]), _pct(t["kribbeln_use"]),
-             _num(t["mean_pips"], 1))
-            for t in r["tasks"]
+            (t.sheet, t.row, t.id,
+             _pct(None if t.p_success is None else 1 - t.p_success),
+             _pct(t.first_attempt_fail), _pct(t.x_rate), _pct(t.kribbeln_use),
+             _num(t.mean_pips, 1))
+            for t in r.tasks
         ],
     )  # fmt: skip
     lines += ["", "Kribbeln rows:"]
     lines += _table(
         ("sheet", "row", "filled from a task", "X", "mean value"),
         [
-            (k["sheet"], k["row"], _pct(k["filled_from_task"]), _pct(k["x_rate"]),
-             _num(k["mean_value"], 1))
-            for k in r["kribbeln_rows"]
+            (k.sheet, k.row, _pct(k.filled_from_task), _pct(k.x_rate),
+             _num(k.mean_value, 1))
+            for k in r.kribbeln_rows
         ],
     )  # fmt: skip
     return "\n".join(lines)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from generator.errors import OptionError
@@ -94,7 +95,7 @@ def format_analysis(data: dict[str, Any], lang: str) -> str:
     return _table(header, rows, right={2, 3})
 
 
-def _table(header: tuple[str, ...], rows: list[tuple[str, ...]], right: set[int]) -> str:
+def _table(header: tuple[str, ...], rows: Sequence[Sequence[Any]], right: set[int]) -> str:
     widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
     lines = []
     for row in (header, *rows):

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.errors import CatalogError
-from generator.io.yamlload import Fields, LocList, load_file, position
+from generator.io.yamlload import Fields, load_file, position
 from generator.kribbeln.block import FINAL_AREA, MAX_PIPS, MIN_PIPS, N_ROWS, ROWS
 from generator.kribbeln.scoring import GameScore, Pips, score_game
 
@@ -29,7 +29,7 @@ MIN_PLAYERS = 2
 MAX_PLAYERS = 8
 
 
-def _value(raw: object, row: LocList, r: int, p: int, name: str, file: str) -> Pips:
+def _value(raw: object, row: list[Any], r: int, p: int, name: str, file: str) -> Pips:
     line, col = position(row, p)
     label = f"rows[{r}][{p}] (row {r + 1}, {name})"
     if isinstance(raw, str) and raw.strip().upper() == "X":

@@ -80,7 +80,7 @@ def winners(totals: Sequence[int], fourth: Sequence[Pips]) -> tuple[tuple[int, .
     top = [p for p, t in enumerate(totals) if t == best]
     if len(top) == 1:
         return (top[0],), False
-    value = [-1 if fourth[p] is None else fourth[p] for p in top]
+    value = [-1 if (v := fourth[p]) is None else v for p in top]
     high = max(value)
     return tuple(p for p, v in zip(top, value) if v == high), True
 

@@ -25,6 +25,7 @@ game g plays sheet g mod pages. One seed gives the same figures every time.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -283,8 +284,8 @@ def simulate(
     rolls: int = DEFAULT_ROLLS,
     figures: dict[str, TaskFigures] | None = None,
     tick: Callable[[int], None] | None = None,
-) -> dict[str, Any]:
-    """Play `games` games (game g on sheet g mod pages) and report the figures (JSON-ready).
+) -> Simulation:
+    """Play `games` games (game g on sheet g mod pages) and report the figures.
 
     `tick(n)` is called after every n games (for a progress bar).
     """
@@ -312,6 +313,87 @@ def _mean(total: float, count: float) -> float | None:
     return _r(total / count) if count else None
 
 
+@dataclass(frozen=True)
+class SeatResult:
+    """Points and wins of one seat, over every game."""
+
+    seat: int
+    mean_points: float
+    win_share: float
+
+
+@dataclass(frozen=True)
+class TaskResult:
+    """How one task row of one sheet played (rates per player-game)."""
+
+    sheet: int
+    row: int
+    area: int
+    id: str
+    p_success: float | None  # the solver's, for comparison
+    first_attempt_fail: float
+    x_rate: float
+    kribbeln_use: float
+    mean_pips: float | None  # over the rows not crossed out
+
+
+@dataclass(frozen=True)
+class KribbelnRowResult:
+    """How one Kribbeln row of one sheet played."""
+
+    sheet: int
+    row: int
+    area: int
+    filled_from_task: float
+    x_rate: float
+    mean_value: float | None
+
+
+@dataclass(frozen=True)
+class SheetResult:
+    """The figures of every game played on one sheet."""
+
+    sheet: int
+    games: int
+    mean_p_success: float | None
+    first_attempt_fail: float
+    task_x_rate: float
+    kribbeln_use: float
+    mean_task_pips: float
+    mean_total: float
+    mean_winning_total: float
+    tie_rate: float
+    tiebreak_decides: float
+    seat_spread: float
+
+
+@dataclass(frozen=True)
+class Simulation:
+    """The figures of a simulation: per seat, per task, per Kribbeln row, per sheet.
+
+    A value: `to_json()` gives the JSON of `kribbeln simulate --json` (made at the edge).
+    """
+
+    players: int
+    games: int
+    seed: int
+    goal: str
+    rolls: int
+    kribbeln_rule: str
+    seats: tuple[SeatResult, ...]
+    tie_rate: float
+    tiebreak_decides: float
+    shared_wins: float
+    sheet_x_rate_spread: float
+    sheets: tuple[SheetResult, ...]
+    tasks: tuple[TaskResult, ...]
+    kribbeln_rows: tuple[KribbelnRowResult, ...]
+    sheets_from: str = ""  # where the sheets came from (a file, a block's seed)
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
 def report(
     stats: Sequence[SheetStats],
     players: int,
@@ -319,7 +401,7 @@ def report(
     goal: str,
     rolls: int,
     figures: dict[str, TaskFigures],
-) -> dict[str, Any]:
+) -> Simulation:
     """The figures of a simulation: per seat, per task, per Kribbeln row, per sheet."""
     tasks, kribbeln_rows, sheets = [], [], []
     task_rows = [r for r in ROWS if r.kind == "task"]
@@ -330,71 +412,67 @@ def report(
             task = st.sheet.tasks[k]
             fig = figures.get(task.id)
             tasks.append(
-                {
-                    "sheet": st.sheet.number,
-                    "row": row.number,
-                    "area": row.area,
-                    "id": task.id,
-                    "p_success": None if fig is None else _r(fig.p_success),
-                    "first_attempt_fail": _r(st.first_fail[k] / n),
-                    "x_rate": _r(st.x[k] / n),
-                    "kribbeln_use": _r(st.kribbeln_used[k] / n),
-                    "mean_pips": _mean(st.pips_sum[k], n - st.x[k]),
-                }
+                TaskResult(
+                    sheet=st.sheet.number,
+                    row=row.number,
+                    area=row.area,
+                    id=task.id,
+                    p_success=None if fig is None else _r(fig.p_success),
+                    first_attempt_fail=_r(st.first_fail[k] / n),
+                    x_rate=_r(st.x[k] / n),
+                    kribbeln_use=_r(st.kribbeln_used[k] / n),
+                    mean_pips=_mean(st.pips_sum[k], n - st.x[k]),
+                )
             )
         for k, row in enumerate(kribbeln_specs):
             kribbeln_rows.append(
-                {
-                    "sheet": st.sheet.number,
-                    "row": row.number,
-                    "area": row.area,
-                    "filled_from_task": _r(1 - st.row_rolled[k] / n),
-                    "x_rate": _r(st.row_x[k] / n),
-                    "mean_value": _mean(st.row_sum[k], n - st.row_x[k]),
-                }
+                KribbelnRowResult(
+                    sheet=st.sheet.number,
+                    row=row.number,
+                    area=row.area,
+                    filled_from_task=_r(1 - st.row_rolled[k] / n),
+                    x_rate=_r(st.row_x[k] / n),
+                    mean_value=_mean(st.row_sum[k], n - st.row_x[k]),
+                )
             )
         p = [figures[t.id].p_success for t in st.sheet.tasks if t.id in figures]
         per_seat = st.seat_points / st.games
         sheets.append(
-            {
-                "sheet": st.sheet.number,
-                "games": st.games,
-                "mean_p_success": _r(np.mean(p)) if p else None,
-                "first_attempt_fail": _r(st.first_fail.sum() / (n * len(task_rows))),
-                "task_x_rate": _r(st.x.sum() / (n * len(task_rows))),
-                "kribbeln_use": _r(st.any_kribbeln / n),
-                "mean_task_pips": _r(st.task_pips / n),
-                "mean_total": _r(st.totals / n),
-                "mean_winning_total": _r(st.winning / st.games),
-                "tie_rate": _r(st.ties / st.games),
-                "tiebreak_decides": _r(st.tiebreaks / st.games),
-                "seat_spread": _r(per_seat.max() - per_seat.min()),
-            }
+            SheetResult(
+                sheet=st.sheet.number,
+                games=st.games,
+                mean_p_success=_r(float(np.mean(p))) if p else None,
+                first_attempt_fail=_r(st.first_fail.sum() / (n * len(task_rows))),
+                task_x_rate=_r(st.x.sum() / (n * len(task_rows))),
+                kribbeln_use=_r(st.any_kribbeln / n),
+                mean_task_pips=_r(st.task_pips / n),
+                mean_total=_r(st.totals / n),
+                mean_winning_total=_r(st.winning / st.games),
+                tie_rate=_r(st.ties / st.games),
+                tiebreak_decides=_r(st.tiebreaks / st.games),
+                seat_spread=_r(per_seat.max() - per_seat.min()),
+            )
         )
     played = sum(st.games for st in stats)
     seat_points = sum((st.seat_points for st in stats), np.zeros(players))
     seat_wins = sum((st.seat_wins for st in stats), np.zeros(players))
-    x_rates = [s["task_x_rate"] for s in sheets]
-    return {
-        "players": players,
-        "games": played,
-        "seed": seed,
-        "goal": goal,
-        "rolls": rolls,
-        "kribbeln_rule": "use the area's field after a failed task whenever allowed",
-        "seats": [
-            {
-                "seat": i + 1,
-                "mean_points": _r(seat_points[i] / played),
-                "win_share": _r(seat_wins[i] / played),
-            }
+    x_rates = [s.task_x_rate for s in sheets]
+    return Simulation(
+        players=players,
+        games=played,
+        seed=seed,
+        goal=goal,
+        rolls=rolls,
+        kribbeln_rule="use the area's field after a failed task whenever allowed",
+        seats=tuple(
+            SeatResult(i + 1, _r(seat_points[i] / played), _r(seat_wins[i] / played))
             for i in range(players)
-        ],
-        "tie_rate": _r(sum(st.ties for st in stats) / played),
-        "tiebreak_decides": _r(sum(st.tiebreaks for st in stats) / played),
-        "shared_wins": _r(sum(st.shared for st in stats) / played),
-        "sheet_x_rate_spread": _r(max(x_rates) - min(x_rates)) if x_rates else 0.0,
-        "sheets": sheets,
-        "tasks": tasks,
-        "kribbeln_rows": kribbeln_rows,
-    }
+        ),
+        tie_rate=_r(sum(st.ties for st in stats) / played),
+        tiebreak_decides=_r(sum(st.tiebreaks for st in stats) / played),
+        shared_wins=_r(sum(st.shared for st in stats) / played),
+        sheet_x_rate_spread=_r(max(x_rates) - min(x_rates)) if x_rates else 0.0,
+        sheets=tuple(sheets),
+        tasks=tuple(tasks),
+        kribbeln_rows=tuple(kribbeln_rows),
+    )

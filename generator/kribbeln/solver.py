@@ -25,6 +25,7 @@ faces, the task's type and parameters, the rules and `SOLVER_VERSION`.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -100,7 +101,7 @@ def task_terminal(dice: DiceSet, task: Task, goal: str = "success") -> FloatArra
         raise ValueError(f"goal must be one of {GOALS}, got {goal!r}")
     states = roll_states(dice)
     mask = task_mask(task, states)
-    return mask * (states.pips if goal == "pips" else 1.0)
+    return np.asarray(mask * (states.pips if goal == "pips" else 1.0), dtype=np.float64)
 
 
 def _cache_key(dice: DiceSet, task: Task, rolls: int) -> str:
@@ -139,8 +140,8 @@ def compute_figures(dice: DiceSet, tasks: Sequence[Task], rolls: int) -> list[Ta
         key = _symmetry_key(t) if symmetric else m.tobytes()
         p_of.append(p_rows.setdefault(key, len(p_rows)))
         pips_of.append(pip_rows.setdefault(m.tobytes(), len(pip_rows)))
-    p_masks = [None] * len(p_rows)
-    pip_masks = [None] * len(pip_rows)
+    p_masks: list[Any] = [None] * len(p_rows)
+    pip_masks: list[Any] = [None] * len(pip_rows)
     for m, i, j in zip(masks, p_of, pips_of):
         p_masks[i] = m
         pip_masks[j] = m
@@ -181,7 +182,7 @@ def analyze_tasks(
         found[i] = fig
         if use_cache:
             entry = {"p_success": fig.p_success, "expected_pips": fig.expected_pips}
-            cached_json(CACHE_NAMESPACE, keys[i], lambda entry=entry: entry)
+            cached_json(CACHE_NAMESPACE, keys[i], functools.partial(dict, entry))
     return {t.id: found[i] for i, t in enumerate(tasks)}
 
 

@@ -351,4 +351,4 @@ def _exact(a: Value, b: Value, rational: bool) -> Value | None:
     """a ÷ b if allowed (b ≠ 0): exact in rational mode, only whole quotients otherwise."""
     if rational:
         return divide(a, b)
-    return a // b if a % b == 0 else None  # type: ignore[operator]
+    return a // b if a % b == 0 else None

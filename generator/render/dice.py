@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from generator.render.flow import Cursor, Figure
+from generator.render.flow import Cursor, Figure, Theme
 from generator.render.primitives import MM, Circle, Item, Rect, Text
 from generator.render.style import centred
 
@@ -72,7 +72,7 @@ def dice_row(values: tuple[int, ...], text: str) -> Figure:
     return Figure(ROW_DIE + 3.5 * MM, partial(_dice_row, values, text))
 
 
-def _dice_row(values: tuple[int, ...], text: str, box: Cursor) -> list[Item]:
+def _dice_row(values: tuple[int, ...], text: str, box: Cursor, theme: Theme) -> list[Item]:
     x = box.left + 6 * MM
     y = box.top - ROW_DIE - 0.5 * MM
     items: list[Item] = []

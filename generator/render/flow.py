@@ -16,6 +16,7 @@ dropped at the top of a column.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -164,10 +165,13 @@ class Table:
 
 @dataclass(frozen=True)
 class Figure:
-    """Drawn items: `draw(box)` fills a box of `height` (None: the rest of the column)."""
+    """Drawn items: `draw(box, theme)` fills a box of `height` (None: the rest of the column).
+
+    The theme lets a figure that carries words set them at the story's sizes.
+    """
 
     height: float | None
-    draw: Callable[[Cursor], list[Item]]
+    draw: Callable[[Cursor, Theme], list[Item]]
 
 
 @dataclass(frozen=True)
@@ -369,7 +373,7 @@ class _Flow:
 
     def story(self, blocks: Sequence[Block]) -> None:
         for i, block in enumerate(blocks):
-            self.block(block, lambda i=i: self._lead(blocks, i + 1))
+            self.block(block, functools.partial(self._lead, blocks, i + 1))
 
     def block(self, block: Block, lead: Callable[[], float]) -> None:
         if isinstance(block, Heading):
@@ -483,13 +487,14 @@ class _Flow:
     def _figure(self, block: Figure) -> None:
         if block.height is None:
             box = Cursor(self.cursor.left, self.cursor.right, self.cursor.top, self.cursor.bottom)
-            self.add(block.draw(box))
+            self.add(block.draw(box, self.theme))
             self.cursor.top = self.cursor.bottom
             return
         if not self.grouped:
             self.need(block.height)
         top = self.cursor.top
-        self.add(block.draw(Cursor(self.cursor.left, self.cursor.right, top, top - block.height)))
+        box = Cursor(self.cursor.left, self.cursor.right, top, top - block.height)
+        self.add(block.draw(box, self.theme))
         self.cursor.top = top - block.height
 
     def _table(self, block: Table) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from generator.built import Built
 from generator.errors import InputError, UserError
@@ -36,6 +36,9 @@ from generator.worksheet.pool import Pool, ProblemKey, Progress, level_pool
 from generator.worksheet.roster import Pupil, Roster, read_roster
 from generator.worksheet.sampler import Problem, SectionPlan, deal_section, plan_section
 from generator.worksheet.spec import SectionSpec, WorksheetSpec, load_spec, single_section
+
+if TYPE_CHECKING:
+    from generator.render.primitives import Document
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 TEMPLATE = "worksheet"
@@ -117,7 +120,7 @@ class Worksheet:
 
     def problems(self, version: int) -> list[tuple[int, PlannedSection, Problem]]:
         """(printed number, section, problem) of every problem of a version, in order."""
-        found = []
+        found: list[tuple[int, PlannedSection, Problem]] = []
         for section in self.sections:
             for problem in section.versions[version]:
                 found.append((len(found) + 1, section, problem))
@@ -466,7 +469,7 @@ def build_worksheet(
     # every version has the same sections and cells, so the same number of pages
     per_sheet = len(doc.forms) // len(ws.letters)
     key_pages = len(doc.pages) - per_sheet * len(ws.copies)
-    extra = ()
+    extra: tuple[tuple[str, Document], ...] = ()
     if separate_key:
         key_doc = layout_key(key, req.paper)
         key_pages = len(key_doc.pages)

@@ -13,10 +13,25 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from generator.render.dice import die_face
-from generator.render.flow import Column, Cursor, paragraph, table, wrap
+from generator.render.flow import (
+    Block,
+    Column,
+    Group,
+    Heading,
+    PageBreak,
+    PageFrame,
+    Paragraph,
+    Table,
+    TableStyle,
+    TextStyle,
+    Theme,
+    flow_story,
+    wrap,
+)
 from generator.render.fonts import fit_size, text_width
 from generator.render.primitives import (
     MM,
+    Align,
     Circle,
     Document,
     Item,
@@ -28,6 +43,7 @@ from generator.render.primitives import (
     UseForm,
     page_size,
 )
+from generator.render.style import GREY
 from generator.worksheet.model import AnswerKey, SheetCopy, SheetWords, ShownProblem, VersionSheet
 
 MARGIN = 14 * MM
@@ -292,10 +308,10 @@ def _next_header(
 def _footer(text: str, page_label: str, geo: Geometry) -> list[Item]:
     size = geo.style.footer
     y = MARGIN
-    items: list[Item] = [Text(geo.right, y, page_label, size, align="right", color="#555555")]
+    items: list[Item] = [Text(geo.right, y, page_label, size, align="right", color=GREY)]
     if not geo.large_print:  # large print keeps every word ≥ 16 pt: only the page number
         room = geo.right - geo.left - text_width(page_label, size) - 6 * MM
-        items.append(Text(geo.left, y, text, fit_size(text, size, room), color="#555555"))
+        items.append(Text(geo.left, y, text, fit_size(text, size, room), color=GREY))
     return items
 
 
@@ -376,74 +392,59 @@ def name_text(name: str, spot: NameSpot, geo: Geometry) -> Text:
 KEY_SIZE = 9.5
 KEY_ROW = 6.2 * MM
 KEY_WIDTHS = (0.5, 1.5, 0.7, 2.5, 0.95, 1.2)
-KEY_ALIGN = ("right", "center", "center", "left", "center", "center")
+KEY_ALIGN: tuple[Align, ...] = ("right", "center", "center", "left", "center", "center")
 
 
-def _key_cursor(page_w: float, page_h: float) -> Cursor:
-    return Cursor(left=MARGIN, right=page_w - MARGIN, top=page_h - MARGIN, bottom=MARGIN + 8 * MM)
+KEY_THEME = Theme(
+    headings={
+        1: TextStyle(16, bold=True, after=3 * MM),  # the key's title
+        2: TextStyle(14, bold=True, after=2.5 * MM),  # a version
+        3: TextStyle(12, bold=True, after=2.5 * MM),  # the class list
+        4: TextStyle(10.5, bold=True, after=1.5 * MM),  # a section of a version
+    },
+    paragraphs={"body": TextStyle(KEY_SIZE, after=2.5 * MM)},
+    table=TableStyle(KEY_SIZE, KEY_ROW, after=3 * MM),
+)
+
+
+def key_story(key: AnswerKey) -> list[Block]:
+    """The answer key: an overview (and the class list), then each version from a new page."""
+    story: list[Block] = [Heading(key.title, 1), *(Paragraph(text) for text in key.intro)]
+    if key.roster:
+        name_col, version_col = key.roster_columns
+        half = (len(key.roster) + 1) // 2
+        second = list(key.roster[half:]) + [("", "")] * (half - len(key.roster[half:]))
+        columns: tuple[Column, ...] = (
+            Column(name_col, 2.4),
+            Column(version_col, 0.8, "center"),
+        ) * 2
+        rows = tuple((a[0], a[1], b[0], b[1]) for a, b in zip(key.roster[:half], second))
+        story += [Heading(key.roster_heading, 3), Table(columns, rows)]
+    columns = tuple(Column(t, w, a) for t, w, a in zip(key.columns, KEY_WIDTHS, KEY_ALIGN))
+    for index, version in enumerate(key.versions):
+        blocks: list[Block] = [Heading(version.heading, 2)]
+        for section in version.sections:
+            if section.heading:
+                blocks.append(Heading(section.heading, 4))
+            blocks.append(Table(columns, section.rows))
+        # the first version stays below the overview only if it fits there whole
+        story += [PageBreak()] if index else []
+        story.append(Group(tuple(blocks), fresh_if_long=True))
+    return story
 
 
 def key_pages(key: AnswerKey, page_w: float, page_h: float) -> list[Page]:
-    """The answer key: an overview, then each version from a new page."""
-    pages: list[list[Item]] = []
-    items: list[Item] = []
-    cursor = _key_cursor(page_w, page_h)
+    """The answer key's pages, each with the footer and "page k of N"."""
 
-    def new_page() -> None:
-        nonlocal items, cursor
-        pages.append(items)
-        items = []
-        cursor = _key_cursor(page_w, page_h)
-
-    def write(text: str, size: float, bold: bool = False, space: float = 2.5 * MM) -> None:
-        rest = text
-        while rest:
-            placed, rest = paragraph(cursor, rest, size=size, bold=bold, space_after=space)
-            items.extend(placed)
-            if rest:
-                new_page()
-
-    def rows_table(columns: Sequence[Column], rows: Sequence[Sequence[str]]) -> None:
-        left = list(rows)
-        while left:
-            placed_items, placed = table(cursor, columns, left, size=KEY_SIZE, row_h=KEY_ROW)
-            items.extend(placed_items)
-            left = left[placed:]
-            if left:
-                new_page()
-        cursor.top -= 3 * MM
-
-    write(key.title, 16, bold=True, space=3 * MM)
-    for text in key.intro:
-        write(text, KEY_SIZE)
-    if key.roster:
-        write(key.roster_heading, 12, bold=True)
-        name_col, version_col = key.roster_columns
-        half = (len(key.roster) + 1) // 2
-        pairs = list(key.roster[:half])
-        second = list(key.roster[half:]) + [("", "")] * (half - len(key.roster[half:]))
-        columns = [Column(name_col, 2.4), Column(version_col, 0.8, "center")] * 2
-        rows_table(columns, [(a[0], a[1], b[0], b[1]) for a, b in zip(pairs, second)])
-    columns = [Column(t, w, a) for t, w, a in zip(key.columns, KEY_WIDTHS, KEY_ALIGN)]
-    for index, version in enumerate(key.versions):
-        rows = sum(len(s.rows) + 3 for s in version.sections)
-        if items and (index > 0 or cursor.room() < 14 * MM + rows * KEY_ROW):
-            new_page()
-        write(version.heading, 14, bold=True)
-        for section in version.sections:
-            if section.heading:
-                write(section.heading, 10.5, bold=True, space=1.5 * MM)
-            rows_table(columns, section.rows)
-    pages.append(items)
-    total = len(pages)
-    out = []
-    for k, page_items in enumerate(pages, start=1):
-        footer = [
-            Text(MARGIN, MARGIN, key.footer, 7, color="#555555"),
-            Text(page_w - MARGIN, MARGIN, key.page(k, total), 7, align="right", color="#555555"),
+    def footer(k: int, total: int) -> list[Item]:
+        return [
+            Text(MARGIN, MARGIN, key.footer, 7, color=GREY),
+            Text(page_w - MARGIN, MARGIN, key.page(k, total), 7, align="right", color=GREY),
         ]
-        out.append(Page(tuple(page_items + footer)))
-    return out
+
+    frame = PageFrame(page_w, page_h, MARGIN, page_w - MARGIN, page_h - MARGIN,
+                      MARGIN + 8 * MM, footer=footer)  # fmt: skip
+    return [Page(tuple(items)) for items in flow_story(key_story(key), frame, KEY_THEME)]
 
 
 # --- the whole document -----------------------------------------------------------------
