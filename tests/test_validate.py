@@ -204,8 +204,9 @@ def test_every_game_and_template_belongs_somewhere() -> None:
 
     assert set(CLI_GAMES) == set(GAMES)
     copied = {rel.as_posix() for _, rel in starter_files(GAMES)}
+    # web.j2: the words of the web page, which a catalog does not change
     shipped = {f"templates/{p.relative_to(templates_dir()).as_posix()}"
-               for p in templates_dir().rglob("*.j2")}  # fmt: skip
+               for p in templates_dir().rglob("*.j2") if p.name != "web.j2"}  # fmt: skip
     shipped |= {p.relative_to(SHIPPED).as_posix() for p in SHIPPED.rglob("*.yaml")}
     assert copied == shipped
 

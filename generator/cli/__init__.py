@@ -27,6 +27,7 @@ COMMANDS = {
     "numbers": "generator.cli.numbers:numbers",
     "preview": "generator.cli.preview:preview",
     "report": "generator.cli.report:report_command",
+    "serve": "generator.cli.serve:serve",
     "validate": "generator.cli.validate:validate_command",
     "worksheet": "generator.cli.worksheet:worksheet",
 }

@@ -77,10 +77,18 @@ def read_roster(path: str | Path) -> Roster:
         data = file.read_bytes()
     except OSError as exc:
         raise UserError(f"cannot read {path}: {exc.strerror}", where=where) from None
+    return roster_from_bytes(data, str(path))
+
+
+def roster_from_bytes(data: bytes, label: str) -> Roster:
+    """The roster in `data` (a file's bytes, e.g. uploaded); `label` names it in messages."""
+    where = "option --roster"
+    if len(data) > MAX_BYTES:
+        raise UserError(f"{label} is larger than {MAX_BYTES} bytes", where=where)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise UserError(
-            f"{path} is not UTF-8 text (byte {exc.start}); save it as UTF-8", where=where
+            f"{label} is not UTF-8 text (byte {exc.start}); save it as UTF-8", where=where
         ) from None
-    return parse_roster(text, str(path))
+    return parse_roster(text, label)

@@ -1,0 +1,435 @@
+"""The Starlette app: pages, previews, downloads, the coach and the playtesters' page.
+
+Stateless: every request carries its whole form, so several server processes
+can run side by side. Nothing a browser sends is used as a path; class lists
+are read from the request in memory and never written or logged.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import hashlib
+import logging
+import secrets
+import shlex
+import time
+from collections import OrderedDict
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.datastructures import UploadFile
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from generator.web.forms import Form, FormErrors, error_field, parse
+from generator.web.guard import Guard, TooLarge
+from generator.web.messages import in_language
+from generator.web.pages import NAV, PAGES, Page, catalog_for, page_lang, render, words
+from generator.web.pool import BuildPool, BuildTimeout, PoolFull
+from generator.web.products import Job, Result, run_job
+
+log = logging.getLogger("dicesheets.web")
+
+SEED_MAX = 999_999  # fresh seeds: short enough to read aloud and type again
+MAX_UPLOAD = 200_000  # a class list file (the roster reader's own limit)
+STATIC = Path(__file__).parent / "static"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How the server runs (from `dicesheets serve`'s command line)."""
+
+    catalog: Path | None = None
+    workers: int = 2
+    queue: int = 16  # waiting builds beyond the workers: about a class of teachers at once
+    time_limit: float = 30.0
+    max_body: int = 512_000
+    cache_entries: int = 64
+
+
+class Busy(Exception):
+    """No worker free (503 with Retry-After), or a build ran past its time limit."""
+
+    def __init__(self, retry_after: int | None, timed_out: bool = False) -> None:
+        super().__init__("busy")
+        self.retry_after = retry_after
+        self.timed_out = timed_out
+
+
+class ResultCache:
+    """Answers to identical requests, in memory; requests with free text are never kept."""
+
+    def __init__(self, entries: int) -> None:
+        self.entries = entries
+        self._items: OrderedDict[str, Result] = OrderedDict()
+
+    def get(self, key: str | None) -> Result | None:
+        if key is None or key not in self._items:
+            return None
+        self._items.move_to_end(key)
+        return self._items[key]
+
+    def put(self, key: str | None, result: Result) -> None:
+        if key is None or result.error is not None or self.entries <= 0:
+            return
+        self._items[key] = result
+        while len(self._items) > self.entries:
+            self._items.popitem(last=False)
+
+
+class CatalogStamp:
+    """A fingerprint of the catalog folder (names, sizes, times), taken at most twice a second."""
+
+    def __init__(self, folder: Path | None) -> None:
+        self.folder = folder
+        self._value = ""
+        self._checked = 0.0
+
+    def value(self) -> str:
+        if self.folder is None:
+            return ""
+        now = time.monotonic()
+        if now - self._checked > 0.5:
+            digest = hashlib.sha256()
+            for path in sorted(self.folder.rglob("*")):
+                if path.is_file():
+                    stat = path.stat()
+                    digest.update(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
+            self._value = digest.hexdigest()[:16]
+            self._checked = now
+        return self._value
+
+
+# --- reading a request --------------------------------------------------------------------
+
+
+async def read_form(request: Request) -> tuple[dict[str, str], bytes | None, str]:
+    """The form's text fields, and the class list (uploaded file first, else the text box)."""
+    lang = page_lang(request)
+    form = await request.form(max_files=1, max_fields=200)
+    values: dict[str, str] = {}
+    upload: UploadFile | None = None
+    for key, value in form.multi_items():
+        if isinstance(value, UploadFile):
+            if key == "roster_file" and value.filename:
+                upload = value
+        else:
+            values[key] = value
+    label = str(words(lang)("roster_label"))
+    if upload is not None:
+        data = await upload.read(MAX_UPLOAD + 1)
+        await upload.close()
+        # the file's own name only labels messages; it is never opened on the server
+        name = "".join(ch for ch in Path(upload.filename or "").name if ch.isprintable())[:60]
+        return values, data, name or label
+    text = values.pop("roster_text", "")
+    if text.strip():
+        return values, text.encode(), label
+    return values, None, label
+
+
+def fresh_seed() -> int:
+    return secrets.randbelow(SEED_MAX) + 1
+
+
+def _values_for(page: Page, values: dict[str, str]) -> dict[str, str]:
+    """Form values a page adjusts before parsing (a worksheet spec replaces the single section)."""
+    if page.id == "worksheet" and values.get("spec"):
+        return {k: v for k, v in values.items() if k not in ("family", "level", "problems",
+                                                              "impossible")}  # fmt: skip
+    return values
+
+
+def make_job(
+    page: Page, form: Form, values: dict[str, str], roster: bytes | None, label: str, action: str
+) -> tuple[Job, list[str]]:
+    """The job a submitted form asks for, and the command-line arguments it stands for."""
+    params, args = parse(form, _values_for(page, values))
+    return Job(page.builder, params, action, roster=roster, roster_label=label), args
+
+
+def cache_key(job: Job, form: Form, stamp: str) -> str | None:
+    """A key for identical requests; None when the request carries names or other free text."""
+    texts = {f.name for f in form.fields if f.kind == "text"}
+    if job.roster is not None or any(job.params.get(name) for name in texts):
+        return None
+    items = sorted((k, repr(v)) for k, v in job.params.items())
+    text = repr((job.product, job.action, job.preview_pages, items, stamp))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def command_line(page: Page, args: list[str], roster: bool, lang: str) -> str:
+    """The CLI command that makes the same PDF (the class list as a file name)."""
+    extra = ["--roster", str(words(lang)("roster_file_name"))] if roster else []
+    return shlex.join(["dicesheets", *page.command_name.split(), *args, *extra])
+
+
+# --- the app ---------------------------------------------------------------------------------
+
+
+def create_app(settings: Settings | None = None) -> Starlette:
+    """The web app for `settings` (its pool starts with the first build)."""
+    settings = settings or Settings()
+    pool = BuildPool(settings.workers, settings.queue, settings.time_limit, settings.catalog)
+    cache = ResultCache(settings.cache_entries)
+    stamp = CatalogStamp(settings.catalog)
+    catalog = catalog_for(settings.catalog)
+    forms = {page.id: page.form(catalog) for page in PAGES.values()}
+
+    async def execute(job: Job, form: Form | None = None) -> Result:
+        key = cache_key(job, form, stamp.value()) if form is not None else None
+        if (hit := cache.get(key)) is not None:
+            return hit
+        try:
+            result: Result = await pool.run(run_job, job)
+        except PoolFull as exc:
+            raise Busy(exc.retry_after) from None
+        except BuildTimeout:
+            raise Busy(None, timed_out=True) from None
+        cache.put(key, result)
+        return result
+
+    def nav(lang: str) -> list[tuple[str, str]]:
+        ids = list(NAV) + (["playtest"] if settings.catalog is not None else [])
+        return [(i, str(words(lang)(f"nav_{i.replace('-', '_')}"))) for i in ids]
+
+    def base(request: Request, current: str) -> dict[str, Any]:
+        lang = page_lang(request)
+        return {"nav": nav(lang), "current": current, "path": request.url.path}
+
+    def result_errors(page: Page, form: Form, result: Result) -> dict[str | None, str]:
+        assert result.error is not None
+        name = error_field(form, _as_user_error(result))
+        name = name or dict(page.own_fields).get(result.error_option or "")
+        return {name: (result.error_text if name else result.error) or ""}
+
+    def product_html(
+        request: Request,
+        page: Page,
+        values: dict[str, str],
+        errors: dict[str | None, str] | None = None,
+        result: Result | None = None,
+        command: str = "",
+        status: int = 200,
+    ) -> HTMLResponse:
+        lang = page_lang(request)
+        form = forms[page.id]
+        errors = {k: in_language(v, lang) for k, v in (errors or {}).items()}
+        shown = {f.name: values.get(f.name, f.value_text(f.default)) for f in form.fields}
+        switches = {f.name for f in form.fields if f.kind in ("flag", "switch")}
+        if values.get("__submitted"):
+            for name in switches:
+                shown[name] = values.get(name, "")
+        html = render(
+            "product.html", lang, page=page, form=form, values=shown, errors=errors or {},
+            result=result, pngs=[_data_url(p) for p in (result.pngs if result else ())],
+            command=command, figures=result.figures if result else {},
+            **base(request, page.id),
+        )  # fmt: skip
+        return HTMLResponse(html, status_code=status)
+
+    def page_of(request: Request) -> Page:
+        name = request.path_params.get("page", "worksheet")
+        if name not in PAGES:
+            raise HTTPException(404)
+        return PAGES[name]
+
+    async def show_page(request: Request) -> Response:
+        page = page_of(request)
+        values: dict[str, str] = {}
+        if page.has_seed:
+            values["seed"] = str(fresh_seed())
+        lang = page_lang(request)
+        if "lang" in {f.name for f in forms[page.id].fields}:
+            default = forms[page.id].field("lang")
+            values["lang"] = lang if default and default.default is not None else ""
+        return product_html(request, page, values)
+
+    async def submit_page(request: Request) -> Response:
+        """The form without JavaScript: a preview in the page, or new problems (a new seed)."""
+        page = page_of(request)
+        values, roster, label = await read_form(request)
+        values["__submitted"] = "1"
+        if values.get("action") == "reseed" and page.has_seed:
+            values["seed"] = str(fresh_seed())
+        form = forms[page.id]
+        try:
+            job, args = make_job(page, form, values, roster, label, "preview")
+        except FormErrors as exc:
+            return product_html(request, page, values, exc.errors, status=400)
+        result = await execute(job, form)
+        if result.error is not None:
+            errors = result_errors(page, form, result)
+            return product_html(request, page, values, errors, status=400)
+        cmd = command_line(page, args, roster is not None, page_lang(request))
+        return product_html(request, page, values, result=result, command=cmd)
+
+    async def preview(request: Request) -> Response:
+        page = page_of(request)
+        lang = page_lang(request)
+        values, roster, label = await read_form(request)
+        form = forms[page.id]
+        try:
+            job, args = make_job(page, form, values, roster, label, "preview")
+        except FormErrors as exc:
+            return _errors_json(exc.errors, lang)
+        result = await execute(job, form)
+        if result.error is not None:
+            return _errors_json(result_errors(page, form, result), lang)
+        figures = render("figures.html", lang, page=page, figures=result.figures)
+        return JSONResponse(
+            {
+                "ok": True,
+                "pages": [_data_url(p) for p in result.pngs],
+                "page_count": result.pages,
+                "warnings": list(result.warnings),
+                "figures_html": figures,
+                "command": command_line(page, args, roster is not None, lang),
+                "seed": job.params.get("seed"),
+            }
+        )
+
+    async def download(request: Request) -> Response:
+        page = page_of(request)
+        values, roster, label = await read_form(request)
+        values["__submitted"] = "1"
+        part = values.get("part", page.parts[0])
+        if part not in page.parts:
+            raise HTTPException(400, "unknown part")
+        form = forms[page.id]
+        try:
+            job, _ = make_job(page, form, values, roster, label, part)
+        except FormErrors as exc:
+            return product_html(request, page, values, exc.errors, status=400)
+        result = await execute(job, form)
+        if result.error is not None:
+            errors = result_errors(page, form, result)
+            return product_html(request, page, values, errors, status=400)
+        return Response(
+            result.pdf,
+            media_type="application/pdf",
+            headers={"Content-Disposition": f'attachment; filename="{result.filename}"'},
+        )
+
+    # the coach, the playtesters' page and the error pages live in web/coach.py and below
+    from generator.web.coach import coach_routes
+    from generator.web.playtest import playtest_routes
+
+    async def busy_handler(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, Busy)
+        lang = page_lang(request)
+        t = words(lang)
+        message = str(t("timed_out", seconds=int(settings.time_limit)) if exc.timed_out
+                      else t("busy"))  # fmt: skip
+        headers = {"Retry-After": str(exc.retry_after)} if exc.retry_after else {}
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"ok": False, "busy": True, "message": message}, 503, headers)
+        html = render("message.html", lang, message=message, **base(request, ""))
+        return HTMLResponse(html, 503, headers)
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
+        lang = page_lang(request)
+        message = str(words(lang)("not_found" if exc.status_code == 404 else "bad_request"))
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"ok": False, "message": message}, exc.status_code)
+        html = render("message.html", lang, message=message, **base(request, ""))
+        return HTMLResponse(html, exc.status_code)
+
+    async def bad_form(request: Request, exc: Exception) -> Response:
+        """A form the parser refuses (too many fields or files, broken multipart): 400."""
+        lang = page_lang(request)
+        return HTMLResponse(
+            render("message.html", lang, message=words(lang)("bad_request"), **base(request, "")),
+            400,
+        )
+
+    async def too_large(request: Request, exc: Exception) -> Response:
+        return Response("413: the request is too large", 413, media_type="text/plain")
+
+    from starlette.formparsers import MultiPartException
+
+    context = {"execute": execute, "base": base, "settings": settings, "stamp": stamp,
+               "catalog": catalog, "forms": forms}  # fmt: skip
+
+    async def no_icon(request: Request) -> Response:
+        return Response(status_code=204)
+
+    routes = [
+        Route("/favicon.ico", no_icon, methods=["GET"]),
+        Route("/", show_page, methods=["GET"]),
+        Route("/", submit_page, methods=["POST"]),
+        *coach_routes(context),
+        *playtest_routes(context),
+        Route("/api/preview/{page}", preview, methods=["POST"]),
+        Route("/download/{page}", download, methods=["POST"]),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        Route("/{page}", show_page, methods=["GET"]),
+        Route("/{page}", submit_page, methods=["POST"]),
+    ]
+    app = Starlette(
+        routes=routes,
+        exception_handlers={
+            Busy: busy_handler,
+            HTTPException: http_error,
+            MultiPartException: bad_form,
+            TooLarge: too_large,
+        },
+        lifespan=_closing(pool),
+    )
+    app.state.pool = pool
+    return Guard(app, settings.max_body)  # type: ignore[return-value]
+
+
+def _closing(pool: BuildPool) -> Any:
+    """The app's lifespan: the worker processes end with the server."""
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Any) -> AsyncIterator[None]:
+        yield
+        pool.close()
+
+    return lifespan
+
+
+def _data_url(png: bytes) -> str:
+    return "data:image/png;base64," + base64.b64encode(png).decode()
+
+
+def _errors_json(errors: dict[str | None, str], lang: str) -> JSONResponse:
+    fields = {k: in_language(v, lang) for k, v in errors.items() if k is not None}
+    general = [in_language(v, lang) for k, v in errors.items() if k is None]
+    return JSONResponse({"ok": False, "errors": fields, "general": general}, 400)
+
+
+def _as_user_error(result: Result) -> Any:
+    from generator.errors import OptionError, UserError
+
+    if result.error_option:
+        return OptionError(result.error_option, result.error_text or "")
+    return UserError(result.error or "")
+
+
+def app_from_environment() -> Any:
+    """The app for `uvicorn --factory generator.web.app:app_from_environment` (a school's setup).
+
+    DICESHEETS_CATALOG (a catalog folder), DICESHEETS_BUILDERS (build processes per server
+    process, default 1) and DICESHEETS_TIME_LIMIT (seconds, default 30) set it up.
+    """
+    import os
+
+    folder = os.environ.get("DICESHEETS_CATALOG")
+    return create_app(
+        Settings(
+            catalog=Path(folder).resolve() if folder else None,
+            workers=int(os.environ.get("DICESHEETS_BUILDERS", "1")),
+            time_limit=float(os.environ.get("DICESHEETS_TIME_LIMIT", "30")),
+        )
+    )

@@ -1,0 +1,179 @@
+"""Web forms that follow the CLI: every field is an option of the product's click command.
+
+A product's form is read from its command (`--level` → a number field, a
+`click.Choice` → a menu, a flag → a tick box, `--key/--no-key` → a tick box
+that is on by default), so an option added to the command appears on the page
+without web code; only options that name files are left out (nothing from the
+browser is ever a path). A submitted form is turned back into command-line
+arguments and parsed by a copy of the same command, so the web page checks
+values exactly as the CLI does and gives the same messages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import click
+
+from generator.errors import OptionError, UserError
+
+# options every command gets from the root group (runopts): never on a web form
+RUN_OPTIONS = frozenset({"catalog", "png", "dpi", "watch"})
+# options that name files or folders on the server: never taken from a browser
+PATH_OPTIONS = frozenset({"out"})
+
+
+@dataclass(frozen=True)
+class Field:
+    """One form field: a click option seen as an HTML control."""
+
+    name: str  # the parameter name, also the HTML name: "large_print"
+    flag: str  # the CLI spelling: "--large-print"
+    kind: str  # "number" | "text" | "choice" | "flag" | "switch" (--x/--no-x)
+    default: Any
+    choices: tuple[str, ...] = ()
+    off_flag: str | None = None  # switch: "--no-key"
+    minimum: int | None = None
+    maximum: int | None = None
+    help: str = ""
+
+    def value_text(self, value: Any) -> str:
+        """The value as the form shows it ("" for none)."""
+        if value is None or value is False:
+            return ""
+        return str(value)
+
+
+@dataclass(frozen=True)
+class Form:
+    """A product's fields and the parse-only copy of its command."""
+
+    command_name: str  # "worksheet", "kniffel block" (messages, the CLI line shown)
+    fields: tuple[Field, ...]
+    parser: click.Command = field(repr=False)
+
+    def field(self, name: str) -> Field | None:
+        return next((f for f in self.fields if f.name == name), None)
+
+    def by_flag(self, flag: str) -> Field | None:
+        return next((f for f in self.fields if flag in (f.flag, f.off_flag)), None)
+
+    def defaults(self) -> dict[str, Any]:
+        return {f.name: f.default for f in self.fields}
+
+
+def _field(param: click.Option, choices: Mapping[str, Iterable[str]]) -> Field:
+    flag = max(param.opts, key=len)
+    help_text = param.help or ""
+    if param.name in choices:
+        options = tuple(choices[param.name])
+        default = param.default
+        if default is not None and default not in options:
+            default = options[0]
+        return Field(param.name or "", flag, "choice", default, options, help=help_text)
+    if param.is_flag and param.secondary_opts:
+        return Field(
+            param.name or "", flag, "switch", bool(param.default), (), param.secondary_opts[0],
+            help=help_text,
+        )  # fmt: skip
+    if param.is_flag:
+        return Field(param.name or "", flag, "flag", bool(param.default), help=help_text)
+    if isinstance(param.type, click.Choice):
+        options = tuple(str(c) for c in param.type.choices)
+        return Field(param.name or "", flag, "choice", param.default, options, help=help_text)
+    if isinstance(param.type, click.types.IntParamType):
+        low = getattr(param.type, "min", None)
+        high = getattr(param.type, "max", None)
+        return Field(param.name or "", flag, "number", param.default, (), None, low, high,
+                     help_text)  # fmt: skip
+    return Field(param.name or "", flag, "text", param.default, help=help_text)
+
+
+def make_form(
+    command: click.Command,
+    command_name: str,
+    skip: Iterable[str] = (),
+    choices: Mapping[str, Iterable[str]] | None = None,
+) -> Form:
+    """The form of `command`: its options less run options, file options and `skip`.
+
+    `choices` turns free-text options into menus (a rule set, a profile), so a
+    browser can only pick what the catalog has — never a path.
+    """
+    choices = choices or {}
+    left_out = RUN_OPTIONS | PATH_OPTIONS | set(skip)
+    params: list[click.Parameter] = []
+    for param in command.params:
+        if not isinstance(param, click.Option) or param.name in left_out:
+            continue
+        if isinstance(param.type, click.Path):
+            continue  # a file on the server: not from a browser
+        if param.name in choices:
+            # a copy whose type only accepts the listed values
+            param = click.Option(
+                param.opts,
+                type=click.Choice(list(choices[param.name])),
+                default=param.default,
+                help=param.help,
+            )
+        params.append(param)
+    fields = tuple(_field(p, choices) for p in params if isinstance(p, click.Option))
+    parser = click.Command(command.name, params=params, add_help_option=False)
+    return Form(command_name, fields, parser)
+
+
+class FormErrors(Exception):
+    """Messages for the fields they concern (`None`: the form as a whole)."""
+
+    def __init__(self, errors: dict[str | None, str]) -> None:
+        super().__init__("; ".join(errors.values()))
+        self.errors = errors
+
+
+def to_args(form: Form, values: Mapping[str, str]) -> list[str]:
+    """The command-line arguments a submitted form stands for (empty fields: the default)."""
+    args: list[str] = []
+    for f in form.fields:
+        raw = values.get(f.name)
+        if f.kind == "flag":
+            if raw not in (None, "", "0", "off"):
+                args.append(f.flag)
+        elif f.kind == "switch":
+            # an unticked box sends nothing; a form sends `<name>=` "present" markers for switches
+            present = values.get(f"{f.name}__shown") is not None
+            if raw not in (None, "", "0", "off"):
+                args.append(f.flag)
+            elif present and f.off_flag:
+                args.append(f.off_flag)
+        elif raw is not None and raw.strip() != "":
+            args += [f.flag, raw.strip()]
+    return args
+
+
+def parse(form: Form, values: Mapping[str, str]) -> tuple[dict[str, Any], list[str]]:
+    """The command's parameters for a submitted form, checked as the CLI checks them.
+
+    Returns the parameters and the arguments they came from; FormErrors if a value is wrong.
+    """
+    args = to_args(form, values)
+    try:
+        ctx = form.parser.make_context(form.command_name, list(args))
+    except click.BadParameter as exc:
+        name = exc.param.name if exc.param is not None else None
+        raise FormErrors({name: exc.format_message()}) from None
+    except click.UsageError as exc:
+        raise FormErrors({None: exc.format_message()}) from None
+    return dict(ctx.params), args
+
+
+def error_field(form: Form, exc: UserError) -> str | None:
+    """The field a domain error concerns (by its option), or None."""
+    option = exc.option if isinstance(exc, OptionError) else None
+    if option is None and exc.where and exc.where.startswith("option "):
+        option = exc.where.removeprefix("option ")
+    if option is None:
+        return None
+    found = form.by_flag(option)
+    return found.name if found else None

@@ -1,0 +1,100 @@
+"""The app's outer layer: request size limit, security headers, an access log without names.
+
+Pure ASGI, so the limit holds before any form is parsed: a body larger than
+`max_body` (by its Content-Length or as it streams in) is answered 413. The log
+line has the method, the path (never the query string or the body: class lists
+are sent in the body), the status and the time taken.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+log = logging.getLogger("dicesheets.web")
+
+# no inline script or style, nothing from other sites; previews are data: images
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+)
+HEADERS = [
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+    (b"cache-control", b"no-store"),  # pages and PDFs may carry pupils' names
+]
+
+Scope = dict[str, Any]
+
+
+class TooLarge(Exception):
+    pass
+
+
+class Guard:
+    """Wraps the app: 413 for large bodies, security headers on every answer, the access log."""
+
+    def __init__(self, app: Any, max_body: int) -> None:
+        self.app = app
+        self.max_body = max_body
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.app, name)
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.monotonic()
+        status = {"code": 0}
+        length = dict(scope.get("headers") or []).get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.max_body):
+            await self._too_large(send, status)
+            self._log(scope, status["code"], started)
+            return
+        seen = 0
+
+        async def limited_receive() -> Any:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.max_body:
+                    raise TooLarge
+            return message
+
+        async def guarded_send(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                status["code"] = message["status"]
+                names = {k.lower() for k, _ in message.get("headers", [])}
+                extra = [(k, v) for k, v in HEADERS if k not in names]
+                message = {**message, "headers": list(message.get("headers", [])) + extra}
+            await send(message)
+
+        try:
+            await self.app(scope, limited_receive, guarded_send)
+        except TooLarge:
+            if not status["code"]:
+                await self._too_large(send, status)
+        finally:
+            self._log(scope, status["code"], started)
+
+    async def _too_large(self, send: Any, status: dict[str, int]) -> None:
+        status["code"] = 413
+        body = b"413: the request is too large"
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 413,
+                "headers": [(b"content-type", b"text/plain; charset=utf-8"),
+                            (b"content-length", str(len(body)).encode()), *HEADERS],
+            }
+        )  # fmt: skip
+        await send({"type": "http.response.body", "body": body})
+
+    def _log(self, scope: Scope, code: int, started: float) -> None:
+        took = (time.monotonic() - started) * 1000
+        log.info("%s %s %d %.0f ms", scope.get("method"), scope.get("path"), code, took)

@@ -1,0 +1,200 @@
+"""The pages of the web app: which command each form follows, and the words they show.
+
+Words live in `templates/<lang>/web.j2` (one macro each); the HTML structure in
+`templates/web/*.html`. A field's label is the macro `label_<name>`; an option
+that has none yet shows its CLI spelling, so a new option is on the page at once
+(and a test asks for its words in both languages).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+from generator.io.catalog import Catalog
+from generator.resources import templates_dir
+from generator.text import LANGS
+from generator.web.forms import Form, make_form
+
+
+@dataclass(frozen=True)
+class Page:
+    """A product page: its URL, the command its form follows, what it can download."""
+
+    id: str  # the URL path and the builder's name: "worksheet" → /worksheet
+    command: str  # "module:attr[ sub]": the click command whose options are the form
+    command_name: str  # as typed: "kniffel block"
+    builder: str  # the products.BUILDERS key
+    skip: frozenset[str] = frozenset()
+    parts: tuple[str, ...] = ("pdf",)  # download buttons
+    choices: Callable[[Catalog], dict[str, list[str]]] = field(default=lambda c: {})
+    has_seed: bool = True
+    # CLI options the page asks for in its own way (a class list box for --roster)
+    own_fields: tuple[tuple[str, str], ...] = ()
+
+    def form(self, catalog: Catalog) -> Form:
+        command = _command(self.command)
+        return make_form(command, self.command_name, self.skip, self.choices(catalog))
+
+
+@cache
+def _command(path: str) -> Any:
+    module, _, rest = path.partition(":")
+    attr, _, sub = rest.partition(" ")
+    command = getattr(importlib.import_module(module), attr)
+    return command.commands[sub] if sub else command
+
+
+def _worksheet_choices(catalog: Catalog) -> dict[str, list[str]]:
+    from generator.worksheet.levels import family_names
+    from generator.worksheet.spec import spec_names
+
+    return {"family": family_names(catalog), "spec": spec_names(catalog)}
+
+
+def _rules_choices(catalog: Catalog) -> dict[str, list[str]]:
+    return {"rules": catalog.names("kniffel")}
+
+
+def _profile_choices(catalog: Catalog) -> dict[str, list[str]]:
+    from generator.koepfchen.profile import profile_names
+
+    return {"profile": profile_names(catalog)}
+
+
+PAGES: dict[str, Page] = {
+    page.id: page
+    for page in (
+        Page(
+            "worksheet", "generator.cli.worksheet:worksheet", "worksheet", "worksheet",
+            skip=frozenset({"roster", "key_file"}), parts=("both", "sheets", "key"),
+            choices=_worksheet_choices, own_fields=(("--roster", "roster"),),
+        ),
+        # a score block draws nothing at random: its seed only reaches the CLI's manifest
+        Page(
+            "kniffel", "generator.cli.kniffel:kniffel block", "kniffel block", "kniffel-block",
+            skip=frozenset({"seed"}), choices=_rules_choices, has_seed=False,
+        ),
+        Page(
+            "kniffel-odds", "generator.cli.kniffel:kniffel odds", "kniffel odds", "kniffel-odds",
+            choices=_rules_choices, has_seed=False,
+        ),
+        Page(
+            "koepfchen", "generator.cli.koepfchen:koepfchen board", "koepfchen board",
+            "koepfchen", choices=_profile_choices,
+        ),
+        Page(
+            "kribbeln", "generator.cli.kribbeln:kribbeln block", "kribbeln block", "kribbeln",
+        ),
+    )
+}  # fmt: skip
+
+NAV = ("worksheet", "kniffel", "kniffel-odds", "koepfchen", "kribbeln", "coach")
+
+
+# --- words and HTML -----------------------------------------------------------------------
+
+
+@cache
+def environment() -> jinja2.Environment:
+    """The HTML environment: shipped templates only (a catalog never changes the page)."""
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(templates_dir())),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    from generator.text import number, percent
+
+    env.filters["number"] = number
+    env.filters["percent"] = percent
+    return env
+
+
+class Words:
+    """The macros of `templates/<lang>/web.j2`, by name."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+        self._module = environment().get_template(f"{lang}/web.j2").make_module({"lang": lang})
+
+    def has(self, key: str) -> bool:
+        return hasattr(self._module, key)
+
+    def __call__(self, key: str, **values: Any) -> Markup:
+        macro = getattr(self._module, key)
+        return Markup(str(macro(**values)).strip())
+
+    def __getattr__(self, key: str) -> Any:
+        return getattr(self._module, key)
+
+    def _first(self, *keys: str) -> str | None:
+        return next((k for k in keys if self.has(k)), None)
+
+    def label(self, page: str, name: str, flag: str) -> Markup:
+        """A field's label (the page's own first), or its CLI spelling while words are missing."""
+        key = self._first(f"label_{_ident(page)}_{name}", f"label_{name}")
+        return self(key) if key else Markup.escape(flag)
+
+    def hint(self, page: str, name: str) -> Markup:
+        key = self._first(f"hint_{_ident(page)}_{name}", f"hint_{name}")
+        return self(key) if key else Markup("")
+
+    def pick(self, page: str, key: str, **values: Any) -> Markup:
+        """The page's own words for `key` (`<key>_<page>`) if it has them, else the common ones."""
+        own = f"{key}_{_ident(page)}"
+        return self(own if self.has(own) else key, **values)
+
+    def choice(self, page: str, name: str, value: str) -> Markup:
+        """The words for a menu entry (`""`: the default), else the value itself."""
+        tail = _ident(value) if value else "default"
+        key = self._first(f"choice_{_ident(page)}_{name}_{tail}", f"choice_{name}_{tail}")
+        if key:
+            return self(key)
+        return self("choice_default") if not value else Markup.escape(value)
+
+
+def _ident(text: str) -> str:
+    return "".join(ch if ch.isalnum() else "_" for ch in text)
+
+
+@cache
+def words(lang: str) -> Words:
+    return Words(lang)
+
+
+def pick_lang(query: str | None, accept: str | None) -> str:
+    """The page language: `?lang=`, else the first supported one in Accept-Language, else de."""
+    if query in LANGS:
+        return query
+    for part in (accept or "").split(","):
+        tag = part.split(";")[0].strip().lower()
+        if tag[:2] in LANGS:
+            return tag[:2]
+    return "de"
+
+
+def page_lang(request: Any) -> str:
+    """The language of a request's page."""
+    return pick_lang(request.query_params.get("lang"), request.headers.get("accept-language"))
+
+
+def render(template: str, lang: str, **values: Any) -> str:
+    return environment().get_template(f"web/{template}").render(t=words(lang), lang=lang, **values)
+
+
+def field_names(pages: Iterable[Page], catalog: Catalog) -> list[str]:
+    """Every field name of every page (for the test that each has words in both languages)."""
+    return sorted({f.name for page in pages for f in page.form(catalog).fields})
+
+
+def catalog_for(folder: Path | None) -> Catalog:
+    return Catalog.default(folder)

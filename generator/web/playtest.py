@@ -1,0 +1,62 @@
+"""The playtesters' page (`serve --catalog DIR`): validate's problems and a live preview.
+
+The browser asks twice a second for the catalog's fingerprint; when a file
+changes it fetches the problems again and rebuilds the preview — `--watch` in
+the browser. The catalog folder comes from the server's command line only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from generator.web.pages import PAGES, page_lang, render
+from generator.web.products import Job
+
+PRODUCTS = ("kribbeln", "koepfchen", "kniffel", "worksheet", "kniffel-odds")
+
+
+def playtest_routes(context: dict[str, Any]) -> list[Route]:
+    execute = context["execute"]
+    base = context["base"]
+    settings = context["settings"]
+    stamp = context["stamp"]
+    forms = context["forms"]
+
+    def require_catalog() -> None:
+        if settings.catalog is None:
+            raise HTTPException(404)
+
+    async def report_html(lang: str) -> str:
+        result = await execute(Job("validate", {"folder": str(settings.catalog)}, "validate"))
+        return render("problems.html", lang, report=result.figures)
+
+    async def show(request: Request) -> Response:
+        require_catalog()
+        lang = page_lang(request)
+        profiles = forms["koepfchen"].field("profile").choices
+        body = render(
+            "playtest.html", lang, problems=await report_html(lang), products=PRODUCTS,
+            pages=PAGES, profiles=profiles, folder=settings.catalog.name, stamp=stamp.value(),
+            **base(request, "playtest"),
+        )  # fmt: skip
+        return HTMLResponse(body)
+
+    async def state(request: Request) -> Response:
+        require_catalog()
+        return JSONResponse({"stamp": stamp.value()})
+
+    async def report(request: Request) -> Response:
+        require_catalog()
+        lang = page_lang(request)
+        return JSONResponse({"stamp": stamp.value(), "html": await report_html(lang)})
+
+    return [
+        Route("/playtest", show, methods=["GET"]),
+        Route("/api/playtest/state", state, methods=["GET"]),
+        Route("/api/playtest/report", report, methods=["GET"]),
+    ]

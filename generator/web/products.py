@@ -1,0 +1,256 @@
+"""What the web page builds, run inside a pool worker: a job in, bytes and figures out.
+
+Everything happens in memory: the PDF is built as bytes, previews are rendered
+from those bytes, a class list arrives as text. Nothing here opens a file for
+writing, so pupils' names never reach the disk. A job and its result are plain
+values, so they cross the process boundary of the pool.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from generator.errors import InputError, OptionError, UserError
+from generator.io.catalog import Catalog
+
+if TYPE_CHECKING:
+    from generator.built import Built
+
+PREVIEW_DPI = 60
+PREVIEW_PAGES = 2
+
+
+@dataclass(frozen=True)
+class Job:
+    """One build: which product, its command parameters, and what to hand back."""
+
+    product: str  # "worksheet", "kniffel-block", "kniffel-odds", "koepfchen", "kribbeln", "coach"
+    params: dict[str, Any]
+    action: str = "pdf"  # "preview" | "pdf" | "sheets" | "key" | "advise"
+    roster: bytes | None = None  # a class list as pasted or uploaded (never a path)
+    roster_label: str = "class list"
+    preview_pages: int = PREVIEW_PAGES
+
+
+@dataclass(frozen=True)
+class Result:
+    """What a job produced, or the user error that stopped it."""
+
+    pdf: bytes = b""
+    filename: str = ""
+    pages: int = 0
+    pngs: tuple[bytes, ...] = ()
+    figures: dict[str, Any] = field(default_factory=dict)
+    warnings: tuple[str, ...] = ()
+    error: str | None = None  # the message, as the CLI prints it after "error: "
+    error_option: str | None = None  # "--versions": the option it concerns
+    error_text: str | None = None  # the message without the "where" part
+
+
+_CATALOG: Catalog | None = None  # per worker: the server's catalog (its command line only)
+
+
+def use_catalog(folder: Path | None) -> None:
+    """Lay the server's catalog folder over the shipped one for this worker's builds."""
+    global _CATALOG
+    _CATALOG = Catalog.default(folder)
+
+
+def catalog() -> Catalog:
+    return _CATALOG if _CATALOG is not None else Catalog.default()
+
+
+def run_job(job: Job) -> Result:
+    """Build what `job` asks for; a user error becomes a value, anything else is a bug."""
+    try:
+        return BUILDERS[job.product](job)
+    except UserError as exc:
+        option = None
+        if isinstance(exc, InputError):
+            from generator.cli.options import option_for
+
+            option = option_for(exc.subject)
+        elif isinstance(exc, OptionError):
+            option = exc.option
+        elif exc.where and exc.where.startswith("option "):
+            option = exc.where.removeprefix("option ")
+        where = f"option {option}" if option else exc.where
+        text = f"{where}: {exc.message}" if where else exc.message
+        return Result(error=text, error_option=option, error_text=exc.message)
+
+
+def preview_pngs(pdf: bytes, pages: int, dpi: int = PREVIEW_DPI) -> tuple[tuple[bytes, ...], int]:
+    """The first `pages` pages of a PDF as PNG bytes (PDFium, in memory), and the page count."""
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument(pdf)
+    try:
+        images = []
+        for number in range(min(pages, len(document))):
+            page = document[number]
+            buffer = io.BytesIO()
+            page.render(scale=dpi / 72).to_pil().save(buffer, format="PNG")
+            images.append(buffer.getvalue())
+            page.close()
+        return tuple(images), len(document)
+    finally:
+        document.close()
+
+
+def _finish(job: Job, built: Built, figures: dict[str, Any] | None = None) -> Result:
+    """Render the document a job asks for (the main one, or an extra such as the key)."""
+    from generator.render.draw import render_pdf
+
+    roles = dict(built.extra)
+    document = roles.get(job.action, built.document)
+    name = built.name
+    if job.action in roles:
+        name = name.removesuffix(".pdf") + f"-{job.action}.pdf"
+    pdf = render_pdf(document)
+    result = Result(filename=name, figures=figures or {}, warnings=built.warnings)
+    if job.action == "preview":
+        pngs, pages = preview_pngs(pdf, job.preview_pages)
+        return replace(result, pngs=pngs, pages=pages)
+    return replace(result, pdf=pdf)
+
+
+# --- the products -----------------------------------------------------------------------
+
+
+def _worksheet(job: Job) -> Result:
+    from generator.worksheet.build import WorksheetRequest, build_worksheet, load_worksheet
+    from generator.worksheet.roster import roster_from_bytes
+
+    p = job.params
+    separate = job.action in ("sheets", "key")
+    req = WorksheetRequest(
+        family=p["family"], level=p["level"], problems=p["problems"], impossible=p["impossible"],
+        versions=p["versions"], seed=p["seed"], title=p.get("title"), lang=p["lang"],
+        paper=p["paper"].lower(), large_print=p["large_print"], spec=p.get("spec"),
+        key_file="key.pdf" if separate else None,
+    )  # fmt: skip
+    inputs = load_worksheet(req, catalog())
+    if job.roster is not None:
+        # the class list arrives as bytes, never as a file: the request only names it
+        roster = roster_from_bytes(job.roster, job.roster_label)
+        inputs = replace(inputs, roster=roster)
+        req = replace(req, roster=job.roster_label)
+    built = build_worksheet(inputs, req)
+    if job.action == "sheets":
+        built = replace(built, extra=())
+    figures = {
+        "sheets": len(built.contents["sheets"]),
+        "versions": len(built.contents["versions"]),
+        "named": sum(1 for s in built.contents["sheets"] if s["name"]),
+        "seed": req.seed,
+    }
+    return _finish(job, built, figures)
+
+
+def _kniffel_block(job: Job) -> Result:
+    from generator.kniffel.build import BlockRequest, build_block, load_block
+
+    p = job.params
+    req = BlockRequest(
+        p["rules"], p.get("lang"), p.get("players"), p["games"], p.get("names"), p["copies"],
+        p["per_page"], p["paper"].lower(), p["landscape"],
+    )  # fmt: skip
+    return _finish(job, build_block(load_block(req, catalog()), req))
+
+
+def _kniffel_odds(job: Job) -> Result:
+    from generator.kniffel.build import OddsRequest, build_odds, load_odds
+
+    p = job.params
+    req = OddsRequest(
+        p["rules"], p.get("joker"), p.get("lang"), p["games"], p["paper"].lower(), p["landscape"],
+        p["seed"],
+    )  # fmt: skip
+    return _finish(job, build_odds(load_odds(req, catalog()), req))
+
+
+def _koepfchen(job: Job) -> Result:
+    from generator.koepfchen.build import BoardRequest, build_board, load_board
+
+    p = job.params
+    req = BoardRequest(
+        p["profile"], p["seed"], p["lang"], p["paper"].lower(), p["landscape"], p["key"], p["rules"]
+    )
+    built = build_board(load_board(req, catalog()), req)
+    keys = ("game_length", "races", "track_length", "sampled")
+    return _finish(job, built, {k: built.contents[k] for k in keys})
+
+
+def _kribbeln(job: Job) -> Result:
+    from generator.kribbeln.build import BlockRequest, build_block, load_block
+
+    p = job.params
+    req = BlockRequest(
+        pages=p["pages"], seed=p["seed"], players=p.get("players"), names=p.get("names"),
+        lang=p["lang"], paper=p["paper"].lower(), landscape=p["landscape"], rules=p["rules"],
+        key=p["key"],
+    )  # fmt: skip
+    built = build_block(load_block(req, catalog()), req)
+    c = built.contents
+    figures = {
+        "pages": c["pages"],
+        "constraints_met": c["constraints_met"],
+        "violations": c["violations"],
+        "block_mean_p_success": c["block_mean_p_success"],
+        "block_mean_expected_pips": c["block_mean_expected_pips"],
+        "sheets": [
+            {k: s[k] for k in ("number", "mean_p_success", "mean_expected_pips")}
+            for s in c["sheets"]
+        ],
+    }
+    return _finish(job, built, figures)
+
+
+_STRATEGIES: dict[Any, Any] = {}  # per worker process: solved tables stay loaded
+
+
+def strategy_for(rules: Any) -> Any:
+    """The solved Kniffel table for a rule set (the on-disk cache, then kept in memory)."""
+    from generator.kniffel.solver import load_strategy, table_key
+
+    key = table_key(rules)
+    if key not in _STRATEGIES:
+        _STRATEGIES[key] = load_strategy(rules)
+    return _STRATEGIES[key]
+
+
+def _coach(job: Job) -> Result:
+    from generator.kniffel.coach import advise, make_position, parse_roll
+    from generator.kniffel.rules import load_rules
+    from generator.kniffel.solver import with_joker
+
+    p = job.params
+    rules = with_joker(load_rules(p["rules"], catalog()), p.get("joker"))
+    dice = parse_roll([p["roll"]])
+    position = make_position(rules, p.get("filled", ""), None)
+    rolls_left = p["rolls_left"]
+    if not 0 <= rolls_left <= 2:
+        raise OptionError("--rolls-left", f"expected 0, 1 or 2, found {rolls_left}")
+    return Result(figures=advise(strategy_for(rules), position, dice, rolls_left).to_json())
+
+
+def _validate(job: Job) -> Result:
+    from generator.validate import validate
+
+    report = validate(Path(job.params["folder"]))
+    figures = {"errors": report.errors, "warnings": report.warnings, "files": report.files}
+    return Result(figures=figures)
+
+
+BUILDERS = {
+    "worksheet": _worksheet,
+    "kniffel-block": _kniffel_block,
+    "kniffel-odds": _kniffel_odds,
+    "koepfchen": _koepfchen,
+    "kribbeln": _kribbeln,
+    "coach": _coach,
+    "validate": _validate,
+}

@@ -1,0 +1,60 @@
+"""Helpers for the web tests: the form a teacher sends, a live server on a free port."""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+NAMES = ["Zoë", "Łukasz", "Ömer", "Nguyễn Văn An", "Søren"]
+PORTS = range(8101, 8200)  # this project's share of the shared machine's ports
+
+WORKSHEET = {
+    "family": "koepfchen",
+    "level": "2",
+    "problems": "20",
+    "versions": "3",
+    "impossible": "0",
+    "paper": "a4",
+    "lang": "de",
+    "seed": "7",
+}
+
+
+def free_socket() -> socket.socket:
+    """A listening socket on 127.0.0.1 with a free port of our range."""
+    for port in PORTS:
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            sock.close()
+            continue
+        sock.listen(64)
+        return sock
+    raise RuntimeError("no free port in 8101–8199")
+
+
+@contextlib.contextmanager
+def live_server(app: Any) -> Iterator[str]:
+    """Real uvicorn in a thread on 127.0.0.1; yields the base URL."""
+    import uvicorn
+
+    sock = free_socket()
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        sock.close()
