@@ -20,6 +20,8 @@ def test_the_products_reach_every_macro_the_program_calls() -> None:
     assert rehearsal.problems == []
     code = "\n".join(p.read_text(encoding="utf-8") for p in Path("generator").rglob("*.py"))
     for path in sorted(templates_dir().glob("*/*.j2")):
+        if path.name == "web.j2":  # the web page's words: no catalog changes them
+            continue
         rel = path.relative_to(templates_dir()).as_posix()
         source = path.read_text(encoding="utf-8")
         for name in re.findall(r"\{%-?\s*macro\s+(\w+)", source):
