@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -10,8 +11,26 @@ from generator.built import Built
 from generator.io.catalog import Catalog
 
 
+@dataclass(frozen=True)
+class Default:
+    """One sheet of the default set: its load + build, and solver work worth starting early.
+
+    `warm` fills the solver cache with what `build` will need (the Kniffel table and
+    simulation: most of a cold run); `dicesheets all` runs it in a second process
+    while the other sheets are drawn. `build` gives the same result either way.
+    """
+
+    build: Callable[[], Built]
+    warm: Callable[[], object] | None = None
+
+
 def default_builds(seed: int = 1, catalog: Catalog | None = None) -> Iterator[Callable[[], Built]]:
     """One thunk per default sheet (load + build), in the order `dicesheets all` writes them."""
+    return (item.build for item in default_set(seed, catalog))
+
+
+def default_set(seed: int = 1, catalog: Catalog | None = None) -> Iterator[Default]:
+    """The default sheets in the order `dicesheets all` writes them."""
     from generator.kniffel import build as kniffel
     from generator.koepfchen.build import BoardRequest
     from generator.kribbeln.build import BlockRequest as KribbelnRequest
@@ -21,20 +40,23 @@ def default_builds(seed: int = 1, catalog: Catalog | None = None) -> Iterator[Ca
     catalog = catalog or Catalog.default()
     for rules, lang in (("kniffel", "de"), ("yahtzee", "en")):
         block = kniffel.BlockRequest(rules=rules, lang=lang, players=4, seed=seed)
-        yield partial(_kniffel_block, block, catalog)
+        yield Default(partial(_kniffel_block, block, catalog))
     # the Kniffel odds card (solved and simulated once, then read from the cache)
     odds = kniffel.OddsRequest(rules="kniffel", lang="de", seed=seed)
-    yield lambda: kniffel.build_odds(kniffel.load_odds(odds, catalog), odds)
+    yield Default(
+        lambda: kniffel.build_odds(kniffel.load_odds(odds, catalog), odds),
+        warm=lambda: kniffel.load_odds(odds, catalog),
+    )
     # a level-2 worksheet, versions A–C, the answer key after the sheets
     sheet = WorksheetRequest(level=2, versions=3, seed=seed, lang="de")
-    yield lambda: build_worksheet(load_worksheet(sheet, catalog), sheet)
+    yield Default(lambda: build_worksheet(load_worksheet(sheet, catalog), sheet))
     # Schlaues Köpfchen: the original board and one sampled board, each with rules and key
     for profile in ("classic", "einmaleins"):
         board = BoardRequest(profile=profile, seed=seed)
-        yield partial(_board, board, catalog)
+        yield Default(partial(_board, board, catalog))
     # Kribbeln: a balanced six-sheet German pad with rules page and answer key
     pad = KribbelnRequest(pages=6, lang="de", seed=seed)
-    yield lambda: build_block(load_block(pad, catalog), pad)
+    yield Default(lambda: build_block(load_block(pad, catalog), pad))
 
 
 def _kniffel_block(req: Any, catalog: Catalog) -> Built:

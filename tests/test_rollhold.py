@@ -18,6 +18,7 @@ from generator.core.rollhold import (
     IdenticalDice,
     best_keeps,
     expected_after_keep,
+    policy,
     single_roll_probability,
     solve,
     start_value,
@@ -316,3 +317,61 @@ def test_misuse_is_refused():
         best_keeps(space, solve(space, np.zeros(space.n_states), 2), (1, 2, 3), 2)
     with pytest.raises(ValueError):
         success_probability(space, np.zeros((2, space.n_states), dtype=bool), 3)
+
+
+# --- the policy: solved once, then looked up; the one tie rule ----------------------------------
+
+
+def test_policy_choices_are_optimal_against_the_brute_force():
+    rng = random.Random(11)
+    dice = [range(3), range(4), range(2)]
+    scores = {s: Fraction(rng.randint(0, 6)) for s in product(*dice)}  # many exact ties
+    space = DistinctDice([3, 4, 2])
+    plan = policy(space, np.array([float(scores[s]) for s in space.states]), 3)
+    value, keep, _ = brute_force(dice, scores.__getitem__, 3)
+    for state in product(*dice):
+        for rolls_left in (1, 2):
+            held = plan.best_keep(state, rolls_left)
+            got = scores[state] if len(held) == 3 else keep(state, frozenset(held), rolls_left)
+            assert got == value(state, rolls_left + 1), (state, rolls_left, held)
+            # the tie rule: of the exactly best holds, the most dice, then lexicographic
+            best = [
+                h
+                for h, _ in best_keeps(space, plan.result, state, rolls_left)
+                if (scores[state] if len(h) == 3 else keep(state, frozenset(h), rolls_left))
+                == value(state, rolls_left + 1)
+            ]
+            assert held == min(best, key=lambda h: (-len(h), h))
+
+
+def test_policy_looks_up_what_best_keeps_ranks_first():
+    space = IdenticalDice(4, 6)
+    terminal = np.random.default_rng(2).integers(0, 4, size=(3, space.n_states)) / 3
+    plan = policy(space, terminal, 3)
+    for goal in range(3):
+        single = solve(space, terminal[goal], 3)
+        for state in space.states:
+            for rolls_left in (1, 2):
+                first = best_keeps(space, single, state, rolls_left)[0][0]
+                assert plan.best_keep(state, rolls_left, (goal,)) == first
+                assert plan.ranked(state, rolls_left, (goal,)) == best_keeps(
+                    space, single, state, rolls_left
+                )
+        # the sparse look-up of simulations agrees with the dense table
+        states = np.arange(space.n_states)
+        for rolls_left in (1, 2):
+            sparse = plan.keep_indices(np.full(space.n_states, goal), states, rolls_left)
+            dense = space.option_table[0][states, plan.choices(rolls_left)[goal]]
+            assert np.array_equal(sparse, dense)
+
+
+def test_policy_stops_on_a_tie_and_prefers_the_smaller_faces():
+    space = IdenticalDice(3, 6)
+    flat = policy(space, np.zeros(space.n_states), 3)
+    assert flat.best_keep((2, 1, 2), 2) == (1, 2, 2)  # stopping ties with everything: stop
+    # two 6s wanted: keeping a 1 or a 2 beside the 6 is worth the same; the 1 is listed first
+    sixes = policy(space, [float(s.count(6) >= 2) for s in space.states], 3)
+    assert sixes.best_keep((6, 1, 2), 1) == (6,)
+    ranked = [keep for keep, _ in sixes.ranked((6, 1, 2), 1)]
+    assert ranked.index((1, 6)) == ranked.index((2, 6)) - 1
+    assert sixes.best_keep((1, 2, 3), 2) == ()

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
+import sys
+from collections.abc import Callable, Iterator, Sequence
+
 import click
 
 from generator.cli.options import run_catalog, write_out
@@ -20,9 +26,83 @@ def all_command(out: str, seed: int) -> None:
     """Write the default set of sheets into a folder."""
     from pathlib import Path
 
-    from generator.defaults import default_builds
+    from generator.built import Built
+    from generator.defaults import default_set
 
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
-    for build in default_builds(seed, run_catalog()):
-        write_out(build(), folder)
+    items = list(default_set(seed, run_catalog()))
+    with _warming([item.warm for item in items]) as warm:
+        ahead: dict[int, Built] = {}
+        for i, item in enumerate(items):
+            if not warm.ready(i):
+                # its solver work still runs in the other process: build what comes after
+                # meanwhile, then write everything in the usual order
+                for j in range(i + 1, len(items)):
+                    if j not in ahead and warm.ready(j):
+                        ahead[j] = items[j].build()
+                warm.wait(i)
+            write_out(ahead.pop(i) if i in ahead else item.build(), folder)
+
+
+class _Warm:
+    """Child processes filling the solver cache, one per sheet with early solver work."""
+
+    def __init__(self) -> None:
+        self.pids: dict[int, int] = {}
+
+    def ready(self, index: int) -> bool:
+        pid = self.pids.get(index)
+        if pid is not None and os.waitpid(pid, os.WNOHANG)[0] == pid:
+            del self.pids[index]
+        return index not in self.pids
+
+    def wait(self, index: int) -> None:
+        """Until the child is done; whatever became of it, the sheet's own build is exact."""
+        pid = self.pids.pop(index, None)
+        if pid is not None:
+            os.waitpid(pid, 0)
+
+
+@contextlib.contextmanager
+def _warming(jobs: Sequence[Callable[[], object] | None]) -> Iterator[_Warm]:
+    """Start each job in a forked child when a second processor is free; end them after.
+
+    A job only fills the solver cache (atomic entries): if it fails, is killed, or the
+    cache cannot be written, the parent computes the same values itself.
+    """
+    warm = _Warm()
+    if _spare_processors():
+        for index, job in enumerate(jobs):
+            if job is not None:
+                warm.pids[index] = _fork(job)
+    try:
+        yield warm
+    finally:
+        for pid in warm.pids.values():  # an error or Ctrl-C in the parent: stop the children
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGTERM)
+                os.waitpid(pid, 0)
+
+
+def _spare_processors() -> bool:
+    if not hasattr(os, "fork") or not sys.platform.startswith("linux"):
+        return False  # fork is the cheap and safe way only on Linux
+    return len(os.sched_getaffinity(0)) >= 2
+
+
+def _fork(job: Callable[[], object]) -> int:
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid:
+        return pid
+    code = 1
+    try:  # the child: quiet (the parent reports), then the job, then out without cleanup
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.dup2(devnull, 2)
+        job()
+        code = 0
+    finally:
+        os._exit(code)

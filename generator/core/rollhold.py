@@ -54,14 +54,16 @@ import numpy.typing as npt
 
 FloatArray = npt.NDArray[np.float64]
 IndexArray = npt.NDArray[np.intp]
+Labels = tuple[tuple[tuple[int, ...], ...], ...]  # per state: its keeps' labels, in tie order
 
 # Batch rows are solved in chunks whose keep array (n_keeps × rows floats) fits
 # in a core's L2 cache: the kernels are row gathers, bound by memory traffic
 # (5×d6: ~140 rows; measured 2–3× faster than chunks of thousands of rows).
 _CHUNK_BYTES = 2**19
 
-# best_keeps: option values closer than this count as tied (float rounding
-# from different summation orders must not decide the order of equal options).
+# The one tie rule of every choice of dice (advice, policies, simulations): option values
+# equal to 12 decimals are tied (float rounding from different summation orders must not
+# decide); a tie goes to the keep with more dice, then to the lexicographically smallest.
 _TIE_DECIMALS = 12
 
 
@@ -93,6 +95,32 @@ class DiceSpace(ABC):
         The label is what `best_keeps` reports: the kept faces (identical dice)
         or the held die positions (distinct dice).
         """
+
+    @cached_property
+    def option_table(self) -> tuple[IndexArray, Labels]:
+        """Every state's keeps in tie order: (n_states, width) keep indices, and their labels.
+
+        Column 0 keeps all dice (stopping). A state with fewer distinct keeps than
+        `width` repeats its column 0, which never wins a tie against itself.
+        """
+        rows, labels = [], []
+        for state in self.states:
+            ranked = sorted(self.keep_options(state), key=lambda kv: (-len(kv[0]), kv[0]))
+            rows.append([k for _, k in ranked])
+            labels.append(tuple(label for label, _ in ranked))
+        width = max(len(r) for r in rows)
+        table = np.array([r + [r[0]] * (width - len(r)) for r in rows], dtype=np.intp)
+        return table, tuple(labels)
+
+    @cached_property
+    def option_table32(self) -> npt.NDArray[np.int32]:
+        """`option_table`'s keep indices as int32 (for look-ups over many games)."""
+        return self.option_table[0].astype(np.int32)
+
+    @property
+    def stop_keeps(self) -> IndexArray | slice:
+        """The keep index of keeping every die of each state (stopping), in state order."""
+        return self.option_table[0][:, 0]
 
     @abstractmethod
     def _expect(self, values: FloatArray) -> FloatArray:
@@ -167,6 +195,11 @@ class IdenticalDice(DiceSpace):
 
     def state(self, index: int) -> tuple[int, ...]:
         return self.states[index]
+
+    @property
+    def stop_keeps(self) -> slice:
+        """Keeping all dice: the last level of the keeps, in state order (a slice is fastest)."""
+        return slice(int(self._offsets[self.n_dice]), None)
 
     def keep_index(self, keep: Sequence[int]) -> int:
         """The index of a keep (any sub-multiset, as face values) in (..., n_keeps) arrays."""
@@ -290,6 +323,22 @@ class DistinctDice(DiceSpace):
             options.append((held, self.keep_index(keep)))
         return options
 
+    @cached_property
+    def option_table(self) -> tuple[IndexArray, Labels]:
+        """As `DiceSpace.option_table`; a keep's label (the held dice) is alike in every state."""
+        held = sorted(
+            (tuple(i for i in range(self.n_dice) if m >> i & 1) for m in range(2**self.n_dice)),
+            key=lambda h: (-len(h), h),
+        )
+        faces = np.indices(self.faces_per_die, dtype=np.intp).reshape(self.n_dice, -1)
+        table = np.empty((self.n_states, len(held)), dtype=np.intp)
+        for col, dice in enumerate(held):
+            index = np.zeros(self.n_states, dtype=np.intp)
+            for i, f in enumerate(self.faces_per_die):
+                index = index * (f + 1) + (faces[i] if i in dice else f)  # digit f: re-rolled
+            table[:, col] = index
+        return table, (tuple(held),) * self.n_states
+
     def _expect(self, values: FloatArray) -> FloatArray:
         b = values.shape[1]
         e = np.empty((*self.keep_shape, b))
@@ -400,26 +449,155 @@ def best_keeps(
 
     A keep is the kept faces as a sorted tuple (IdenticalDice) or the held die
     positions (DistinctDice). Keeping all dice means stopping and is worth
-    v(state). Order: higher value first; ties (within 1e-12) keep more dice
-    first, then lexicographic. `batch_index` picks one goal of a batched result.
+    v(state). Order: the tie rule (higher value first; values equal to 12 decimals
+    keep more dice first, then the lexicographically smaller keep). `batch_index`
+    picks one goal of a batched result.
     """
     if result.space != space:
         raise ValueError(f"result was solved on {result.space!r}, not {space!r}")
-    if not 0 <= rolls_left < result.rolls:
-        raise ValueError(f"rolls_left must be in 0..{result.rolls - 1}, got {rolls_left}")
+    _check_rolls_left(result, rolls_left, 0)
     terminal = result.values(1)[batch_index]
     if terminal.shape != (space.n_states,):
         raise ValueError(f"batch_index {batch_index} does not pick a single goal")
-    stop = float(terminal[space.index(state)])
-    options = space.keep_options(state)
+    i = space.index(state)
     if rolls_left == 0:
-        return [(options[-1][0], stop)]  # keep all = stop is the last option
-    expected = expected_after_keep(space, result.values(rolls_left)[batch_index])
-    ranked = [
-        (keep, stop if len(keep) == space.n_dice else float(expected[k])) for keep, k in options
-    ]
-    ranked.sort(key=lambda kv: (-round(kv[1], _TIE_DECIMALS), -len(kv[0]), kv[0]))
-    return ranked
+        return [(space.option_table[1][i][0], float(terminal[i]))]  # only stopping is left
+    values = _keep_values(space, result.values(rolls_left)[batch_index], terminal)
+    return _ranked(space, values, i)
+
+
+@dataclass(frozen=True, eq=False)
+class Policy:
+    """Optimal play of a solved goal (or a batch of goals): every keep's value, solved once.
+
+    `keep_values(r)` (..., n_keeps) is what each keep is worth with r re-rolls left
+    (keeping all dice is stopping, worth v(state)); every choice follows the one tie
+    rule (see `best_keeps`). Made by `policy()`; asking costs look-ups only.
+    """
+
+    result: RollValues
+    _keep_values: tuple[FloatArray, ...] = field(repr=False)  # r = 1 .. rolls − 1
+    _choices: dict[int, IndexArray] = field(default_factory=dict, repr=False)
+    _rounded: dict[int, FloatArray] = field(default_factory=dict, repr=False)
+
+    @property
+    def space(self) -> DiceSpace:
+        return self.result.space
+
+    @property
+    def rolls(self) -> int:
+        return self.result.rolls
+
+    def keep_values(self, rolls_left: int) -> FloatArray:
+        """Each keep's value with `rolls_left` (1..rolls − 1) re-rolls left, (..., n_keeps)."""
+        _check_rolls_left(self.result, rolls_left, 1)
+        return self._keep_values[rolls_left - 1]
+
+    def choices(self, rolls_left: int) -> IndexArray:
+        """The chosen column of `space.option_table` in every state, shape (..., n_states)."""
+        if rolls_left not in self._choices:
+            values = self.keep_values(rolls_left)
+            table = self.space.option_table[0]
+            flat = values.reshape(-1, self.space.n_keeps)
+            out = np.empty((flat.shape[0], self.space.n_states), dtype=np.intp)
+            for row in range(flat.shape[0]):  # one goal at a time: (states × width) floats
+                out[row] = _tie_argmax(flat[row][table])
+            self._choices[rolls_left] = out.reshape((*values.shape[:-1], self.space.n_states))
+        return self._choices[rolls_left]
+
+    def best_keep(
+        self, state: Sequence[int], rolls_left: int, batch_index: tuple[int, ...] = ()
+    ) -> tuple[int, ...]:
+        """The keep to make from `state` (a label as in `best_keeps`); with no re-roll: stop."""
+        i = self.space.index(state)
+        labels = self.space.option_table[1][i]
+        if rolls_left == 0:
+            return labels[0]
+        return labels[int(self.choices(rolls_left)[batch_index][i])]
+
+    def keep_indices(self, rows: IndexArray, states: IndexArray, rolls_left: int) -> IndexArray:
+        """The best keep index for each (goal row of the flattened batch, state) pair.
+
+        For simulations: only the pairs asked for are ranked, never the whole table.
+        """
+        if rolls_left not in self._rounded:  # rounded once per goal, not once per question
+            values = self.keep_values(rolls_left).reshape(-1, self.space.n_keeps)
+            self._rounded[rolls_left] = np.round(values, _TIE_DECIMALS)
+        flat = self._rounded[rolls_left]
+        # int32 positions where they fit: half the memory traffic of intp
+        small = flat.size < 2**31
+        options = (self.space.option_table32 if small else self.space.option_table[0])[states]
+        at = np.asarray(rows, dtype=options.dtype) * flat.shape[1]
+        pick = np.take(flat, at[:, None] + options).argmax(axis=1)
+        return options[np.arange(len(options)), pick].astype(np.intp)
+
+    def ranked(
+        self, state: Sequence[int], rolls_left: int, batch_index: tuple[int, ...] = ()
+    ) -> list[tuple[tuple[int, ...], float]]:
+        """Every keep of `state` with its value, best first (the same as `best_keeps`)."""
+        if rolls_left == 0:
+            return best_keeps(self.space, self.result, state, 0, batch_index=batch_index)
+        values = self.keep_values(rolls_left)[batch_index]
+        if values.shape != (self.space.n_keeps,):
+            raise ValueError(f"batch_index {batch_index} does not pick a single goal")
+        return _ranked(self.space, values, self.space.index(state))
+
+
+def policy(
+    space: DiceSpace, terminal: npt.ArrayLike, rolls: int, *, chunk: int | None = None
+) -> Policy:
+    """Solve once for terminal values (..., n_states) and keep what every keep is worth.
+
+    One pass: the keep values are the expectations the recurrence computes anyway.
+    """
+    flat, batch = _flatten(space, terminal)
+    if rolls < 1:
+        raise ValueError(f"rolls must be at least 1, got {rolls}")
+    out = np.empty((rolls, *flat.shape))
+    keeps = np.empty((rolls - 1, flat.shape[0], space.n_keeps))
+    start = np.empty(flat.shape[0])
+    stop = space.stop_keeps
+    for lo, hi in _chunks(space, flat.shape[0], chunk):
+        v = flat[lo:hi].T
+        out[0, lo:hi] = flat[lo:hi]
+        for r in range(1, rolls):
+            expected = space._expect(v)
+            block = keeps[r - 1, lo:hi]
+            block[...] = expected.T
+            block[:, stop] = flat[lo:hi]  # keeping all dice is stopping
+            v = space._best(expected)
+            out[r, lo:hi] = v.T
+        start[lo:hi] = space.probabilities @ v
+    values = tuple(out[r].reshape(*batch, space.n_states) for r in range(rolls))
+    result = RollValues(space, rolls, values, start.reshape(batch))
+    return Policy(result, tuple(k.reshape(*batch, space.n_keeps) for k in keeps))
+
+
+def _keep_values(space: DiceSpace, values: FloatArray, stop: FloatArray) -> FloatArray:
+    """E[values(keep ∪ re-roll)] per keep, with keeping all dice worth stopping (`stop`)."""
+    out = expected_after_keep(space, values)
+    out[..., space.stop_keeps] = stop
+    return out
+
+
+def _tie_argmax(values: FloatArray) -> IndexArray:
+    """Per row, the first column of the best value to 12 decimals (options are in tie order)."""
+    return np.argmax(np.round(values, _TIE_DECIMALS), axis=-1)
+
+
+def _ranked(
+    space: DiceSpace, keep_values: FloatArray, state_index: int
+) -> list[tuple[tuple[int, ...], float]]:
+    table, labels = space.option_table
+    mine = labels[state_index]
+    values = keep_values[table[state_index, : len(mine)]]
+    order = np.argsort(-np.round(values, _TIE_DECIMALS), kind="stable")
+    return [(mine[j], float(values[j])) for j in order]
+
+
+def _check_rolls_left(result: RollValues, rolls_left: int, low: int) -> None:
+    if not low <= rolls_left < result.rolls:
+        raise ValueError(f"rolls_left must be in {low}..{result.rolls - 1}, got {rolls_left}")
 
 
 def success_probability(space: DiceSpace, success_mask: npt.ArrayLike, rolls: int) -> float:

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from generator.core.rollhold import best_keeps, solve
+from generator.core.rollhold import policy
 from generator.errors import OptionError
 from generator.kniffel.rules import RuleSet
 from generator.kniffel.scoring import possible_scores
@@ -169,8 +169,7 @@ def advise(
     if rolls_left == 0:
         options = _box_options(strategy, position, state)
         return Advice(position, roll, 0, tuple(options), None)
-    result = solve(space, terminal, ROLLS)
-    ranked = best_keeps(space, result, roll, rolls_left, batch_index=(0,))
+    ranked = policy(space, terminal[0], ROLLS).ranked(roll, rolls_left)
     best = ranked[0][1]
     keeps = tuple(
         Option(keep, None, None, 0, position.points + value, best - value) for keep, value in ranked

@@ -3,11 +3,12 @@
 An exact distribution would need a probability per (state, score so far) pair
 — hundreds of millions of numbers — so the distribution is estimated by
 playing many games at once (numpy, every game of a turn in one batch). Each
-turn, the games are grouped by their state (F, u, y); per state the turn is
-solved once with `rollhold.solve` and every game of that state keeps the dice
-with the best expected value and writes the best box. The mean of the
-simulation agrees with the exact expected score within its standard error
-(checked by the tests). Same rule set, games and seed: the same scores.
+turn, the games are grouped by their state (F, u, y) — states whose upper sum
+can no longer reach the bonus share one group per (F, y), as in the table — and
+per group the turn's `rollhold.Policy` is made once; every game of the group
+keeps the dice the policy chooses (its tie rule) and writes the best box. The
+mean of the simulation agrees with the exact expected score within its standard
+error (checked by the tests). Same rule set, games and seed: the same scores.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from generator.core.rollhold import IdenticalDice, expected_after_keep, solve
+from generator.core.rollhold import IdenticalDice, policy
 from generator.errors import OptionError
 from generator.kniffel.solver import (
     DICE,
@@ -30,10 +31,12 @@ from generator.kniffel.solver import (
     Strategy,
     best_boxes,
     dice_space,
+    hopeless,
     rules_fingerprint,
 )
 
-SIMULATION_VERSION = 2
+# 3: keeps from rollhold.Policy (its tie rule) instead of the first exact maximum
+SIMULATION_VERSION = 3
 DEFAULT_GAMES = 100_000
 MIN_GAMES = 100
 MAX_GAMES = 10_000_000
@@ -46,13 +49,12 @@ IntArray = npt.NDArray[np.int64]
 
 @dataclass(frozen=True)
 class KeepTables:
-    """Lookup tables for playing many games at once on 5×d6.
+    """Lookup tables for rolling many games at once on 5×d6.
 
     A dice multiset is coded as the base-6 number of its face counts, so adding
     a die showing f adds 6**(f−1) to the code.
     """
 
-    options: npt.NDArray[np.intp]  # (states, 32): keep indices of each state, biggest first
     keep_code: npt.NDArray[np.int64]  # (keeps,): code of each keep
     keep_size: npt.NDArray[np.int64]  # (keeps,): dice kept
     state_of_code: npt.NDArray[np.intp]  # code of five dice -> state index
@@ -64,38 +66,30 @@ def _code(dice: tuple[int, ...]) -> int:
 
 @cache
 def keep_tables(space: IdenticalDice) -> KeepTables:
-    width = max(len(space.keep_options(s)) for s in space.states)
-    options = np.empty((space.n_states, width), dtype=np.intp)
-    for i, s in enumerate(space.states):
-        # bigger keeps first, so that exact ties keep more dice (as rollhold.best_keeps does)
-        opts = sorted(space.keep_options(s), key=lambda kv: -len(kv[0]))
-        ids = [k for _, k in opts]
-        options[i] = ids + [ids[0]] * (width - len(ids))
     state_of_code = np.full((DICE + 1) ** FACES, -1, dtype=np.intp)
     for i, s in enumerate(space.states):
         state_of_code[_code(s)] = i
     return KeepTables(
-        options,
         np.array([_code(k) for k in space.keeps], dtype=np.int64),
         np.array([len(k) for k in space.keeps], dtype=np.int64),
         state_of_code,
     )
 
 
-def _roll(tables: KeepTables, keep: npt.NDArray[np.intp], dice: IntArray) -> npt.NDArray[np.intp]:
-    """Dice states after re-rolling everything but `keep`; `dice` holds 5 fresh dice per game."""
-    fresh = (DICE + 1) ** (dice - 1)
-    rerolled = np.arange(DICE) < (DICE - tables.keep_size[keep])[:, None]
-    return tables.state_of_code[tables.keep_code[keep] + (fresh * rerolled).sum(axis=1)]
+_FACE_CODE = np.array([0] + [(DICE + 1) ** (f - 1) for f in range(1, FACES + 1)])
 
 
-def _best_keep(
-    tables: KeepTables, expected: npt.NDArray[np.float64], slot: IntArray, state: IntArray
-) -> npt.NDArray[np.intp]:
-    """The best keep of every game: its state's keep with the highest expected value."""
-    options = tables.options[state]
-    values = np.take(expected, (slot * expected.shape[1])[:, None] + options)
-    return options[np.arange(len(state)), values.argmax(axis=1)]
+def _fresh_codes(dice: IntArray) -> IntArray:
+    """Per roll and game, the codes of its first 0..5 fresh dice: shape (..., DICE + 1)."""
+    codes = np.zeros((*dice.shape[:-1], DICE + 1), dtype=np.int64)
+    np.cumsum(_FACE_CODE[dice], axis=-1, out=codes[..., 1:])
+    return codes
+
+
+def _roll(tables: KeepTables, keep: npt.NDArray[np.intp], fresh: IntArray) -> npt.NDArray[np.intp]:
+    """Dice states after re-rolling everything but `keep`; `fresh` from `_fresh_codes`."""
+    rerolled = np.take_along_axis(fresh, (DICE - tables.keep_size[keep])[:, None], axis=1)
+    return tables.state_of_code[tables.keep_code[keep] + rerolled[:, 0]]
 
 
 def simulate_scores(
@@ -117,23 +111,22 @@ def simulate_scores(
     is_five = np.zeros(space.n_states, dtype=bool)
     is_five[game.yahtzee_states] = True
     for _turn in range(game.n_boxes):
-        dice = rng.integers(1, FACES + 1, size=(ROLLS, games, DICE))
-        state = _roll(tables, np.zeros(games, dtype=np.intp), dice[0])  # keep 0 = keep nothing
-        key = (filled * n_u + upper) * n_y + flag
+        fresh = _fresh_codes(rng.integers(1, FACES + 1, size=(ROLLS, games, DICE)))
+        state = _roll(tables, np.zeros(games, dtype=np.intp), fresh[0])  # keep 0 = keep nothing
+        # hopeless upper sums play alike (equal values in the table): one group at u = 0
+        key = (filled * n_u + np.where(hopeless(game, filled, upper), 0, upper)) * n_y + flag
         unique, slot = np.unique(key, return_inverse=True)
         order = np.argsort(slot, kind="stable")
         starts = np.searchsorted(slot[order], np.arange(0, len(unique) + BLOCK, BLOCK))
         for b, lo in enumerate(range(0, len(unique), BLOCK)):
             u_key = unique[lo : lo + BLOCK]
             terminal, _ = strategy.terminal(u_key // (n_u * n_y), u_key // n_y % n_u, u_key % n_y)
-            result = solve(space, terminal, ROLLS)
-            # keep values with 2 and with 1 re-roll left
-            expect = [expected_after_keep(space, result.values(r)) for r in (2, 1)]
+            plan = policy(space, terminal, ROLLS)
             idx = order[starts[b] : starts[b + 1]]
             local = slot[idx] - lo
             s = state[idx]
-            for r in range(1, ROLLS):
-                s = _roll(tables, _best_keep(tables, expect[r - 1], local, s), dice[r, idx])
+            for r in range(1, ROLLS):  # roll r + 1 of the turn: ROLLS − r re-rolls were left
+                s = _roll(tables, plan.keep_indices(local, s, ROLLS - r), fresh[r, idx])
             f = filled[idx]
             box, _ = best_boxes(game, strategy.values, f, upper[idx], flag[idx], s)
             pts = game.points(box, s, f)

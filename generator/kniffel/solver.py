@@ -499,6 +499,7 @@ def best_boxes(
     five = np.nonzero(np.isin(state, game.yahtzee_states))[0]
     face = game.counts[1:, state[five]].argmax(axis=0)
     allowed = game.allowed(filled[five])  # (fives, boxes, 6)
+    five_points = game.yahtzee_points(filled[five])  # (fives, boxes, 6), as `Game.points`
     best = np.full(len(filled), -np.inf)
     choice = np.full(len(filled), -1, dtype=np.int64)
     for box in range(game.n_boxes):
@@ -506,7 +507,8 @@ def best_boxes(
         ok[five] &= allowed[np.arange(len(five)), box, face]
         if not ok.any():
             continue
-        pts = game.points(np.asarray(box), state, filled)
+        pts = game.raw_points[box, state]
+        pts[five] = five_points[np.arange(len(five)), box, face]
         new_upper = np.minimum(game.cap, upper + pts) if game.faces[box] else upper
         new_flag = flag
         if box == game.yahtzee_box:

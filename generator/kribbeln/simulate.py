@@ -39,6 +39,7 @@ from generator.kribbeln.dice import N_FACES, DiceSet
 from generator.kribbeln.masks import roll_states, task_mask
 from generator.kribbeln.solver import (
     CACHE_NAMESPACE,
+    POLICY_VERSION,
     SOLVER_VERSION,
     TaskFigures,
     policy_for,
@@ -74,7 +75,7 @@ class Tables:
 def _row_score_holds(dice: DiceSet, previous: int, rolls: int) -> UInt8Array:
     """Keep masks for a Kribbeln row played for sum × [sum > previous] (cached on disk)."""
     n = dice.n_dice
-    key = key_for("row_score_policy", SOLVER_VERSION, n, previous, rolls)
+    key = key_for("row_score_policy", SOLVER_VERSION, POLICY_VERSION, n, previous, rolls)
 
     def compute() -> dict[str, np.ndarray]:
         pips = roll_states(dice).pips.astype(np.float64)

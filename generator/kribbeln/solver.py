@@ -34,13 +34,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from generator.core.rollhold import (
-    DistinctDice,
-    best_keeps,
-    expected_after_keep,
-    solve,
-    start_value,
-)
+from generator.core.rollhold import DistinctDice, best_keeps, policy, solve, start_value
 from generator.io.cache import cached_arrays, cached_json, key_for
 from generator.kribbeln.dice import N_FACES, DiceSet
 from generator.kribbeln.masks import roll_states, task_mask
@@ -48,6 +42,8 @@ from generator.kribbeln.tasks import DEFAULT_ROLLS, Task
 
 # Bump when a change alters any cached figure (masks, goals, solver).
 SOLVER_VERSION = 1
+# Bump when the stored policies change (2: rollhold's tie rule, lexicographic holds).
+POLICY_VERSION = 2
 CACHE_NAMESPACE = "kribbeln"
 GOALS = ("success", "pips")
 # Rows per solver chunk: 8 Kribbeln-size rows (7.5 MB of keeps) measured fastest (~4 ms/row).
@@ -256,51 +252,37 @@ class Policy:
 
 
 @lru_cache(maxsize=2)
-def _keep_table(n_dice: int) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.uint8]]:
-    """Keep index of every (state, hold mask), masks ordered most dice held first."""
-    space = dice_space(n_dice)
-    faces = np.indices((N_FACES,) * n_dice, dtype=np.int32).reshape(n_dice, -1)
-    masks = sorted(range(2**n_dice), key=lambda m: (-m.bit_count(), m))
-    table = np.empty((space.n_states, len(masks)), dtype=np.int32)
-    for col, m in enumerate(masks):
-        index = np.zeros(space.n_states, dtype=np.int32)
-        for i in range(n_dice):
-            digit = faces[i] if m >> i & 1 else N_FACES  # digit F = re-rolled
-            index = index * (N_FACES + 1) + digit
-        table[:, col] = index
-    return table, np.array(masks, dtype=np.uint8)
+def _hold_masks(n_dice: int) -> npt.NDArray[np.uint8]:
+    """The hold bit mask of every column of the space's option table (tie order)."""
+    held = dice_space(n_dice).option_table[1][0]
+    return np.array([sum(1 << i for i in dice) for dice in held], dtype=np.uint8)
 
 
 def policy_for(n_dice: int, terminal: npt.ArrayLike, rolls: int) -> Policy:
     """The optimal policy for terminal values (n_states,) with up to `rolls` rolls.
 
-    Ties (within 1e-12) go to keeping more dice, stopping first, as in `best_keeps`.
+    The choices are `rollhold.Policy`'s, so ties follow the one rule of `best_keeps`.
     """
-    space = dice_space(n_dice)
-    result = solve(space, terminal, rolls)
-    table, masks = _keep_table(n_dice)
-    stop = result.values(1)
-    holds = []
-    for r in range(1, rolls):
-        expected = expected_after_keep(space, result.values(r), chunk=_CHUNK)
-        options = expected[table]
-        options[:, 0] = stop  # column 0 keeps all dice: stopping is worth the roll itself
-        holds.append(masks[np.argmax(np.round(options, 12), axis=1)])
-    return Policy(rolls, tuple(holds), float(result.start_value()))
+    plan = policy(dice_space(n_dice), terminal, rolls, chunk=_CHUNK)
+    masks = _hold_masks(n_dice)
+    holds = tuple(masks[plan.choices(r)] for r in range(1, rolls))
+    return Policy(rolls, holds, float(plan.result.start_value()))
 
 
 def task_policy(
     dice: DiceSet, task: Task, goal: str = "success", rolls: int = DEFAULT_ROLLS
 ) -> Policy:
     """The optimal policy for a task (cached on disk)."""
-    key = key_for("policy", SOLVER_VERSION, dice.fingerprint(), task.key(), goal, rolls)
+    key = key_for(
+        "policy", SOLVER_VERSION, POLICY_VERSION, dice.fingerprint(), task.key(), goal, rolls
+    )
     return _cached_policy(key, dice.n_dice, lambda: task_terminal(dice, task, goal), rolls)
 
 
 def row_policy(dice: DiceSet, previous: int | None = None, rolls: int = DEFAULT_ROLLS) -> Policy:
     """The optimal policy for a Kribbeln row: the highest sum, or beating `previous` (cached)."""
     n = dice.n_dice
-    key = key_for("row_policy", SOLVER_VERSION, n, previous, rolls)
+    key = key_for("row_policy", SOLVER_VERSION, POLICY_VERSION, n, previous, rolls)
 
     def terminal() -> FloatArray:
         pips = roll_states(dice).pips.astype(np.float64)

@@ -8,13 +8,14 @@ player may keep any dice between rolls and stops as soon as the target is made.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 
-from generator.core.rollhold import IdenticalDice, best_keeps, single_roll_probability, solve
+from generator.core.rollhold import IdenticalDice, Policy, policy, single_roll_probability
 from generator.core.rollhold import start_value as rollhold_start_value
 from generator.errors import UserError
 from generator.numbers.rules import KOEPFCHEN, Rules
@@ -44,7 +45,7 @@ def check_dice(dice: int, faces: int, rolls: int) -> None:
         raise UserError(f"expected 2–{MAX_FACES} faces, found {faces}", where="option --faces")
     if not 1 <= rolls <= MAX_ROLLS:
         raise UserError(f"expected 1–{MAX_ROLLS} rolls, found {rolls}", where="option --rolls")
-    if len(IdenticalDice(dice, faces).states) > MAX_STATES:
+    if math.comb(dice + faces - 1, dice) > MAX_STATES:  # the distinct rolls, without building them
         raise UserError(
             f"{dice} dice with {faces} faces have more than {MAX_STATES} different rolls",
             where="option --dice",
@@ -115,7 +116,11 @@ def hold_options(
     check_dice(dice, faces, rolls_left + 1)
     if any(not 1 <= v <= faces for v in roll):
         raise UserError(f"dice values must be 1–{faces}, found {' '.join(map(str, roll))}")
-    space = _space(dice, faces)
+    return _hold_policy(dice, faces, rules, target).ranked(tuple(roll), rolls_left)
+
+
+@lru_cache(maxsize=256)
+def _hold_policy(dice: int, faces: int, rules: Rules, target: int) -> Policy:
+    """The policy for a target, solved once for the most rolls: V_r depends only on r."""
     mask = success_masks([target], dice, faces, rules)[0].astype(np.float64)
-    result = solve(space, mask, rolls_left + 1)
-    return [(keep, float(v)) for keep, v in best_keeps(space, result, tuple(roll), rolls_left)]
+    return policy(_space(dice, faces), mask, MAX_ROLLS)

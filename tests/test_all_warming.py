@@ -1,0 +1,72 @@
+"""`dicesheets all` starts the long solver work in a second process; the sheets stay the same."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from generator.cli import all as all_cli
+
+
+def _mark(path: Path, delay: float = 0.0) -> None:
+    time.sleep(delay)
+    path.write_text(str(os.getpid()))
+
+
+def test_a_job_runs_in_a_child_and_is_waited_for(tmp_path: Path) -> None:
+    marker = tmp_path / "done"
+    with all_cli._warming([None, lambda: _mark(marker, 0.2)]) as warm:
+        assert warm.ready(0)
+        if warm.pids:  # a second processor: the job runs beside us
+            warm.wait(1)
+            assert int(marker.read_text()) != os.getpid()
+        assert warm.ready(1)
+
+
+def test_a_failing_job_costs_nothing(tmp_path: Path) -> None:
+    def fail() -> None:
+        raise RuntimeError("boom")
+
+    with all_cli._warming([fail]) as warm:
+        warm.wait(0)
+        assert warm.ready(0)
+
+
+def test_the_children_end_with_the_parent(tmp_path: Path) -> None:
+    marker = tmp_path / "late"
+    with pytest.raises(KeyboardInterrupt), all_cli._warming([lambda: _mark(marker, 30)]) as warm:
+        pids = list(warm.pids.values())
+        raise KeyboardInterrupt
+    for pid in pids:
+        with pytest.raises(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)  # reaped: it is gone
+    assert not marker.exists()
+
+
+def test_all_writes_in_order_while_a_warm_up_runs(
+    run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from generator import defaults
+
+    built: list[str] = []
+    written: list[str] = []
+
+    def item(name: str, warm: bool) -> defaults.Default:
+        def build() -> str:
+            built.append(name)
+            return name
+
+        return defaults.Default(build, (lambda: time.sleep(0.5)) if warm else None)
+
+    monkeypatch.setattr(
+        defaults, "default_set", lambda seed, catalog: iter([item(n, n == "b") for n in "abcd"])
+    )
+    monkeypatch.setattr(all_cli, "write_out", lambda b, folder: written.append(b))
+    monkeypatch.setattr(all_cli, "_spare_processors", lambda: True)
+    result = run_cli("all", "--out", str(tmp_path / "out"))
+    assert result.exit_code == 0, result.output
+    assert written == ["a", "b", "c", "d"]
+    assert built == ["a", "c", "d", "b"]  # c and d were built while b's solver work ran
