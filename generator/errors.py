@@ -2,9 +2,39 @@
 
 The CLI turns a `UserError` into a single line on stderr and exit status 2.
 Every other exception is a bug and may show a traceback (exit status 1).
+A message is always one line of bounded length: control characters are shown
+escaped and long values are shortened, whatever the caller put in.
 """
 
 from __future__ import annotations
+
+import re
+from typing import Any
+
+SHOWN_CHARS = 60  # a quoted value: enough to recognise it, never a wall of text
+MESSAGE_CHARS = 400  # a whole message (position + what was found + what was expected)
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def _escape(char: re.Match[str]) -> str:
+    code = ord(char.group())
+    return {"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(char.group(), f"\\x{code:02x}")
+
+
+def one_line(text: str, limit: int = MESSAGE_CHARS) -> str:
+    """`text` on one line (control characters escaped), at most `limit` characters."""
+    text = _CONTROL.sub(_escape, text)
+    text = text.encode("utf-8", "backslashreplace").decode("utf-8")  # lone surrogates from argv
+    if len(text) <= limit:
+        return text
+    head = limit * 3 // 4
+    return f"{text[:head]} … {text[len(text) - (limit - head - 3) :]}"
+
+
+def shown(value: Any, limit: int = SHOWN_CHARS) -> str:
+    """A value as messages quote it: one line, shortened in the middle when long."""
+    return one_line(str(value), limit)
 
 
 class UserError(Exception):
@@ -12,8 +42,8 @@ class UserError(Exception):
 
     def __init__(self, message: str, *, where: str | None = None) -> None:
         super().__init__(message)
-        self.message = message
-        self.where = where
+        self.message = one_line(message)
+        self.where = one_line(where, 200) if where else where
 
     def __str__(self) -> str:
         return f"{self.where}: {self.message}" if self.where else self.message
@@ -38,6 +68,12 @@ class CatalogError(UserError):
         self.file = file
         self.line = line
         self.column = column
+
+
+def os_error(exc: OSError, path: Any = None) -> UserError:
+    """An operating-system error as one line naming the path and the reason."""
+    name = path if path is not None else (exc.filename or "?")
+    return UserError(exc.strerror or type(exc).__name__, where=str(name))
 
 
 class InputError(UserError):

@@ -13,12 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import replace
-from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-import jinja2
-
 from generator.errors import CatalogError, UserError
+from generator.templating import template_error
 from generator.text import LANGS, Templates, Texts
 
 if TYPE_CHECKING:
@@ -39,15 +37,13 @@ class Rehearsal:
             self.problems.append(problem)
 
     def module(self, texts: Texts) -> Any:
-        """The template's macros; None (the shipped ones are used) if it does not load."""
+        """The template's macros; None (the shipped ones are used) if it does not load.
+
+        Why it does not load is reported where validate reads the file.
+        """
         try:
             return texts._load()
-        except CatalogError as problem:
-            if "syntax error" not in problem.message:  # validate reads every file for those
-                self.record(problem)
-            return None
-        except Exception as exc:  # e.g. an import of a template that is not there
-            self.record(_positioned(exc, texts, None))
+        except CatalogError:
             return None
 
     def call(self, texts: Texts, key: str, values: dict[str, Any]) -> str:
@@ -55,7 +51,7 @@ class Rehearsal:
         self.calls.add((texts.path, key))
         if texts._module is not None:
             try:
-                return texts._render(key, values)
+                return " ".join(texts._render(key, values).split())
             except CatalogError as problem:
                 if "has no macro" not in problem.message:  # validate compares the macros
                     self.record(_positioned(problem, texts, key))
@@ -67,29 +63,11 @@ class Rehearsal:
         return shipped(key, **values)
 
 
-def _positioned(exc: Exception, texts: Texts, key: str | None) -> CatalogError:
-    """What failed (in macro `key`) as one message at the template line that raised it."""
-    raised = exc.__context__ if isinstance(exc, CatalogError) and exc.__context__ else exc
-    file, line = _template_line(raised.__traceback__)
-    if isinstance(exc, CatalogError):
-        message = exc.message.removeprefix(f"macro '{key}': ")
-    elif isinstance(exc, jinja2.TemplateError) and exc.message:
-        message = exc.message
-    else:
-        message = f"{type(exc).__name__}: {exc}"
-    where = f"macro '{key}': " if key else ""
-    return CatalogError(where + message, file=file or texts.path, line=line)
-
-
-def _template_line(tb: TracebackType | None) -> tuple[str | None, int | None]:
-    """The file and line of the innermost template frame of a traceback."""
-    found: tuple[str | None, int | None] = (None, None)
-    while tb is not None:
-        template = tb.tb_frame.f_globals.get("__jinja_template__")
-        if template is not None:
-            found = (template.filename, template.get_corresponding_lineno(tb.tb_lineno))
-        tb = tb.tb_next
-    return found
+def _positioned(exc: Exception, texts: Texts, key: str) -> CatalogError:
+    """What failed in macro `key`, as one message at the template line that raised it."""
+    problem = template_error(exc, texts.path)  # the one form every command uses
+    message = problem.message.removeprefix("template error: ")
+    return CatalogError(f"macro '{key}': {message}", file=problem.file, line=problem.line)
 
 
 # --- the products, as validate builds them --------------------------------------------------

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterable
 from pathlib import Path
 
-from generator.errors import UserError
+from generator.errors import UserError, shown
+from generator.io.writer import write_files_atomic
 from generator.resources import catalog_dir, templates_dir
 
 # What each game reads: its catalog folder (named like the game) and its templates.
@@ -68,30 +68,37 @@ def write_starter(folder: Path, games: Iterable[str] = (), force: bool = False) 
         if game not in GAMES:
             raise UserError(f"expected one of {', '.join(GAMES)}, found '{game}'", where="--game")
     if folder.exists() and not folder.is_dir():
-        raise UserError(f"'{folder}' is a file, expected a folder", where="argument DIR")
+        raise UserError(f"'{shown(folder)}' is a file, expected a folder", where="argument DIR")
     pairs = starter_files(games)
-    present = [rel for _, rel in pairs if (folder / rel).exists()]
+    present = [rel for _, rel in pairs if (folder / rel).exists() or (folder / rel).is_symlink()]
     if present and not force:
         more = f" and {len(present) - 1} more" if len(present) > 1 else ""
         raise UserError(
-            f"'{folder / present[0]}'{more} already exist (use --force to overwrite them)",
+            f"'{shown(folder / present[0])}'{more} already exist (use --force to overwrite them)",
             where="argument DIR",
         )
-    written: list[Path] = []
-    for source, rel in pairs:
-        target = folder / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(source, target)
-        written.append(target)
-    readme = folder / "README.txt"
-    readme.write_text(NOTE.format(folder=folder, contents=_contents(folder)), encoding="utf-8")
-    written.append(readme)
-    return written
+    # like every output: temporary file + rename, so a link in the folder is replaced by
+    # the file, never written through; a linked or blocked sub-folder is refused
+    for _, rel in pairs:
+        for parent in rel.parents:
+            inside = folder / parent
+            if parent != Path(".") and (inside.is_symlink() or inside.is_file()):
+                raise UserError(
+                    f"'{shown(inside)}' is a link or a file, expected a folder",
+                    where="argument DIR",
+                )
+    files = [(folder / rel, source.read_bytes()) for source, rel in pairs]
+    readme = NOTE.format(folder=folder, contents=_contents(folder, games))
+    files.append((folder / "README.txt", readme.encode()))
+    write_files_atomic(files)
+    return [target for target, _ in files]
 
 
-def _contents(folder: Path) -> str:
-    """One line per game folder now in `folder` (earlier `init` runs included)."""
+def _contents(folder: Path, games: list[str]) -> str:
+    """One line per game folder in `folder` once written (earlier `init` runs included)."""
     lines = [
-        f"- {game + '/':<14}{what}" for game, (_, what) in GAMES.items() if (folder / game).is_dir()
+        f"- {game + '/':<14}{what}"
+        for game, (_, what) in GAMES.items()
+        if game in games or (folder / game).is_dir()
     ]
     return "\n".join(lines)

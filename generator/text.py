@@ -5,13 +5,13 @@ name. The environment is sandboxed and uses `StrictUndefined`, so a typo in a
 template is an error, not a blank, and a template cannot reach Python internals.
 The template sources are read at the edge (`Catalog.templates()`: the user's
 `<catalog>/templates` over the shipped ones) into a `Templates` value, so
-building text reads no file.
+building text reads no file. Rendering runs in the limited sandbox of
+`generator.templating`: any template error is one line with the template's file
+and line, and a user's template is bounded in size and time.
 """
 
 from __future__ import annotations
 
-import contextlib
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,15 +19,16 @@ from typing import TYPE_CHECKING, Any
 
 import jinja2
 import jinja2.bccache
-from jinja2.sandbox import SandboxedEnvironment
 
 from generator.errors import CatalogError, UserError
 from generator.resources import templates_dir
+from generator.templating import Budget, LimitedSandbox, bounded, guarded, is_shipped
 
 if TYPE_CHECKING:
     from generator.rehearsal import Rehearsal
 
 LANGS = ("de", "en")
+MAX_TEMPLATE_BYTES = 2_000_000
 
 
 def number(value: float, lang: str, digits: int = 1) -> str:
@@ -53,20 +54,27 @@ _SETTINGS: dict[str, Any] = {
 class _BytecodeCache(jinja2.FileSystemBytecodeCache):
     """Compiled templates in the dicesheets cache folder (25 ms of compiling per start saved).
 
-    Jinja2 recompiles a template whose source changed (each entry carries a checksum)
-    and ignores a damaged entry; a folder that cannot be written only costs time.
+    Jinja2 recompiles a template whose source changed (each entry carries the source's
+    checksum). The entries are stored like every cache entry (`generator.io.cache`):
+    regular files only, a checksum of the content, written atomically; a damaged one is
+    compiled anew and a folder that cannot be written only costs time.
     """
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        from generator.io.cache import read_entry
+
+        payload = read_entry(Path(self._get_cache_filename(bucket)))
+        if payload is None:
+            return
         try:
-            super().load_bytecode(bucket)
-        except Exception:  # unreadable or damaged (Jinja2 unpickles the header): compile anew
+            bucket.bytecode_from_string(payload)
+        except Exception:  # a sound checksum over bytes Jinja2 cannot load: compile anew
             bucket.reset()
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        with contextlib.suppress(OSError):
-            os.makedirs(self.directory, exist_ok=True)
-            super().dump_bytecode(bucket)
+        from generator.io.cache import store_entry
+
+        store_entry(Path(self._get_cache_filename(bucket)), bucket.bytecode_to_string())
 
 
 def _bytecode_cache() -> _BytecodeCache:
@@ -77,16 +85,16 @@ def _bytecode_cache() -> _BytecodeCache:
     return _BytecodeCache(str(cache_dir() / "templates" / key))
 
 
-def make_environment(loader: jinja2.BaseLoader | None = None) -> SandboxedEnvironment:
-    """The one Jinja2 environment (sandboxed, strict) over `loader` (default: none)."""
-    env = SandboxedEnvironment(
+def make_environment(loader: jinja2.BaseLoader | None = None) -> LimitedSandbox:
+    """The one Jinja2 environment (sandboxed, strict, limited) over `loader` (default: none)."""
+    env = LimitedSandbox(
         loader=loader,
         undefined=jinja2.StrictUndefined,
         bytecode_cache=_bytecode_cache(),
         **_SETTINGS,
     )
-    env.filters["number"] = number
-    env.filters["percent"] = percent
+    env.filters["number"] = bounded(number)
+    env.filters["percent"] = bounded(percent)
     return env
 
 
@@ -98,7 +106,7 @@ class Templates:
     # `validate` only: record every template problem and go on with the shipped text
     rehearsal: Rehearsal | None = field(default=None, compare=False)
 
-    def environment(self) -> SandboxedEnvironment:
+    def environment(self) -> LimitedSandbox:
         """The environment over these sources (compiled once per distinct set of sources)."""
         env = _ENVIRONMENTS.get(self.sources)
         if env is None:
@@ -113,17 +121,25 @@ class Templates:
 
 
 # compiled environments by their sources: tests and `--watch` build many times in one process
-_ENVIRONMENTS: dict[tuple[tuple[str, str, str], ...], SandboxedEnvironment] = {}
+_ENVIRONMENTS: dict[tuple[tuple[str, str, str], ...], LimitedSandbox] = {}
 
 
 def read_templates(folders: Sequence[Path]) -> Templates:
-    """The `<lang>/<name>.j2` files of `folders` (earlier folders win), then the shipped ones."""
+    """The `<lang>/<name>.j2` files of `folders` (earlier folders win), then the shipped ones.
+
+    A user's template must be a regular UTF-8 file inside its folder (a link out of
+    the catalog is refused) of at most MAX_TEMPLATE_BYTES.
+    """
+    from generator.io.catalog import confined
+    from generator.io.userfiles import read_text
+
     found: dict[str, tuple[str, str, str]] = {}
     for folder in [*folders, templates_dir()]:
         for path in sorted(folder.glob("*/*.j2")) if folder.is_dir() else ():
             name = path.relative_to(folder).as_posix()
             if name not in found:
-                found[name] = (name, str(path), path.read_text(encoding="utf-8"))
+                confined(path, folder)
+                found[name] = (name, str(path), read_text(path, str(path), MAX_TEMPLATE_BYTES))
     return Templates(tuple(found[name] for name in sorted(found)))
 
 
@@ -152,33 +168,29 @@ class Texts:
         self.env = templates.environment()
         self.path = f"{lang}/{name}.j2"
         self._rehearsal = templates.rehearsal
+        self._file = self.path
+        self._budget: Budget | None = None
         self._module = self._load() if self._rehearsal is None else self._rehearsal.module(self)
 
     def _load(self) -> Any:
-        """The template's module (its macros); a CatalogError naming the file and line."""
-        try:
+        """The template's macros; any error as one CatalogError naming the file and line."""
+        with guarded(self.path):
             template = self.env.get_template(self.path)
+        # a user's template is bounded in time; the shipped ones are trusted (and fast)
+        self._budget = None if is_shipped(template.filename) else Budget()
+        self._file = template.filename or self.path
+        with guarded(self._file, self._budget):
             return template.make_module({"lang": self.lang})
-        except jinja2.TemplateSyntaxError as exc:
-            raise CatalogError(
-                f"template syntax error: {exc.message}",
-                file=exc.filename or self.path,
-                line=exc.lineno,
-            ) from None
-        except jinja2.TemplateNotFound:
-            raise CatalogError("template not found", file=self.path) from None
+
+    def _render(self, key: str, values: dict[str, Any]) -> str:
+        macro = getattr(self._module, key, None)
+        if macro is None:
+            raise CatalogError(f"template has no macro '{key}'", file=self._file)
+        with guarded(self._file, self._budget):
+            return str(macro(**values))
 
     def __call__(self, key: str, **values: Any) -> str:
         """The text of macro `key`, rendered with `values`, whitespace-trimmed."""
         if self._rehearsal is not None:
             return self._rehearsal.call(self, key, values)
-        return self._render(key, values)
-
-    def _render(self, key: str, values: dict[str, Any]) -> str:
-        macro = getattr(self._module, key, None)
-        if macro is None:
-            raise CatalogError(f"template has no macro '{key}'", file=self.path)
-        try:
-            return " ".join(str(macro(**values)).split())
-        except jinja2.UndefinedError as exc:
-            raise CatalogError(f"macro '{key}': {exc.message}", file=self.path) from None
+        return " ".join(self._render(key, values).split())

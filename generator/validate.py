@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from generator.errors import CatalogError, UserError
-from generator.io.catalog import Catalog
+from generator.io.catalog import Catalog, confined_error, inside
 from generator.io.yamlload import load_file
 from generator.problems import Incomplete, collecting, report_problem
 from generator.resources import catalog_dir, templates_dir
@@ -199,28 +199,19 @@ def _check_spec(path: Path, label: str, report: Report, catalog: Catalog) -> Non
 
 
 def _check_template(path: Path, label: str, report: Report, catalog: Catalog) -> None:
-    import jinja2
-
-    from generator.text import make_environment
+    from generator.io.userfiles import read_text
+    from generator.templating import Budget, guarded
+    from generator.text import MAX_TEMPLATE_BYTES, make_environment
 
     for problem in report.rendered.pop(label, []):
         report_problem(problem)
     env = make_environment()
-    source = path.read_text(encoding="utf-8")
-    try:
-        template = env.from_string(source)
-    except jinja2.TemplateSyntaxError as exc:
-        message = f"template syntax error: {exc.message}"
-        raise CatalogError(message, file=label, line=exc.lineno) from None
-    except jinja2.TemplateError:
-        return  # e.g. an import that is not there: rendering the products reports it
+    source = read_text(path, label, MAX_TEMPLATE_BYTES)
+    with guarded(label, Budget()):
+        have = set(env.from_string(source).module.__dict__)
     shipped = templates_dir() / path.parent.name / path.name
     if shipped.is_file() and shipped.resolve() != path.resolve():
         needed = set(env.from_string(shipped.read_text(encoding="utf-8")).module.__dict__)
-        try:
-            have = set(template.module.__dict__)
-        except jinja2.TemplateError:
-            return  # reported by rendering the products
         for name in sorted(n for n in needed - have if not n.startswith("_")):
             report_problem(CatalogError(f"the template lacks the macro '{name}'", file=label))
     elif not shipped.is_file():
@@ -277,16 +268,30 @@ def _files(folder: Path) -> Iterable[Path]:
 
 def _render_products(catalog_folder: Path | None, files: list[Path], report: Report) -> None:
     """Build every product whose templates are checked, in every language, with them."""
+    from generator.io.userfiles import read_text
     from generator.rehearsal import rehearse
-    from generator.text import LANGS, Templates, read_templates, shipped_templates
+    from generator.text import (
+        LANGS,
+        MAX_TEMPLATE_BYTES,
+        Templates,
+        read_templates,
+        shipped_templates,
+    )
 
     shipped_data = Catalog.default()
     names: set[str] | None
     if files:
         mine = [p for p in files if p.suffix == ".j2" and p.parent.name in LANGS and p.is_file()]
         replaced = {f"{p.parent.name}/{p.name}": p for p in mine}
+        try:
+            mine_sources = {
+                name: read_text(path, str(path), MAX_TEMPLATE_BYTES)
+                for name, path in replaced.items()
+            }
+        except CatalogError:
+            return  # reported where the file is checked
         sources = tuple(
-            (name, str(replaced[name]), replaced[name].read_text(encoding="utf-8"))
+            (name, str(replaced[name]), mine_sources[name])
             if name in replaced
             else (name, label, source)
             for name, label, source in shipped_templates().sources
@@ -297,7 +302,10 @@ def _render_products(catalog_folder: Path | None, files: list[Path], report: Rep
         folder = catalog_folder / "templates"
         names = {p.stem for p in folder.glob("*/*.j2")} if folder.is_dir() else set()
         catalog, label = Catalog.default(catalog_folder), str(folder)
-        templates = read_templates([folder])
+        try:
+            templates = read_templates([folder])
+        except CatalogError:
+            return  # a template that cannot be read is reported where the file is checked
     else:
         names, catalog, label = None, shipped_data, str(templates_dir())
         templates = shipped_templates()
@@ -324,6 +332,10 @@ def validate(catalog_folder: Path | None = None, files: Iterable[Path] = ()) -> 
     roots = [catalog_folder] if catalog_folder is not None else [catalog_dir(), templates_dir()]
     for root in roots:
         for path in _files(root):
+            if not inside(path, root):
+                report.files += 1
+                report.add(confined_error(path))
+                continue
             rel = path.relative_to(root)
             template = rel.parts[0] == "templates" or root == templates_dir()
             kind = "template" if template else _kind_by_place(path, root)

@@ -295,7 +295,7 @@ def test_errors_in_the_page_language(client) -> None:
         ("kniffel", "games", "9"): "Erwartet 1–6 Spiele je Block, nicht 9.",
         ("kniffel", "names", "a,,b"): "Name 2 ist leer",
         ("kribbeln", "players", "9"): "Erwartet 2–8 Spieler, nicht 9.",
-        ("kniffel-odds", "games", "5"): "Erwartet 100–10000000 simulierte Spiele, nicht 5.",
+        ("kniffel-odds", "games", "5"): "Erwartet 100–1000000 simulierte Spiele, nicht 5.",
     }
     for (page, field, value), text in german.items():
         base = WORKSHEET if page == "worksheet" else {}

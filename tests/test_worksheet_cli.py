@@ -300,7 +300,7 @@ BAD = [
     (["--spec", "mixed", "--level", "3"], "--level", "leave out --level"),
     (["--spec", "nope.yaml"], "--spec", "no spec file"),
     (["--spec", "bad.yaml"], "bad.yaml:2", "expected a whole number"),
-    (["--out", "ws.pdf", "--key-file", "ws.pdf"], "--key-file", "also the worksheet"),
+    (["--out", "ws.pdf", "--key-file", "ws.pdf"], "--key-file", "written twice"),
     (["--out", "missing/ws.pdf"], "--out", "does not exist"),
     (["--paper", "a5"], "--paper", "a5"),
 ]

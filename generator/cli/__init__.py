@@ -58,57 +58,102 @@ class RootGroup(LazyGroup):
 
     def main(self, args: Any = None, prog_name: Any = None, complete_var: Any = None,
              standalone_mode: bool = True, **extra: Any) -> Any:  # fmt: skip
+        from generator import interrupts
         from generator.cli import runopts
 
         args = list(sys.argv[1:] if args is None else args)
         runopts.reset()
-        try:
-            code, started, error = self._run_once(args, prog_name, complete_var, extra)
-            if not runopts.SETTINGS.watch:
-                sys.exit(code)
-            # --watch: rebuild on every change, keep watching after an error, Ctrl-C ends;
-            # a page beside the previews always shows the newest good build (and the error)
-            page = runopts.PreviewPage(args)
-            while True:
-                page.update(error)
-                stamps = runopts.snapshot(runopts.watched_files(args, page.folder))
-                click.echo(f"[watch] built in {time.monotonic() - started:.2f} s (exit {code}); "
-                           "waiting for changes", err=True)  # fmt: skip
-                changed = runopts.wait_for_change(args, stamps, page.folder)
-                names = ", ".join(p.name for p in changed[:3]) + (" …" if len(changed) > 3 else "")
-                click.echo(f"[watch] changed: {names}", err=True)
+        with interrupts.install():
+            try:
                 code, started, error = self._run_once(args, prog_name, complete_var, extra)
-        except KeyboardInterrupt:
-            sys.exit(0)
-        finally:
-            runopts.reset()  # a run's --catalog must not outlive it (tests, benchmarks)
+                if not runopts.SETTINGS.watch or code in INTERRUPTED:
+                    sys.exit(code)
+                # --watch: rebuild on every change, keep watching after an error, Ctrl-C ends;
+                # a page beside the previews always shows the newest good build (and the error)
+                page = runopts.PreviewPage(args)
+                while True:
+                    page.update(error)
+                    stamps = runopts.snapshot(runopts.watched_files(args, page.folder))
+                    took = time.monotonic() - started
+                    click.echo(f"[watch] built in {took:.2f} s (exit {code}); waiting for changes",
+                               err=True)  # fmt: skip
+                    changed = runopts.wait_for_change(args, stamps, page.folder)
+                    names = ", ".join(p.name for p in changed[:3])
+                    click.echo(f"[watch] changed: {names}{' …' if len(changed) > 3 else ''}",
+                               err=True)  # fmt: skip
+                    code, started, error = self._run_once(args, prog_name, complete_var, extra)
+                    if code in INTERRUPTED:
+                        sys.exit(code)
+            except KeyboardInterrupt:
+                sys.exit(0)  # Ctrl-C while --watch waits for a change ends the watch
+            except interrupts.Terminated:
+                sys.exit(143)
+            finally:
+                runopts.reset()  # a run's --catalog must not outlive it (tests, benchmarks)
 
     def _run_once(self, args: list[str], prog_name: Any, complete_var: Any,
                   extra: dict[str, Any]) -> tuple[int, float, str | None]:  # fmt: skip
         """Run the command once: its exit status, start time and error line (errors → status)."""
-        from generator.cli import runopts
+        from generator import interrupts
 
         started = time.monotonic()
+        try:
+            code, error = self._invoke(args, prog_name, complete_var, extra)
+            return code, started, error
+        except BaseException as exc:
+            # a signal wins over whatever a library made of it (e.g. a KeyError from ReportLab)
+            signalled = interrupts.exit_code()
+            if signalled is None and isinstance(exc, (KeyboardInterrupt, click.exceptions.Abort)):
+                signalled = 130
+            if signalled is None:
+                raise
+            click.echo("dicesheets: interrupted", err=True)
+            return signalled, started, "interrupted"
+
+    def _invoke(self, args: list[str], prog_name: Any, complete_var: Any,
+                extra: dict[str, Any]) -> tuple[int, str | None]:  # fmt: skip
+        """Run the command; a user error, an OS error or bad arguments become one line, status 2."""
+        from generator.cli import runopts
+        from generator.errors import one_line, os_error
+
         runopts.SETTINGS.preview_dir, runopts.SETTINGS.previewed = None, []
         try:
+            check_arguments(args)
             result = super().main(
                 args, prog_name or "dicesheets", complete_var, standalone_mode=False, **extra
             )
         except UserError as exc:
             from generator.cli.options import user_message
 
-            return self._failed(2, started, user_message(exc))
+            return self._failed(2, user_message(exc))
+        except OSError as exc:  # a file or folder the user named: full disk, permissions …
+            return self._failed(2, str(os_error(exc)))
         except click.exceptions.Abort:
-            click.echo("dicesheets: interrupted", err=True)
-            return 130, started, "interrupted"
+            raise
         except click.ClickException as exc:
-            return self._failed(exc.exit_code, started, exc.format_message())
-        return (result if isinstance(result, int) else 0), started, None
+            return self._failed(exc.exit_code, one_line(exc.format_message()))
+        return (result if isinstance(result, int) else 0), None
 
     @staticmethod
-    def _failed(code: int, started: float, message: str) -> tuple[int, float, str]:
+    def _failed(code: int, message: str) -> tuple[int, str]:
         click.echo(f"dicesheets: error: {message}", err=True)
-        return code, started, message
+        return code, message
+
+
+INTERRUPTED = (130, 143)
+
+
+def check_arguments(args: list[str]) -> None:
+    """Refuse arguments that are not text (bytes the terminal's encoding could not decode)."""
+    for number, arg in enumerate(args, 1):
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            byte = ord(arg[exc.start]) & 0xFF
+            raise UserError(
+                f"byte 0x{byte:02x} is not UTF-8 text; use UTF-8 for names and file names",
+                where=f"argument {number}",
+            ) from None
 
 
 @click.group(cls=RootGroup, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})

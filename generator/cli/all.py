@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 import click
 
-from generator.cli.options import run_catalog, write_out
+from generator.cli.options import run_catalog, seed_option, write_out
 
 
 @click.command("all")
@@ -21,7 +21,7 @@ from generator.cli.options import run_catalog, write_out
     show_default=True,
     help="Folder for the sheets.",
 )
-@click.option("--seed", type=int, default=1, show_default=True, help="Random seed.")
+@seed_option(help="Random seed.")
 def all_command(out: str, seed: int) -> None:
     """Write the default set of sheets into a folder."""
     from pathlib import Path

@@ -9,6 +9,7 @@ from generator.cli.options import (
     json_option,
     lang_option,
     run_catalog,
+    seed_option,
     sheet_options,
     write_out,
 )
@@ -51,12 +52,16 @@ def board(
 
 @koepfchen.command()
 @profile_option
-@click.option("--seed", type=int, default=1, show_default=True, help="Board and simulation seed.")
+@seed_option(help="Board and simulation seed.")
 @click.option(
     "--players", type=int, default=4, show_default=True, help="Players in the simulated race, 1–6."
 )
 @click.option(
-    "--games", type=int, default=20000, show_default=True, help="Simulated races (Monte Carlo)."
+    "--games",
+    type=int,
+    default=20000,
+    show_default=True,
+    help="Simulated races (Monte Carlo), 1–1,000,000.",
 )
 @json_option
 def analyze(profile: str, seed: int, players: int, games: int, as_json: bool) -> None:

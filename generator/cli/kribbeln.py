@@ -180,7 +180,11 @@ balance_option = click.option(
 
 @kribbeln.command()
 @click.option(
-    "--pages", type=int, default=6, show_default=True, help="Task sheets in the block (one a page)."
+    "--pages",
+    type=int,
+    default=6,
+    show_default=True,
+    help="Task sheets in the block (one a page), 1–100.",
 )
 @balance_option
 @dice_option
@@ -249,7 +253,9 @@ def score(file: str, as_json: bool) -> None:
 @click.option(
     "--players", type=int, default=4, show_default=True, help="Players, 2–8 (2–5 in the game)."
 )
-@click.option("--games", type=int, default=10_000, show_default=True, help="Games to play.")
+@click.option(
+    "--games", type=int, default=10_000, show_default=True, help="Games to play, 1–1,000,000."
+)
 @seed_option
 @click.option(
     "--pages",

@@ -71,10 +71,19 @@ def lang_option(default: str | None = "de") -> Callable[[F], F]:
     return decorate
 
 
-def seed_option(f: F) -> F:
-    return click.option(
-        "--seed", type=int, default=1, show_default=True, help="Random seed (same seed, same PDF)."
-    )(f)
+# one seed type for every command: numpy's generators take no negative seed, and a bound
+# keeps seeds printable and portable (the seed is recorded in every manifest)
+MAX_SEED = 2**32 - 1
+SEED = click.IntRange(0, MAX_SEED)
+
+
+def seed_option(f: F | None = None, *, help: str = "Random seed (same seed, same PDF).") -> Any:
+    """--seed 0–4294967295 (bare `@seed_option`, or `@seed_option(help=…)`)."""
+
+    def decorate(g: F) -> F:
+        return click.option("--seed", type=SEED, default=1, show_default=True, help=help)(g)
+
+    return decorate(f) if f is not None else decorate
 
 
 def json_option(f: F) -> F:

@@ -11,10 +11,16 @@ from generator.cli.options import echo_json, lang_option, run_catalog, sheet_opt
 @click.option("--game", type=click.Choice(["kribbeln", "koepfchen"]), required=True,
               help="Which game's balance to report.")  # fmt: skip
 @click.option("--profile", default="classic", show_default=True, help="Köpfchen board profile.")
-@click.option("--players", type=int, default=4, show_default=True, help="Players (2–6).")
-@click.option("--pages", type=int, default=6, show_default=True, help="Kribbeln: sheets.")
+@click.option(
+    "--players",
+    type=int,
+    default=4,
+    show_default=True,
+    help="Players (Köpfchen 2–6, Kribbeln 2–8).",
+)
+@click.option("--pages", type=int, default=6, show_default=True, help="Kribbeln: sheets, 1–100.")
 @click.option("--games", type=int, default=2000, show_default=True,
-              help="Kribbeln: simulated games.")  # fmt: skip
+              help="Kribbeln: simulated games, 1–1,000,000.")  # fmt: skip
 @click.option("--balance", "balance_file", default=None, help="Kribbeln: balance file.")
 @click.option("--dice", "dice_file", default=None, help="Kribbeln: dice file.")
 @click.option("--tasks", "tasks_file", default=None, help="Kribbeln: task file.")

@@ -43,6 +43,10 @@ def _set(name: str) -> Callable[[click.Context, click.Parameter, Any], None]:
             from generator.errors import OptionError
 
             raise OptionError("--catalog", f"'{value}' is not a folder")
+        if name == "png" and value is not None:
+            from generator.io.writer import check_folder
+
+            check_folder(Path(value), "--png")  # before any PDF is written
         if value is not None:
             setattr(SETTINGS, name, Path(value) if name in ("png", "catalog") else value)
 

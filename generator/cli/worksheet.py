@@ -28,7 +28,7 @@ SINGLE_SECTION = ("family", "level", "problems", "impossible")
     type=int,
     default=0,
     show_default=True,
-    help="How many problems have no solution (marked in the key).",
+    help="How many problems have no solution (marked in the key), 0–100, at most --problems.",
 )
 @click.option("--title", default=None, help="Title printed on every sheet.")
 @click.option(

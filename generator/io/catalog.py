@@ -7,11 +7,12 @@ passed to every loader (the CLI makes it from `--catalog`); there is no ambient 
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator.errors import InputError
+from generator.errors import CatalogError, InputError
 from generator.resources import catalog_dir
 
 if TYPE_CHECKING:
@@ -41,10 +42,11 @@ class Catalog:
         return read_templates([d / "templates" for d in self.dirs if d != catalog_dir()])
 
     def path(self, relative: str) -> Path | None:
-        """The first folder's file at `relative`, or None."""
+        """The first folder's file at `relative`, or None (never a file outside the folders)."""
         for folder in self.dirs:
             candidate = folder / relative
             if candidate.is_file():
+                confined(candidate, folder)
                 return candidate
         return None
 
@@ -54,7 +56,7 @@ class Catalog:
         for folder in self.dirs:
             sub = folder / subdir
             if sub.is_dir():
-                found.update(p.stem for p in sub.glob(f"*{suffix}") if p.is_file())
+                found.update(p.stem for p in sub.glob(f"*{suffix}") if inside(p, folder))
         return sorted(found)
 
     def label(self, path: Path) -> str:
@@ -69,12 +71,31 @@ class Catalog:
         return str(path)
 
 
+def inside(path: Path, folder: Path) -> bool:
+    """Whether `path` is a regular file that, links resolved, lies inside `folder`."""
+    real = Path(os.path.realpath(path))
+    return real.is_file() and real.is_relative_to(os.path.realpath(folder))
+
+
+def confined_error(path: Path) -> CatalogError:
+    """The error for a file that lies outside its catalog folder (a link or `..`)."""
+    return CatalogError(
+        "is a link (or a path) out of the catalog folder; copy the file into the folder",
+        file=str(path),
+    )
+
+
+def confined(path: Path, folder: Path) -> Path:
+    """`path` if it stays inside `folder`; a link out of the catalog (or `..`) is refused."""
+    if not inside(path, folder):
+        raise confined_error(path)
+    return path
+
+
 def find_file(
     relative: str, file: str | None, subject: str, what: str, catalog: Catalog | None = None
 ) -> tuple[Path, str]:
     """The user's `file` (input `subject`), else the catalog's `relative` one; with its label."""
-    from generator.errors import CatalogError
-
     if file is not None:
         path = Path(file)
         if not path.is_file():

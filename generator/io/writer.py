@@ -1,8 +1,11 @@
 """The one writer: a `Built` → PDF(s) + manifest, written atomically, then the PNG previews.
 
 A PDF and its manifest are first written to temporary files beside their
-targets and renamed only when all are complete, so an error or Ctrl-C never
-leaves a half-written or partial file behind. Every command (and `dicesheets
+targets and renamed only when all are complete, so an error, Ctrl-C or SIGTERM
+never leaves a half-written or partial file behind. The renames of one run
+happen together under a lock on the output folder, so concurrent runs never
+leave one run's PDF beside another's manifest; output names that would land on
+the same file are refused. Every command (and `dicesheets
 all`) writes through `write_built`, so every PDF gets its manifest and previews.
 """
 
@@ -11,19 +14,33 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import tempfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from generator import __version__
-from generator.errors import InputError
+from generator import __version__, interrupts
+from generator.errors import InputError, os_error, shown
 
 if TYPE_CHECKING:
     from generator.built import Built
 
 DEFAULT_OUT = Path("output")
+# a default file name: one plain name, never a folder part, a hidden file or a control character
+SAFE_FILE_NAME = re.compile(r"[^/\\.\x00-\x1f\x7f][^/\\\x00-\x1f\x7f]{0,200}")
+
+
+def check_folder(folder: Path, role: str) -> None:
+    """Refuse early a folder that cannot be created or written (before any work is done)."""
+    existing = folder
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise InputError(role, f"'{shown(existing)}' is not a folder")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise InputError(role, f"folder '{shown(existing)}' is not writable")
 
 
 def resolve_out(out: str | Path | None, default_name: str, role: str = "pdf") -> Path:
@@ -31,25 +48,25 @@ def resolve_out(out: str | Path | None, default_name: str, role: str = "pdf") ->
 
     Errors are `InputError(role, …)`: the CLI names the option that set the target.
     """
+    if not SAFE_FILE_NAME.fullmatch(default_name):
+        # every id that reaches a name is checked where it is read; this is the last guard
+        raise InputError(role, f"unsafe output file name '{shown(default_name)}'")
     path = Path(out) if out is not None else DEFAULT_OUT
     as_dir = path.is_dir() or str(out).endswith(("/", os.sep)) or out is None or not path.suffix
     target = path / default_name if as_dir else path
     folder = target.parent
     if as_dir:
-        # the folder is created when the file is written; check that it can be
-        existing = folder
-        while not existing.exists() and existing != existing.parent:
-            existing = existing.parent
-        if not existing.is_dir():
-            raise InputError(role, f"'{existing}' is not a folder")
-        if not os.access(existing, os.W_OK | os.X_OK):
-            raise InputError(role, f"folder '{existing}' is not writable")
+        check_folder(folder, role)  # the folder is created when the file is written
     elif not folder.is_dir():
-        raise InputError(role, f"folder '{folder}' does not exist")
+        raise InputError(role, f"folder '{shown(folder)}' does not exist")
     elif not os.access(folder, os.W_OK | os.X_OK):
-        raise InputError(role, f"folder '{folder}' is not writable")
+        raise InputError(role, f"folder '{shown(folder)}' is not writable")
     if target.is_dir():
-        raise InputError(role, f"'{target}' is a folder, expected a file name")
+        raise InputError(role, f"'{shown(target)}' is a folder, expected a file name")
+    if manifest_path(target) == target:
+        raise InputError(
+            role, f"'{shown(target)}' is the name of the manifest beside the PDF; use a .pdf name"
+        )
     return target
 
 
@@ -63,26 +80,86 @@ def dumps_json(data: Any) -> str:
     return json.dumps(data, sort_keys=True, ensure_ascii=False, indent=2, allow_nan=False) + "\n"
 
 
-def write_files_atomic(files: Iterable[tuple[Path, bytes]]) -> None:
-    """Write every (path, bytes) to a temporary file first, then rename them all."""
-    pending: list[tuple[str, Path]] = []
+def _identity(path: Path) -> str:
+    """The real place a name stands for (links in the folder resolved, not the name itself)."""
+    return os.path.join(os.path.realpath(path.parent), path.name)
+
+
+def check_distinct(paths: Iterable[Path], role: str = "pdf") -> None:
+    """Refuse two outputs of one run that would land on the same file (one would be lost)."""
+    seen: dict[str, Path] = {}
+    for path in paths:
+        key = _identity(path)
+        if key in seen:
+            raise InputError(
+                role,
+                f"'{shown(path)}' would be written twice (a PDF, its .json manifest and an "
+                "answer key need different names)",
+            )
+        seen[key] = path
+
+
+@contextlib.contextmanager
+def _folder_locks(folders: Iterable[Path]) -> Iterator[None]:
+    """Exclusive locks on the output folders: concurrent runs replace their files one at a time.
+
+    The lock is taken on the folder itself (flock on its descriptor), so no lock
+    file is ever left behind; it ends with the process, even after `kill -9`.
+    """
     try:
-        for path, data in files:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-            pending.append((tmp, path))
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.chmod(tmp, 0o644)
-        for tmp, path in pending:
-            os.replace(tmp, path)
-        pending.clear()
+        import fcntl
+    except ImportError:  # no flock (Windows): renames stay atomic one by one
+        yield
+        return
+    fds: list[int] = []
+    try:
+        for folder in sorted({os.path.realpath(f) for f in folders}):  # one order: no deadlock
+            fd = os.open(folder, os.O_RDONLY)
+            fds.append(fd)
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
     finally:
-        for tmp, _ in pending:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
+        for fd in fds:
+            os.close(fd)  # closing releases the lock
+
+
+def write_files_atomic(files: Iterable[tuple[Path, bytes]], role: str = "pdf") -> None:
+    """Write every (path, bytes) to a temporary file first, then rename them all.
+
+    The files of one call are replaced as a group: signals wait until every
+    temporary file is renamed or removed, and the folders are locked, so a kill
+    or a concurrent run never leaves a PDF beside another run's manifest.
+    """
+    files = list(files)
+    check_distinct([path for path, _ in files], role)
+    folders = []
+    for path, _ in files:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        folders.append(path.parent)
+    pending: list[tuple[str, Path]] = []
+    with interrupts.deferred():
+        try:
+            for path, data in files:
+                try:
+                    fd, tmp = tempfile.mkstemp(
+                        prefix=f".{path.name}.", suffix=".tmp", dir=path.parent
+                    )
+                    pending.append((tmp, path))
+                    with os.fdopen(fd, "wb") as handle:
+                        handle.write(data)
+                        handle.flush()
+                        os.fsync(handle.fileno())
+                    os.chmod(tmp, 0o644)
+                except OSError as exc:  # full disk, quota, a file system without our rights
+                    raise os_error(exc, path) from None
+            with _folder_locks(folders):
+                for tmp, path in pending:
+                    os.replace(tmp, path)
+            pending.clear()
+        finally:
+            for tmp, _ in pending:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
 
 
 def build_manifest(
@@ -137,9 +214,8 @@ def write_built(
         extra = resolve_out(
             target if target is not None else path.parent, f"{path.stem}-{role}.pdf", role
         )
-        if extra.resolve() in {p.resolve() for p in paths}:
-            raise InputError(role, f"'{extra}' is also the {built.command}'s file")
         paths.append(extra)
+        check_distinct([*paths, manifest_path(path)], role)  # before any work
     pdfs = [render_pdf(doc) for doc in built.documents]
     contents = dict(built.contents)
     for (role, _), extra in zip(built.extra, paths[1:]):

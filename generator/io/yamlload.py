@@ -8,6 +8,7 @@ refused quickly with a `CatalogError`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -20,12 +21,20 @@ from yaml.reader import Reader
 from yaml.resolver import Resolver
 from yaml.scanner import Scanner
 
-from generator.errors import CatalogError
+from generator.errors import CatalogError, shown
 from generator.text import LANGS
 
 MAX_BYTES = 2_000_000
 MAX_DEPTH = 40
 MAX_ALIASES = 100
+# values after aliases are expanded: a few aliases can stand for 10**10 items, and every
+# consumer (validation, cache keys, JSON) walks the expanded tree
+MAX_NODES = 200_000
+# control characters in a text value (tab and line breaks are text); a NUL would also
+# break any file name the value reaches
+# every id that can reach a file name (rule sets, profiles, families): one safe pattern
+ID_PATTERN = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
+_CONTROL_IN_TEXT = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 class LocDict(dict):
@@ -198,8 +207,58 @@ def _construct_sequence(loader: Any, node: yaml.SequenceNode) -> LocList:
     return result
 
 
+def _construct_text(loader: Any, node: yaml.ScalarNode) -> str:
+    value = loader.construct_scalar(node)
+    if bad := _CONTROL_IN_TEXT.search(value):
+        line, col = _pos(node)
+        raise CatalogError(
+            f"control character U+{ord(bad.group()):04X} in a text value", file=loader.file,
+            line=line, column=col,
+        )  # fmt: skip
+    return value
+
+
+def _expanded_size(root: yaml.Node) -> int:
+    """How many nodes the document has once every alias is replaced by what it names."""
+    sizes: dict[int, int] = {}
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, children_done = stack.pop()
+        if id(node) in sizes:
+            continue
+        if isinstance(node, yaml.ScalarNode):
+            sizes[id(node)] = 1
+            continue
+        children = (
+            [n for pair in node.value for n in pair]
+            if isinstance(node, yaml.MappingNode)
+            else list(node.value)
+        )
+        if children_done:
+            sizes[id(node)] = min(MAX_NODES + 1, 1 + sum(sizes[id(c)] for c in children))
+        else:
+            stack.append((node, True))
+            stack.extend((c, False) for c in children if id(c) not in sizes)
+    return sizes[id(root)]
+
+
+def _document(loader: Any, file: str) -> Any:
+    """The one document of `loader`, refused when its aliases expand it beyond MAX_NODES."""
+    node = loader.get_single_node()
+    if node is None:
+        return None
+    if _expanded_size(node) > MAX_NODES:
+        line, col = _pos(node)
+        raise CatalogError(
+            f"more than {MAX_NODES} values once aliases are expanded; refusing a possible "
+            "alias bomb", file=file, line=line, column=col,
+        )  # fmt: skip
+    return loader.construct_document(node)
+
+
 _Constructor.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 _Constructor.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
+_Constructor.add_constructor("tag:yaml.org,2002:str", _construct_text)
 
 
 def load_text(text: str, file: str) -> Any:
@@ -209,48 +268,54 @@ def load_text(text: str, file: str) -> Any:
     if _loader_class(text) is not _Loader:
         fast = _FastLoader(text, file)
         try:
-            return fast.get_single_data()
+            return _document(fast, file)
         except (yaml.YAMLError, RecursionError):
             pass  # parsed again below, so that every message is worded as on the pure path
         finally:
             fast.dispose()
-    loader = _Loader(text, file)
+    loader: _Loader | None = None
     try:
-        return loader.get_single_data()
+        loader = _Loader(text, file)  # the reader checks the characters here already
+        return _document(loader, file)
     except CatalogError:
         raise
+    except yaml.reader.ReaderError as exc:
+        line, col = _line_column(text, exc.position)
+        raise CatalogError(
+            f"control character U+{exc.character:04X} is not allowed in YAML"
+            if isinstance(exc.character, int)
+            else "invalid character",
+            file=file, line=line, column=col,
+        ) from None  # fmt: skip
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        problem = exc.problem or "YAML syntax error"
+        problem = shown(exc.problem or "YAML syntax error", 200)
         if mark is None:
             raise CatalogError(f"invalid YAML: {problem}", file=file) from None
         raise CatalogError(
             f"invalid YAML: {problem}", file=file, line=mark.line + 1, column=mark.column + 1
         ) from None
     except yaml.YAMLError as exc:
-        raise CatalogError(f"invalid YAML: {exc}", file=file) from None
+        raise CatalogError(f"invalid YAML: {shown(exc, 200)}", file=file) from None
     except RecursionError:
         raise CatalogError(f"nesting deeper than {MAX_DEPTH} levels", file=file) from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
+
+
+def _line_column(text: str, position: int) -> tuple[int, int]:
+    """1-based line and column of a character offset."""
+    before = text[:position]
+    return before.count("\n") + 1, position - (before.rfind("\n") + 1) + 1
 
 
 def load_file(path: Path, name: str | None = None) -> Any:
     """Read and parse one YAML file (UTF-8); `name` is how messages call it (default: the path)."""
+    from generator.io.userfiles import read_text
+
     name = name or str(path)
-    try:
-        size = path.stat().st_size
-    except OSError as exc:
-        raise CatalogError(f"cannot read file: {exc.strerror}", file=name) from None
-    if size > MAX_BYTES:
-        raise CatalogError(f"file is larger than {MAX_BYTES} bytes", file=name)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise CatalogError(f"not UTF-8 text (byte {exc.start})", file=name) from None
-    except OSError as exc:
-        raise CatalogError(f"cannot read file: {exc.strerror}", file=name) from None
-    return load_text(text, name)
+    return load_text(read_text(path, name, MAX_BYTES), name)
 
 
 class Fields:
@@ -312,6 +377,17 @@ class Fields:
             )
         return value
 
+    def ident(self, key: str, kind: type | tuple[type, ...] = str) -> str:
+        """An id under `key` that is safe in a file name: lower-case letters, digits, - and _."""
+        value = str(self.get(key, kind))
+        if not ID_PATTERN.fullmatch(value):
+            raise self.error(
+                key,
+                f"key '{self._label(key)}': expected an id of 1–40 lower-case letters, digits, "
+                f"'-' and '_' (starting with a letter or digit), found '{shown(value)}'",
+            )
+        return value
+
     def choice(self, key: str, choices: tuple[str, ...], default: Any = _MISSING) -> str:
         value = self.get(key, str, default)
         if value not in choices:
@@ -370,7 +446,7 @@ def _kind(value: Any) -> str:
     if isinstance(value, (int, float)):
         return f"the number {value}"
     if isinstance(value, str):
-        return f"the text '{value}'"
+        return f"the text '{shown(value)}'"
     if isinstance(value, dict):
         return "a mapping"
     if isinstance(value, list):

@@ -10,6 +10,7 @@ from generator.text import Templates, Texts
 
 MAX_PLAYERS = 8
 MAX_GAMES = 6
+MAX_COPIES = 1000  # 8,000 blocks: a few seconds and a few MB (the grid is one PDF form)
 
 
 @dataclass(frozen=True)
@@ -65,8 +66,8 @@ def make_spec(
         )
     if not 1 <= games <= MAX_GAMES:
         raise InputError("games", f"expected 1–{MAX_GAMES} game columns, found {games}")
-    if copies < 1:
-        raise InputError("copies", f"expected at least 1 copy, found {copies}")
+    if not 1 <= copies <= MAX_COPIES:
+        raise InputError("copies", f"expected 1–{MAX_COPIES} copies, found {copies}")
     padded = name_list + ("",) * (players - len(name_list))
     return BlockSpec(rules, lang, games, padded, copies, templates)
 

@@ -112,7 +112,7 @@ def load_rules_file(path: Path, label: str) -> RuleSet:
     if not categories:
         raise f.error("categories", "expected at least one category")
     rules = RuleSet(
-        id=f.get("id", str),
+        id=f.ident("id"),
         name=f.texts("name"),
         lang=f.choice("lang", LANGS),
         categories=categories,

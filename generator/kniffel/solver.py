@@ -613,10 +613,19 @@ def load_strategy(rules: RuleSet, tick: Callable[[int], None] | None = None) -> 
 
     game = make_game(rules)
     layer_done = None if tick is None else (lambda _layer: tick(1))
+
+    def valid(arrays: dict[str, np.ndarray]) -> bool:
+        values = arrays["values"]
+        return (
+            set(arrays) == {"values"}
+            and values.shape == game.shape
+            and values.dtype.kind == "f"
+            # unreachable states hold NaN; every other value is an expected score ≥ 0
+            and not bool(np.isinf(values).any())
+            and not bool((values < 0).any())
+        )
+
     arrays = cached_arrays(
-        "kniffel", table_key(rules), lambda: {"values": solve_values(game, layer_done)}
+        "kniffel", table_key(rules), lambda: {"values": solve_values(game, layer_done)}, valid
     )
-    values = arrays.get("values")
-    if values is None or values.shape != game.shape:  # not ours: recompute, never trust it
-        values = solve_values(game, layer_done)
-    return Strategy(game, values)
+    return Strategy(game, arrays["values"])

@@ -9,7 +9,6 @@ whether the constraints can be met together at all; every complaint is a
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -313,11 +312,7 @@ def load_profile_file(path: Path, label: str) -> Profile:
     key = top.sub("key", {})
     assert key is not None
     key.f.unknown_keys({"hardest"})
-    profile_id = top.f.get("id", str)
-    if not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,39}", profile_id):
-        raise top.f.error(
-            "id", f"key 'id': expected lower-case letters, digits and '-', found '{profile_id}'"
-        )
+    profile_id = top.f.ident("id")
     profile = Profile(
         id=profile_id,
         name=top.texts("name"),

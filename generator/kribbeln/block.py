@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator.errors import CatalogError, OptionError
+from generator.errors import CatalogError, OptionError, shown
 from generator.io.yamlload import Fields, load_file, position
 from generator.kribbeln.balance import AREAS, TASKS_PER_AREA, TASKS_PER_SHEET
 from generator.kribbeln.tasks import Task, TaskCatalog
@@ -23,6 +23,7 @@ from generator.kribbeln.tasks import Task, TaskCatalog
 FINAL_AREA = AREAS + 1  # the fourth Kribbeln row belongs to no colour area
 MAX_PIPS = 36  # six dice: the highest pip sum
 MIN_PIPS = 6  # … and the lowest
+MAX_MANIFEST_BYTES = 5_000_000  # a block's manifest is ~100 kB; anything far larger is not one
 
 
 @dataclass(frozen=True)
@@ -137,19 +138,23 @@ def load_pages_file(file: str, catalog: TaskCatalog) -> list[Sheet]:
 
 def load_block_manifest(file: str, catalog: TaskCatalog) -> list[Sheet]:
     """The sheets of a block from the manifest `dicesheets kribbeln block` wrote beside it."""
+    from generator.io.userfiles import read_text
+
     path = Path(file)
     if not path.is_file():
-        raise OptionError("--block", f"'{file}' is not a file")
+        raise OptionError("--block", f"'{shown(file)}' is not a file")
     try:
-        data: Any = json.loads(path.read_text(encoding="utf-8"))
+        data: Any = json.loads(read_text(path, file, MAX_MANIFEST_BYTES))
         contents = data["contents"]
         if contents.get("kind") != "kribbeln-block":
             raise CatalogError(
-                f"not a Kribbeln block manifest (kind '{contents.get('kind')}')", file=file
+                f"not a Kribbeln block manifest (kind '{shown(contents.get('kind'))}')", file=file
             )
         ids = [[t["id"] for t in sheet["tasks"]] for sheet in contents["sheets"]]
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise CatalogError(f"cannot read the manifest: {exc}", file=file) from None
+    except json.JSONDecodeError as exc:
+        raise CatalogError(f"not JSON: {exc.msg}", file=file, line=exc.lineno) from None
+    except RecursionError:
+        raise CatalogError("not a Kribbeln block manifest (nested too deeply)", file=file) from None
     except (KeyError, TypeError, AttributeError):
         raise CatalogError(
             "not a Kribbeln block manifest (expected contents.sheets[].tasks[].id)", file=file

@@ -82,10 +82,12 @@ def _row_score_holds(dice: DiceSet, previous: int, rolls: int) -> UInt8Array:
         policy = policy_for(n, pips * (pips > previous), rolls)
         return {"holds": np.stack(policy.holds)}
 
-    holds = cached_arrays(CACHE_NAMESPACE, key, compute)["holds"]
-    if holds.shape != (rolls - 1, roll_states(dice).n_states):  # a damaged entry
-        holds = compute()["holds"]
-    return holds.astype(np.uint8)
+    def valid(arrays: dict[str, np.ndarray]) -> bool:
+        holds = arrays["holds"]
+        shape = (rolls - 1, roll_states(dice).n_states)
+        return holds.shape == shape and holds.dtype.kind in "iu" and int(holds.max(initial=0)) < 64
+
+    return cached_arrays(CACHE_NAMESPACE, key, compute, valid)["holds"].astype(np.uint8)
 
 
 def build_tables(dice: DiceSet, tasks: Sequence[Task], goal: str, rolls: int) -> Tables:

@@ -156,6 +156,18 @@ def _raise_missing() -> Any:
     raise _Missing
 
 
+def _is_number(x: Any, low: float, high: float) -> bool:
+    return type(x) in (int, float) and low <= x <= high
+
+
+def _valid_figures(entry: Any) -> bool:
+    return (
+        set(entry) == {"p_success", "expected_pips"}
+        and _is_number(entry["p_success"], 0, 1)
+        and _is_number(entry["expected_pips"], 0, 36)
+    )
+
+
 def analyze_tasks(
     dice: DiceSet, tasks: Sequence[Task], rolls: int = DEFAULT_ROLLS, *, use_cache: bool = True
 ) -> dict[str, TaskFigures]:
@@ -168,9 +180,9 @@ def analyze_tasks(
     if use_cache:
         for i, key in enumerate(keys):
             try:
-                entry = cached_json(CACHE_NAMESPACE, key, _raise_missing)
+                entry = cached_json(CACHE_NAMESPACE, key, _raise_missing, _valid_figures)
                 found[i] = TaskFigures(float(entry["p_success"]), float(entry["expected_pips"]))
-            except (_Missing, KeyError, TypeError, ValueError):
+            except _Missing:
                 pass  # missing or malformed: recomputed below
     todo = [i for i in range(len(tasks)) if i not in found]
     computed = compute_figures(dice, [tasks[i] for i in todo], rolls)
@@ -178,7 +190,7 @@ def analyze_tasks(
         found[i] = fig
         if use_cache:
             entry = {"p_success": fig.p_success, "expected_pips": fig.expected_pips}
-            cached_json(CACHE_NAMESPACE, keys[i], functools.partial(dict, entry))
+            cached_json(CACHE_NAMESPACE, keys[i], functools.partial(dict, entry), _valid_figures)
     return {t.id: found[i] for i, t in enumerate(tasks)}
 
 
@@ -197,8 +209,18 @@ def row_figures(dice: DiceSet, rolls: int = DEFAULT_ROLLS, *, use_cache: bool = 
         p_above = [1.0] * n + [float(v) for v in values[1:]] + [0.0]
         return {"expected_max": float(values[0]), "p_above": p_above}
 
+    def valid(data: Any) -> bool:
+        p_above = data["p_above"]
+        return (
+            set(data) == {"expected_max", "p_above"}
+            and _is_number(data["expected_max"], n, N_FACES * n)
+            and isinstance(p_above, list)
+            and len(p_above) == N_FACES * n + 1
+            and all(_is_number(p, 0, 1) for p in p_above)
+        )
+
     key = key_for("row", SOLVER_VERSION, n, {"rolls": rolls})
-    data = cached_json(CACHE_NAMESPACE, key, compute) if use_cache else compute()
+    data = cached_json(CACHE_NAMESPACE, key, compute, valid) if use_cache else compute()
     return RowFigures(float(data["expected_max"]), tuple(float(p) for p in data["p_above"]))
 
 
@@ -296,14 +318,17 @@ def _cached_policy(key: str, n_dice: int, terminal: Any, rolls: int) -> Policy:
         p = policy_for(n_dice, terminal(), rolls)
         return {"start": np.array(p.start), **{f"hold{r}": h for r, h in enumerate(p.holds, 1)}}
 
-    data = cached_arrays(CACHE_NAMESPACE, key, compute)
-    try:
-        holds = tuple(np.asarray(data[f"hold{r}"], dtype=np.uint8) for r in range(1, rolls))
+    def valid(data: dict[str, np.ndarray]) -> bool:
         n_states = dice_space(n_dice).n_states
-        if any(h.shape != (n_states,) for h in holds):
-            raise ValueError("wrong shape")
-        return Policy(rolls, holds, float(data["start"]))
-    except (KeyError, ValueError):
-        data = compute()  # a stored entry of the wrong form: recompute
-        holds = tuple(data[f"hold{r}"] for r in range(1, rolls))
-        return Policy(rolls, holds, float(data["start"]))
+        holds = [data[f"hold{r}"] for r in range(1, rolls)]
+        return (
+            set(data) == {"start", *(f"hold{r}" for r in range(1, rolls))}
+            and data["start"].shape == ()
+            and bool(np.isfinite(data["start"]))
+            and all(h.shape == (n_states,) and h.dtype.kind in "iu" for h in holds)
+            and all(int(h.max(initial=0)) < 2**n_dice for h in holds)
+        )
+
+    data = cached_arrays(CACHE_NAMESPACE, key, compute, valid)
+    holds = tuple(np.asarray(data[f"hold{r}"], dtype=np.uint8) for r in range(1, rolls))
+    return Policy(rolls, holds, float(data["start"]))

@@ -217,7 +217,7 @@ def load_family_file(path: Path, label: str) -> Family:
     """Parse and validate one family file."""
     f = Fields(load_file(path, label), label)
     f.unknown_keys({"family", "name", "rules", "levels"})
-    family = str(f.get("family", (str, int)))
+    family = f.ident("family", (str, int))
     rules = Fields(f.get("rules", dict), label, "rules")
     rules.unknown_keys({"division", "use_all"})
     base = {

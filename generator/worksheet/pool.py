@@ -137,7 +137,9 @@ def level_pool(level: Level, progress: Progress | None = None) -> Pool:
     """The pool of `level`: from memory, else from the disk cache, else solved now."""
     key = key_for("worksheet-pool", POOL_VERSION, level.describe())
     if key not in _MEMO:
-        data = cached_json("worksheet-pool", key, lambda: compute_pool(level, progress))
+        data = cached_json(
+            "worksheet-pool", key, lambda: compute_pool(level, progress), _valid_pool(level)
+        )
         if len(_MEMO) >= _MEMO_SIZE:
             _MEMO.clear()
         _MEMO[key] = _from_json(level, data)
@@ -147,6 +149,35 @@ def level_pool(level: Level, progress: Progress | None = None) -> Pool:
 def clear_memo() -> None:
     """Forget the pools held in memory (benchmarks of a cold start)."""
     _MEMO.clear()
+
+
+def _valid_pool(level: Level) -> Callable[[Any], bool]:
+    """The check of a cached pool: every row of the form `compute_pool` writes."""
+    low, high = level.targets
+
+    def whole(x: Any, lo: int, hi: int) -> bool:
+        return type(x) is int and lo <= x <= hi
+
+    def numbers_ok(numbers: Any) -> bool:
+        return (
+            isinstance(numbers, list)
+            and 1 <= len(numbers) <= 6
+            and all(whole(n, 0, 10**6) for n in numbers)
+        )
+
+    def valid(data: Any) -> bool:
+        if set(data) != {"solvable", "impossible"}:
+            return False
+        for numbers, target, count, simplest, parts, focus in data["solvable"]:
+            a, b, brackets, fractions = parts
+            if not (numbers_ok(numbers) and whole(target, low, high) and whole(count, 1, 10**6)
+                    and isinstance(simplest, str) and whole(a, 1, 6) and whole(b, 0, 100)
+                    and type(brackets) is bool and type(fractions) is bool
+                    and type(focus) is bool):  # fmt: skip
+                return False
+        return all(numbers_ok(n) and whole(t, 0, high) for n, t in data["impossible"])
+
+    return valid
 
 
 def _from_json(level: Level, data: dict[str, Any]) -> Pool:

@@ -69,14 +69,12 @@ def parse_roster(text: str, label: str) -> Roster:
 
 def read_roster(path: str | Path) -> Roster:
     """Read a roster file: UTF-8 text, one name per line."""
-    file = Path(path)
-    where = "option --roster"
+    from generator.io.userfiles import read_bytes
+
     try:
-        if file.stat().st_size > MAX_BYTES:
-            raise UserError(f"{path} is larger than {MAX_BYTES} bytes", where=where)
-        data = file.read_bytes()
-    except OSError as exc:
-        raise UserError(f"cannot read {path}: {exc.strerror}", where=where) from None
+        data = read_bytes(Path(path), str(path), MAX_BYTES)
+    except UserError as exc:
+        raise UserError(f"{exc.where}: {exc.message}", where="option --roster") from None
     return roster_from_bytes(data, str(path))
 
 

@@ -1,0 +1,102 @@
+"""Ctrl-C and `kill`: one exception per signal, and short stretches where they must wait.
+
+The CLI installs `install()` for a run: SIGINT raises `KeyboardInterrupt`, SIGTERM
+raises `Terminated`, and the signal is remembered, so the run ends with 130 / 143
+even when a library catches the exception and raises something else instead.
+`deferred()` holds both signals back while files are created, renamed or removed:
+a kill then arrives just after, when every temporary file is gone and either the
+old files or the complete new ones are in place.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+from collections.abc import Iterator
+from types import FrameType
+from typing import Any
+
+SIGNALS = (signal.SIGINT, signal.SIGTERM)
+EXIT_CODES = {signal.SIGINT: 130, signal.SIGTERM: 143}
+
+
+class Terminated(BaseException):
+    """SIGTERM arrived (a BaseException like KeyboardInterrupt: `except Exception` lets it by)."""
+
+
+_received: list[int] = []  # the signals of this run, in order
+
+
+def _raise_for(signum: int) -> None:
+    if signum == signal.SIGINT:
+        raise KeyboardInterrupt
+    raise Terminated
+
+
+def _handler(signum: int, frame: FrameType | None) -> None:
+    _received.append(signum)
+    _raise_for(signum)
+
+
+def _in_main_thread() -> bool:
+    return threading.current_thread() is threading.main_thread()
+
+
+def catch_early() -> None:
+    """Route both signals through `_handler` for the rest of the process (the console script)."""
+    for sig in SIGNALS:
+        signal.signal(sig, _handler)
+
+
+@contextlib.contextmanager
+def install() -> Iterator[None]:
+    """Route SIGINT and SIGTERM through `_handler` for the duration of a run."""
+    _received.clear()
+    if not _in_main_thread():
+        yield
+        return
+    old = {sig: signal.signal(sig, _handler) for sig in SIGNALS}
+    try:
+        yield
+    finally:
+        for sig, previous in old.items():
+            signal.signal(sig, previous)
+
+
+def received() -> int | None:
+    """The first signal that arrived during this run, if any."""
+    return _received[0] if _received else None
+
+
+def exit_code() -> int | None:
+    """130 after SIGINT, 143 after SIGTERM, None when no signal arrived."""
+    sig = received()
+    return EXIT_CODES.get(signal.Signals(sig)) if sig is not None else None
+
+
+@contextlib.contextmanager
+def deferred() -> Iterator[None]:
+    """Hold SIGINT and SIGTERM back inside the block; act on them when it ends.
+
+    Outside the main thread (a web worker) signals never reach this code, so
+    there is nothing to defer.
+    """
+    if not _in_main_thread():
+        yield
+        return
+    pending: list[int] = []
+
+    def hold(signum: int, frame: FrameType | None) -> None:
+        pending.append(signum)
+
+    old: dict[Any, Any] = {}
+    try:
+        for sig in SIGNALS:
+            old[sig] = signal.signal(sig, hold)
+        yield
+    finally:
+        for sig, previous in old.items():
+            signal.signal(sig, previous)
+        if pending:
+            signal.raise_signal(pending[0])  # now to whatever handler is back in force

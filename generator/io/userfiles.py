@@ -1,0 +1,46 @@
+"""Reading a file the user named: regular files only, a size limit, one-line errors.
+
+A FIFO, a device such as /dev/zero or a folder would hang or exhaust memory if
+read blindly; every input file (YAML, manifests, rosters) is read through here.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from generator.errors import CatalogError, os_error
+
+
+def read_bytes(path: Path, name: str, max_bytes: int) -> bytes:
+    """The bytes of the regular file `path`, at most `max_bytes`; messages call it `name`."""
+    try:
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            kind = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file"
+            raise CatalogError(f"cannot read: {kind}", file=name)
+        if info.st_size > max_bytes:
+            raise CatalogError(f"file is larger than {max_bytes:,} bytes", file=name)
+        with open(path, "rb") as handle:
+            data = handle.read(max_bytes + 1)
+    except OSError as exc:
+        raise CatalogError(f"cannot read: {os_error(exc).message}", file=name) from None
+    except ValueError:  # a NUL in the path
+        raise CatalogError(
+            "cannot read: the file name contains a NUL character", file=name
+        ) from None
+    if len(data) > max_bytes:  # it grew while we looked
+        raise CatalogError(f"file is larger than {max_bytes:,} bytes", file=name)
+    return data
+
+
+def read_text(path: Path, name: str, max_bytes: int) -> str:
+    """The UTF-8 text of the regular file `path` (a byte-order mark is dropped)."""
+    data = read_bytes(path, name, max_bytes)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise CatalogError(
+            f"not UTF-8 text (byte {exc.start}); save it as UTF-8", file=name
+        ) from None
