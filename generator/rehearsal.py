@@ -16,7 +16,6 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from generator.errors import CatalogError, UserError
-from generator.templating import template_error
 from generator.text import LANGS, Templates, Texts
 
 if TYPE_CHECKING:
@@ -50,22 +49,19 @@ class Rehearsal:
         """Render `key` with the user's template; on failure record it, use the shipped text."""
         self.calls.add((texts.path, key))
         if texts._module is not None:
-            try:
+            try:  # any error of the template's code arrives as one positioned CatalogError
                 return " ".join(texts._render(key, values).split())
             except CatalogError as problem:
                 if "has no macro" not in problem.message:  # validate compares the macros
-                    self.record(_positioned(problem, texts, key))
-            except Exception as exc:  # anything a template does wrong is the template's problem
-                self.record(_positioned(exc, texts, key))
+                    self.record(_positioned(problem, key))
         shipped = self._shipped.get(texts.path)
         if shipped is None:
             shipped = self._shipped[texts.path] = Texts(texts.name, texts.lang)
         return shipped(key, **values)
 
 
-def _positioned(exc: Exception, texts: Texts, key: str) -> CatalogError:
-    """What failed in macro `key`, as one message at the template line that raised it."""
-    problem = template_error(exc, texts.path)  # the one form every command uses
+def _positioned(problem: CatalogError, key: str) -> CatalogError:
+    """The problem (in the form every command prints) with the macro it happened in."""
     message = problem.message.removeprefix("template error: ")
     return CatalogError(f"macro '{key}': {message}", file=problem.file, line=problem.line)
 
@@ -75,8 +71,8 @@ def _positioned(exc: Exception, texts: Texts, key: str) -> CatalogError:
 Job = Callable[["Catalog", Templates, str], "Built"]
 
 
-def _with(inputs: Any, templates: Templates, **changes: Any) -> Any:
-    return replace(inputs, templates=templates, **changes)
+def _with(inputs: Any, templates: Templates) -> Any:
+    return replace(inputs, templates=templates)
 
 
 def _jobs() -> Iterator[tuple[str, frozenset[str], Callable[[Catalog, Templates, str], Built]]]:
