@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import jinja2
 import jinja2.bccache
 
-from generator.errors import CatalogError, UserError
+from generator.errors import CatalogError, Input, UserError
 from generator.resources import templates_dir
 from generator.templating import Budget, LimitedSandbox, bounded, guarded, is_shipped
 
@@ -162,7 +162,9 @@ class Texts:
 
     def __init__(self, name: str, lang: str, templates: Templates | None = None) -> None:
         if lang not in LANGS:
-            raise UserError(f"expected one of {', '.join(LANGS)}, found '{lang}'", where="--lang")
+            raise UserError(
+                f"expected one of {', '.join(LANGS)}, found '{lang}'", where=Input("lang")
+            )
         templates = templates or shipped_templates()
         self.name, self.lang = name, lang
         self.env = templates.environment()

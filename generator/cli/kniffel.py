@@ -7,6 +7,9 @@ from typing import Any
 import click
 
 from generator.cli.options import (
+    COPIES,
+    KNIFFEL_GAMES,
+    KNIFFEL_PLAYERS,
     echo_json,
     json_option,
     lang_option,
@@ -24,15 +27,26 @@ def kniffel() -> None:
 
 @kniffel.command()
 @click.option(
-    "--players", type=int, default=None, help="Number of players, 1–8 (default: names or 1)."
+    "--players",
+    type=KNIFFEL_PLAYERS,
+    default=None,
+    help="Number of players, 1–8 (default: names or 1).",
 )
 @click.option(
-    "--games", type=int, default=6, show_default=True, help="Game columns per player, 1–6."
+    "--games",
+    type=KNIFFEL_GAMES,
+    default=6,
+    show_default=True,
+    help="Game columns per player, 1–6.",
 )
 @click.option("--rules", default="kniffel", show_default=True, help="Rule set: kniffel or yahtzee.")
 @click.option("--names", default=None, help='Player names, comma-separated: "Anna,Jörg".')
 @click.option(
-    "--copies", type=int, default=1, show_default=True, help="How many copies of the set, 1–1000."
+    "--copies",
+    type=COPIES,
+    default=1,
+    show_default=True,
+    help="How many copies of the set, 1–1000.",
 )
 @click.option(
     "--per-page",

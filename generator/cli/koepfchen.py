@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from generator.cli.options import (
+    KOEPFCHEN_PLAYERS,
     echo_json,
     json_option,
     lang_option,
@@ -54,7 +55,11 @@ def board(
 @profile_option
 @seed_option(help="Board and simulation seed.")
 @click.option(
-    "--players", type=int, default=4, show_default=True, help="Players in the simulated race, 1–6."
+    "--players",
+    type=KOEPFCHEN_PLAYERS,
+    default=4,
+    show_default=True,
+    help="Players in the simulated race, 1–6.",
 )
 @click.option(
     "--games",

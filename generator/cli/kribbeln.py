@@ -6,6 +6,8 @@ from __future__ import annotations
 import click
 
 from generator.cli.options import (
+    KRIBBELN_PAGES,
+    KRIBBELN_PLAYERS,
     echo_json,
     json_option,
     lang_option,
@@ -181,7 +183,7 @@ balance_option = click.option(
 @kribbeln.command()
 @click.option(
     "--pages",
-    type=int,
+    type=KRIBBELN_PAGES,
     default=6,
     show_default=True,
     help="Task sheets in the block (one a page), 1–100.",
@@ -191,7 +193,7 @@ balance_option = click.option(
 @tasks_option
 @click.option(
     "--players",
-    type=int,
+    type=KRIBBELN_PLAYERS,
     default=None,
     help="Player columns, 2–8 (2–5 in the real game; default: the names given, else 5).",
 )
@@ -251,7 +253,11 @@ def score(file: str, as_json: bool) -> None:
 
 @kribbeln.command()
 @click.option(
-    "--players", type=int, default=4, show_default=True, help="Players, 2–8 (2–5 in the game)."
+    "--players",
+    type=KRIBBELN_PLAYERS,
+    default=4,
+    show_default=True,
+    help="Players, 2–8 (2–5 in the real game).",
 )
 @click.option(
     "--games", type=int, default=10_000, show_default=True, help="Games to play, 1–1,000,000."
@@ -303,6 +309,10 @@ def simulate(
     """
     from generator.kribbeln.playtest import format_result, run
 
+    if pages_file and block_file:
+        from generator.errors import OptionError
+
+        raise OptionError("--block", "give --pages FILE or --block FILE, not both")
     result, warnings = run(
         players, games, seed, goal, pages_file, block_file, balance_file, dice_file, tasks_file,
         run_catalog(),

@@ -17,8 +17,6 @@ from typing import Any
 
 import click
 
-from generator.errors import OptionError, UserError
-
 # options every command gets from the root group (runopts): never on a web form
 RUN_OPTIONS = frozenset({"catalog", "png", "dpi", "watch"})
 # options that name files or folders on the server: never taken from a browser
@@ -162,18 +160,14 @@ def parse(form: Form, values: Mapping[str, str]) -> tuple[dict[str, Any], list[s
         ctx = form.parser.make_context(form.command_name, list(args))
     except click.BadParameter as exc:
         name = exc.param.name if exc.param is not None else None
-        raise FormErrors({name: exc.format_message()}) from None
+        # the field shows where: its message is the CLI's after "option --x: "
+        raise FormErrors({name: exc.message if name else exc.format_message()}) from None
     except click.UsageError as exc:
         raise FormErrors({None: exc.format_message()}) from None
     return dict(ctx.params), args
 
 
-def error_field(form: Form, exc: UserError) -> str | None:
-    """The field a domain error concerns (by its option), or None."""
-    option = exc.option if isinstance(exc, OptionError) else None
-    if option is None and exc.where and exc.where.startswith("option "):
-        option = exc.where.removeprefix("option ")
-    if option is None:
-        return None
-    found = form.by_flag(option)
+def error_field(form: Form, option: str | None) -> str | None:
+    """The field of the CLI option an error concerns (`--versions` → "versions"), or None."""
+    found = form.by_flag(option) if option else None
     return found.name if found else None

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from generator.built import Built
-from generator.errors import InputError, UserError
+from generator.errors import Input, InputError, UserError
 from generator.io.catalog import Catalog
 from generator.numbers.expr import SYMBOLS
 from generator.text import Templates, Texts
@@ -446,15 +446,13 @@ def build_worksheet(
     from generator.worksheet.layout import layout_key, layout_worksheet
 
     ws = plan_worksheet(inputs, req, progress)
-    warnings = list(ws.warnings)
-    for where, text in [("option --title", ws.title)] + [
+    warnings: list[str | UserError] = list(ws.warnings)
+    for where, text in [(Input("title"), ws.title)] + [
         (f"{req.roster}:{p.line}", p.name) for p in ws.pupils
     ]:
         if missing := missing_glyphs(text):
-            warnings.append(
-                f"{where}: the font has no letters for '{missing}' in '{text}' "
-                "(they print as boxes)"
-            )
+            message = f"the font has no letters for '{missing}' in '{text}' (they print as boxes)"
+            warnings.append(UserError(message, where=where))
     separate_key = req.key_file is not None
     _report(progress, "layout", 0, 1)
     key = answer_key(ws)

@@ -13,7 +13,7 @@ from itertools import combinations_with_replacement
 from pathlib import Path
 from typing import Any
 
-from generator.errors import CatalogError, UserError
+from generator.errors import CatalogError, Input, UserError
 from generator.io.catalog import Catalog
 from generator.io.yamlload import Fields, load_file, position
 from generator.numbers.rules import OPS, Rules
@@ -100,7 +100,7 @@ class Family:
     levels: tuple[Level, ...]
     source: str
 
-    def level(self, number: int, where: str = "option --level") -> Level:
+    def level(self, number: int, where: str = Input("level")) -> Level:
         """The level called `number`; a `UserError` naming the known levels otherwise."""
         for level in self.levels:
             if level.level == number:
@@ -245,9 +245,7 @@ def family_names(catalog: Catalog | None = None) -> list[str]:
     return (catalog or Catalog.default()).names(SUBDIR)
 
 
-def load_family(
-    name: str, catalog: Catalog | None = None, where: str = "option --family"
-) -> Family:
+def load_family(name: str, catalog: Catalog | None = None, where: str = Input("family")) -> Family:
     """The family called `name` (a catalog entry such as 'koepfchen' or '24')."""
     catalog = catalog or Catalog.default()
     path = catalog.path(f"{SUBDIR}/{name}.yaml") if "/" not in name else None

@@ -12,7 +12,7 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.errors import UserError
+from generator.errors import Input, UserError
 
 MAX_NAMES = 500
 MAX_BYTES = 200_000
@@ -33,7 +33,7 @@ class Roster:
 
 def parse_roster(text: str, label: str) -> Roster:
     """The pupils of a roster text; `label` names the file in messages."""
-    where = "option --roster"
+    where = Input("roster")
     pupils: list[Pupil] = []
     warnings: list[str] = []
     first_seen: dict[str, int] = {}
@@ -74,13 +74,13 @@ def read_roster(path: str | Path) -> Roster:
     try:
         data = read_bytes(Path(path), str(path), MAX_BYTES)
     except UserError as exc:
-        raise UserError(f"{exc.where}: {exc.message}", where="option --roster") from None
+        raise UserError(f"{exc.where}: {exc.message}", where=Input("roster")) from None
     return roster_from_bytes(data, str(path))
 
 
 def roster_from_bytes(data: bytes, label: str) -> Roster:
     """The roster in `data` (a file's bytes, e.g. uploaded); `label` names it in messages."""
-    where = "option --roster"
+    where = Input("roster")
     if len(data) > MAX_BYTES:
         raise UserError(f"{label} is larger than {MAX_BYTES} bytes", where=where)
     try:
