@@ -18,6 +18,7 @@ from generator.cli.options import (
     sheet_options,
     write_out,
 )
+from generator.kniffel.simsize import DEFAULT_GAMES, check_games
 
 
 @click.group()
@@ -50,7 +51,7 @@ def kniffel() -> None:
 )
 @click.option(
     "--per-page",
-    type=click.Choice(["auto", "1", "2"]),
+    type=click.Choice(["auto", "1", "2"], case_sensitive=False),
     default="auto",
     show_default=True,
     help="Blocks side by side on a page.",
@@ -93,13 +94,11 @@ def score(file: str, as_json: bool) -> None:
 
 # --- the optimal strategy: coach, expected score, odds card (issue 8) ---
 
-SIMULATED_GAMES = 100_000  # = generator.kniffel.simulate.DEFAULT_GAMES (not imported: lazy CLI)
-
 
 def _rules_options(f: Any) -> Any:
     f = click.option(
         "--joker",
-        type=click.Choice(["none", "free", "forced"]),
+        type=click.Choice(["none", "free", "forced"], case_sensitive=False),
         default=None,
         help="Joker rule instead of the rule set's own: none; free (any open box; Full House "
         "and straights at full value once the matching upper box is filled — the published "
@@ -114,7 +113,7 @@ def _games_option(f: Any) -> Any:
     return click.option(
         "--games",
         type=int,
-        default=SIMULATED_GAMES,
+        default=DEFAULT_GAMES,
         show_default=True,
         help="Simulated games for the score distribution, 100–1,000,000 "
         "(a million take ~45 s and 1 GB of memory).",
@@ -191,7 +190,7 @@ def advise(
 @json_option
 def solve(rules: str, joker: str | None, games: int, seed: int, as_json: bool) -> None:
     """The optimal expected score (exact) and the score spread (seeded simulation)."""
-    from generator.kniffel.simulate import check_games, format_report, solve_report
+    from generator.kniffel.simulate import format_report, solve_report
 
     check_games(games)
     report = solve_report(_strategy(rules, joker), games, seed)

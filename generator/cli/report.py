@@ -16,8 +16,8 @@ from generator.cli.options import (
 
 
 @click.command("report")
-@click.option("--game", type=click.Choice(["kribbeln", "koepfchen"]), required=True,
-              help="Which game's balance to report.")  # fmt: skip
+@click.option("--game", type=click.Choice(["kribbeln", "koepfchen"], case_sensitive=False),
+              required=True, help="Which game's balance to report.")  # fmt: skip
 @click.option("--profile", default="classic", show_default=True, help="Köpfchen board profile.")
 @click.option("--players", type=REPORT_PLAYERS, default=4, show_default=True,
               help="Players: Köpfchen 2–6, Kribbeln 2–8 (2–5 in the real game).")  # fmt: skip
