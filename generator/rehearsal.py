@@ -79,8 +79,8 @@ def _jobs() -> Iterator[tuple[str, frozenset[str], Callable[[Catalog, Templates,
     """(product, the templates it uses, build it) for every product and variant validate builds.
 
     The variants reach the texts only some sheets print: the Yahtzee bonus row,
-    impossible problems, cards, mixed sections and a class list, a board on two pages,
-    a board with fractions allowed.
+    large print, impossible problems, cards, mixed sections and a class list, a board on
+    two pages, a board with fractions allowed.
     """
     from generator import balance_report as report
     from generator.kniffel import build as kniffel
@@ -144,10 +144,12 @@ def _jobs() -> Iterator[tuple[str, frozenset[str], Callable[[Catalog, Templates,
     yield "kniffel odds", frozenset({"kniffel_odds"}), odds
     words = frozenset({"worksheet"})
     yield (
-        "worksheet --level 2",
+        "worksheet --level 2 --large-print",
         words,
         sheet(
-            lambda lang: worksheet.WorksheetRequest(level=2, versions=2, impossible=2, lang=lang)
+            lambda lang: worksheet.WorksheetRequest(
+                level=2, versions=2, impossible=2, large_print=True, lang=lang
+            )
         ),
     )
     yield (

@@ -20,7 +20,9 @@ def line_of(path: Path, fragment: str) -> int:
 def test_five_mistakes_in_one_validate(run_cli, tmp_path: Path) -> None:
     assert run_cli("init", "mine", "--game", "kribbeln").exit_code == 0
     mine = tmp_path / "mine"
-    assert sorted(p.name for p in mine.iterdir()) == ["README.txt", "kribbeln", "templates"]
+    assert sorted(p.name for p in mine.iterdir()) == [
+        "README.txt", "kribbeln", "rules.md", "templates"
+    ]  # fmt: skip
     assert run_cli("validate", "--catalog", "mine").exit_code == 0
     tasks, balance = mine / "kribbeln" / "tasks.yaml", mine / "kribbeln" / "balance.yaml"
     sheet = mine / "templates" / "de" / "kribbeln_sheet.j2"
