@@ -227,9 +227,19 @@ def block(
     from generator.kribbeln.build import BlockRequest, build_block, load_block
 
     req = BlockRequest(
-        pages, seed, balance_file, dice_file, tasks_file, players, names, lang, paper.lower(),
-        landscape, rules, key,
-    )  # fmt: skip
+        pages,
+        seed,
+        balance_file,
+        dice_file,
+        tasks_file,
+        players,
+        names,
+        lang,
+        paper.lower(),
+        landscape,
+        rules,
+        key,
+    )
     write_out(build_block(load_block(req, run_catalog()), req), out)
 
 
@@ -314,9 +324,17 @@ def simulate(
 
         raise OptionError("--block", "give --pages FILE or --block FILE, not both")
     result, warnings = run(
-        players, games, seed, goal, pages_file, block_file, balance_file, dice_file, tasks_file,
+        players,
+        games,
+        seed,
+        goal,
+        pages_file,
+        block_file,
+        balance_file,
+        dice_file,
+        tasks_file,
         run_catalog(),
-    )  # fmt: skip
+    )
     warn(warnings)
     if as_json:
         echo_json(result.to_json())
