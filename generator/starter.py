@@ -7,7 +7,7 @@ from pathlib import Path
 
 from generator.errors import Input, UserError, shown
 from generator.io.writer import write_files_atomic
-from generator.resources import catalog_dir, templates_dir
+from generator.resources import catalog_dir, rules_file, templates_dir
 
 # What each game reads: its catalog folder (named like the game) and its templates.
 # The balance report (`report.j2`) belongs to both games that have one.
@@ -81,6 +81,7 @@ def write_starter(
                 )
     files = [(folder / rel, source.read_bytes()) for source, rel in pairs]
     readme = note.format(folder=folder, contents=_contents(folder, games))
+    files.append((folder / "rules.md", rules_file().read_bytes()))  # the rules they follow
     files.append((folder / "README.txt", readme.encode()))
     write_files_atomic(files)
     return [target for target, _ in files]

@@ -34,6 +34,17 @@ def number(value: float, lang: str, digits: int = 1) -> str:
     return text.replace(".", ",") if lang == "de" else text
 
 
+# German primary-school notation writes multiplication as · and division as : ;
+# English pages keep × and ÷ (the solver prints × and ÷, and reads all four)
+SCHOOL_SIGNS = {"de": str.maketrans({"×": "·", "÷": ":"})}
+
+
+def maths(text: str, lang: str) -> str:
+    """A calculation as the language's schools write it (de: 3 · 4 : 2; en: 3 × 4 ÷ 2)."""
+    signs = SCHOOL_SIGNS.get(lang)
+    return text.translate(signs) if signs else text
+
+
 def percent(value: float, lang: str, digits: int = 1) -> str:
     """A probability as a percentage (de: 12,5 %; en: 12.5%)."""
     text = number(100 * value, lang, digits)
@@ -92,6 +103,7 @@ def make_environment(loader: jinja2.BaseLoader | None = None) -> LimitedSandbox:
     )
     env.filters["number"] = bounded(number)
     env.filters["percent"] = bounded(percent)
+    env.filters["maths"] = bounded(maths)
     return env
 
 

@@ -250,7 +250,8 @@ def test_class_list_errors(client) -> None:
     )
     assert bad.status_code == 400
     assert "control character" in bad.json()["errors"]["roster"]
-    files = {"roster_file": ("liste.txt", "Zoë".encode("latin-1") * 3, "text/plain")}
+    # not UTF-8, and 0x81 is no Windows-1252 character either
+    files = {"roster_file": ("liste.txt", "Zoë".encode("latin-1") * 3 + b"\x81", "text/plain")}
     latin = client.post("/api/preview/worksheet?lang=en", data=WORKSHEET, files=files)
     assert latin.status_code == 400
     assert latin.json()["errors"]["roster"].startswith("liste.txt")

@@ -20,6 +20,9 @@ dicesheets can improve the defaults for you.
 
 {contents}
 - templates/de, templates/en   the printed words of these games (Jinja2 macros)
+- rules.md                     the games as dicesheets plays them, every decision
+                               (a copy of docs/rules.md; the catalog comments say
+                               which section a file follows)
 
 Check your edits with `dicesheets validate --catalog {folder}`.
 Add another game's files with `dicesheets init {folder} --game NAME`.
@@ -32,7 +35,7 @@ Add another game's files with `dicesheets init {folder} --game NAME`.
     "--game",
     "games",
     multiple=True,
-    type=click.Choice(GAMES),
+    type=click.Choice(GAMES, case_sensitive=False),
     help="Only the files this game uses (repeat for several; default: all).",
 )
 @click.option("--force", is_flag=True, help="Overwrite starter files that already exist.")

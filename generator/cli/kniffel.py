@@ -50,7 +50,7 @@ def kniffel() -> None:
 )
 @click.option(
     "--per-page",
-    type=click.Choice(["auto", "1", "2"]),
+    type=click.Choice(["auto", "1", "2"], case_sensitive=False),
     default="auto",
     show_default=True,
     help="Blocks side by side on a page.",
@@ -99,7 +99,7 @@ SIMULATED_GAMES = 100_000  # = generator.kniffel.simulate.DEFAULT_GAMES (not imp
 def _rules_options(f: Any) -> Any:
     f = click.option(
         "--joker",
-        type=click.Choice(["none", "free", "forced"]),
+        type=click.Choice(["none", "free", "forced"], case_sensitive=False),
         default=None,
         help="Joker rule instead of the rule set's own: none; free (any open box; Full House "
         "and straights at full value once the matching upper box is filled — the published "

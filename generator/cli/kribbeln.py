@@ -8,12 +8,16 @@ import click
 from generator.cli.options import (
     KRIBBELN_PAGES,
     KRIBBELN_PLAYERS,
+    announce_seed,
     echo_json,
+    fresh_seed,
+    fresh_seed_option,
     json_option,
     lang_option,
+    out_option,
+    paper_options,
     run_catalog,
     seed_option,
-    sheet_options,
     warn,
     write_out,
 )
@@ -44,7 +48,9 @@ def kribbeln() -> None:
 @tasks_option
 @click.option(
     "--sort",
-    type=click.Choice(["catalog", "p_success", "expected_pips", "id", "family"]),
+    type=click.Choice(
+        ["catalog", "p_success", "expected_pips", "id", "family"], case_sensitive=False
+    ),
     default="catalog",
     show_default=True,
     help="Order of the tasks (p_success and expected_pips: highest first).",
@@ -83,7 +89,7 @@ def analyze(
 )
 @click.option(
     "--goal",
-    type=click.Choice(["success", "pips"]),
+    type=click.Choice(["success", "pips"], case_sensitive=False),
     default="success",
     show_default=True,
     help="Play for the probability of success, or for the expected pips.",
@@ -203,7 +209,9 @@ balance_option = click.option(
     "--key/--no-key", default=True, show_default=True, help="Add the answer key (last pages)."
 )
 @lang_option(default="de")
-@sheet_options
+@out_option
+@paper_options
+@fresh_seed_option
 def block(
     pages: int,
     balance_file: str | None,
@@ -217,7 +225,7 @@ def block(
     out: str | None,
     paper: str,
     landscape: bool,
-    seed: int,
+    seed: int | None,
 ) -> None:
     """A pad of balanced task sheets (seeded), with rules page and answer key.
 
@@ -226,6 +234,7 @@ def block(
     """
     from generator.kribbeln.build import BlockRequest, build_block, load_block
 
+    seed, drawn = fresh_seed(seed)
     req = BlockRequest(
         pages,
         seed,
@@ -240,7 +249,10 @@ def block(
         rules,
         key,
     )
-    write_out(build_block(load_block(req, run_catalog()), req), out)
+    built = build_block(load_block(req, run_catalog()), req)
+    write_out(built, out)
+    if drawn:  # after writing, so an error stays the only line
+        announce_seed(seed, lang)
 
 
 @kribbeln.command()
@@ -289,7 +301,7 @@ def score(file: str, as_json: bool) -> None:
 )
 @click.option(
     "--goal",
-    type=click.Choice(["pips", "success"]),
+    type=click.Choice(["pips", "success"], case_sensitive=False),
     default="pips",
     show_default=True,
     help="What every player plays for: the expected pips, or the probability of success.",

@@ -107,7 +107,7 @@ def lang_option(default: str | None = "de") -> Callable[[F], F]:
     def decorate(f: F) -> F:
         return click.option(
             "--lang",
-            type=click.Choice(["de", "en"]),
+            type=click.Choice(["de", "en"], case_sensitive=False),
             default=default,
             show_default=default is not None,
             help="Language of the printed text.",
@@ -129,6 +129,38 @@ def seed_option(f: F | None = None, *, help: str = "Random seed (same seed, same
         return click.option("--seed", type=SEED, default=1, show_default=True, help=help)(g)
 
     return decorate(f) if f is not None else decorate
+
+
+FRESH_SEEDS = (1, 99_999)  # five digits at most: easy to copy from a footer
+
+
+def fresh_seed_option(f: F) -> F:
+    """--seed for commands that sample a new sheet: without it, a new seed every run."""
+    return click.option(
+        "--seed",
+        type=SEED,
+        default=None,
+        help="Random seed: the same seed gives the same PDF byte for byte. Without it a new "
+        "one is drawn, printed on stderr, on the sheet and in the manifest.",
+    )(f)
+
+
+def fresh_seed(seed: int | None) -> tuple[int, bool]:
+    """The seed to use, and whether it was drawn just now (no --seed given)."""
+    if seed is not None:
+        return seed, False
+    import secrets
+
+    low, high = FRESH_SEEDS
+    return low + secrets.randbelow(high - low + 1), True
+
+
+def announce_seed(seed: int, lang: str) -> None:
+    """Tell the user how to make the same sheet again (stderr, in the sheet's language)."""
+    from generator.text import Texts
+
+    # the command line's own words (templates/<lang>/cli.j2), which a catalog does not change
+    click.echo(Texts("cli", lang)("fresh_seed", seed=seed), err=True)
 
 
 def json_option(f: F) -> F:

@@ -18,7 +18,7 @@ from generator.cli.options import (
 @click.command("report")
 @click.option(
     "--game",
-    type=click.Choice(["kribbeln", "koepfchen"]),
+    type=click.Choice(["kribbeln", "koepfchen"], case_sensitive=False),
     required=True,
     help="Which game's balance to report.",
 )

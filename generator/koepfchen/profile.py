@@ -25,7 +25,7 @@ TARGET_KINDS = ("index", "range", "products")
 CURVES = ("flat", "rising")
 MAX_TRACK = 99  # two-digit field numbers; two printed pages hold it comfortably
 MAX_TARGET = 999  # three digits at 18 pt fit the smallest printed field
-RED_FACES = 6  # the red die that moves the pawn (RULES.md §3)
+RED_FACES = 6  # the red die that moves the pawn (docs/rules.md §3)
 DEFAULT_WINDOW = RED_FACES  # the red die's reach: any six consecutive fields
 
 

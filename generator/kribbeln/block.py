@@ -1,6 +1,6 @@
 """A Kribbeln block as data: sheets of six tasks, the ten rows of a sheet, and reading sheets back.
 
-A sheet is played top to bottom in ten rows (RULES.md, section 1): three colour
+A sheet is played top to bottom in ten rows (docs/rules.md, section 1): three colour
 areas of (task, task, Kribbeln row), then the fourth, final Kribbeln row. The
 six tasks of a sheet are stored in row order. Sheets can be read back from a
 pages file (YAML, task ids per sheet) or from the manifest of a generated block,
