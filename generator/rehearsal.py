@@ -140,11 +140,11 @@ def _jobs() -> Iterator[tuple[str, frozenset[str], Callable[[Catalog, Templates,
         {"kribbeln_sheet", "kribbeln_tasks", "kribbeln_rules", "kribbeln_key"}
     )
     for rules in ("kniffel", "yahtzee"):
-        yield f"kniffel block --rules {rules}", frozenset({"kniffel_block"}), kniffel_block(rules)
-    yield "kniffel odds", frozenset({"kniffel_odds"}), odds
+        yield f"Kniffel block ({rules} rules)", frozenset({"kniffel_block"}), kniffel_block(rules)
+    yield "Kniffel odds card", frozenset({"kniffel_odds"}), odds
     words = frozenset({"worksheet"})
     yield (
-        "worksheet --level 2 --large-print",
+        "worksheet (level 2, large print)",
         words,
         sheet(
             lambda lang: worksheet.WorksheetRequest(
@@ -153,22 +153,22 @@ def _jobs() -> Iterator[tuple[str, frozenset[str], Callable[[Catalog, Templates,
         ),
     )
     yield (
-        "worksheet --family 24 --level 3",
+        "worksheet (24 game, level 3)",
         words,
         sheet(lambda lang: worksheet.WorksheetRequest(family="24", level=3, problems=6, lang=lang)),
     )
     yield (
-        "worksheet --spec mixed --roster",
+        "worksheet (the mixed spec, a class list)",
         words,
         sheet(lambda lang: worksheet.WorksheetRequest(spec="mixed", lang=lang), pupils=True),
     )
     boards = frozenset({"koepfchen_board", "koepfchen_rules", "koepfchen_key"})
     for profile in ("classic", "challenge"):
-        yield f"koepfchen board --profile {profile}", boards, board(profile)
-    yield "koepfchen board (division: rational)", boards, board("plus-minus", rational=True)
-    yield "kribbeln block", kribbeln_words, pad
-    yield "report --game kribbeln", kribbeln_words | {"report"}, balance("kribbeln")
-    yield "report --game koepfchen", boards | {"report"}, balance("koepfchen")
+        yield f"Köpfchen board ({profile})", boards, board(profile)
+    yield "Köpfchen board (fractions allowed)", boards, board("plus-minus", rational=True)
+    yield "Kribbeln block", kribbeln_words, pad
+    yield "Kribbeln balance report", kribbeln_words | {"report"}, balance("kribbeln")
+    yield "Köpfchen balance report", boards | {"report"}, balance("koepfchen")
 
 
 def rehearse(
@@ -197,6 +197,6 @@ def rehearse(
                         raise
                     job(data, rehearsing, lang)  # the user's data is broken: reported elsewhere
             except UserError as exc:
-                message = f"with these templates, `{product} --lang {lang}` would fail: {exc}"
+                message = f"with these templates, the {product} in {lang} would fail: {exc}"
                 rehearsal.record(CatalogError(message, file=label))
     return rehearsal
