@@ -298,7 +298,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 "warnings": list(result.warnings),
                 "figures_html": figures,
                 "command": command_line(page, args, roster is not None, lang),
-                "seed": job.params.get("seed"),
+                "seed": result.seed,
             }
         )
 

@@ -46,6 +46,7 @@ class Result:
     pngs: tuple[bytes, ...] = ()
     figures: dict[str, Any] = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
+    seed: int | None = None  # the seed the build used (drawn by the build when none was given)
     error: str | None = None  # the message, as the CLI prints it after "error: "
     error_option: str | None = None  # "--versions": the option it concerns
     error_text: str | None = None  # the message without the "where" part
@@ -111,7 +112,7 @@ def _finish(job: Job, built: Built, figures: dict[str, Any] | None = None) -> Re
     if job.action in roles:
         name = name.removesuffix(".pdf") + f"-{job.action}.pdf"
     pdf = render_pdf(document)
-    result = Result(filename=name, figures=figures or {}, warnings=built.warnings)
+    result = Result(filename=name, figures=figures or {}, warnings=built.warnings, seed=built.seed)
     if job.action == "preview":
         pngs, pages = preview_pngs(pdf, job.preview_pages)
         return replace(result, pngs=pngs, pages=pages)
