@@ -499,6 +499,12 @@ def test_playtest_page_shows_problems_and_follows_changes(tmp_path: Path) -> Non
         report = c.get("/api/playtest/report?lang=en").json()["html"]
         assert re.search(r"broken\.yaml:\d+:\d+", report), report
         assert "Playtest" in c.get("/?lang=en").text  # in the navigation with --catalog
+        # a profile added to the catalog is a choice at once
+        (folder / "koepfchen" / "broken.yaml").unlink()
+        shutil.copy(folder / "koepfchen" / "plus-minus.yaml", folder / "koepfchen" / "mine.yaml")
+        time.sleep(0.6)
+        board = c.post("/api/preview/koepfchen?lang=en", data={"profile": "mine", "seed": "2"})
+        assert board.status_code == 200, board.text
 
 
 # --- the command --------------------------------------------------------------------------------
