@@ -180,6 +180,30 @@ def test_uploaded_class_list_gives_the_same_pdf(client, run_cli, tmp_path: Path)
     assert response.content == (tmp_path / "ws.pdf").read_bytes()
 
 
+def test_an_excel_class_list_with_large_print_gives_the_cli_pdf(
+    client, run_cli, tmp_path: Path
+) -> None:
+    """A CSV as Excel saves it (Windows-1252, ';', a header, a Großdruck column) plus one
+    pupil named for large print in the form: the same PDF as the CLI, large print where asked."""
+    table = "Vorname;Nachname;Klasse;Großdruck\r\nZoë;Åberg;3b;\r\nÖmer;Demir;3b;x\r\n"
+    table += "Jörg;Weiß;3b;\r\nAnna;Groß;3b;\r\n"
+    raw = table.encode("cp1252")
+    (tmp_path / "klasse.csv").write_bytes(raw)
+    result = run_cli("worksheet", "--level", "2", "--versions", "3", "--seed", "7",
+                     "--roster", tmp_path / "klasse.csv", "--large-print-for", "Anna",
+                     "--out", tmp_path / "ws.pdf")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    files = {"roster_file": ("klasse.csv", raw, "text/csv")}
+    data = {**WORKSHEET, "large_print_for": "Anna", "part": "both"}
+    response = client.post("/download/worksheet?lang=de", data=data, files=files)
+    assert response.status_code == 200, response.text[:400]
+    assert response.content == (tmp_path / "ws.pdf").read_bytes()
+    texts = pdf_text(response.content)
+    assert any("Ömer Demir" in t for t in texts) and any("Anna Groß" in t for t in texts)
+    preview = client.post("/api/preview/worksheet?lang=de", data=data, files=files).json()
+    assert preview["ok"] and "4 mit Namen" in preview["figures_html"]
+
+
 def test_other_products_match_the_cli(client, run_cli, tmp_path: Path) -> None:
     cases = [
         ("kniffel", {"rules": "kniffel", "games": "3", "names": "Zoë,Łukasz", "copies": "1",

@@ -145,8 +145,9 @@ def _worksheet(job: Job) -> Result:
     from generator.worksheet.build import WorksheetRequest, build_worksheet, load_worksheet
     from generator.worksheet.roster import roster_from_bytes
 
-    separate = job.action in ("sheets", "key")
-    req = request(WorksheetRequest, job.params, key_file="key.pdf" if separate else None)
+    # "sheets" and "key" are the CLI's --key-file: the key as a document of its own
+    separate = {"key_file": "key.pdf", "key": True} if job.action in ("sheets", "key") else {}
+    req = request(WorksheetRequest, job.params, **separate)
     inputs = load_worksheet(req, catalog())
     if job.roster is not None:
         # the class list arrives as bytes, never as a file: the request only names it
