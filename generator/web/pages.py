@@ -91,7 +91,8 @@ PAGES: dict[str, Page] = {
             skip=frozenset({"roster", "key_file", "names"}), parts=("both", "sheets", "key"),
             choices=_worksheet_choices, own_fields=(("--roster", "roster"),),
             groups=(
-                ("problems", ("family", "level", "problems", "impossible", "versions", "spec")),
+                ("problems", ("family", "level", "ops", "targets", "problems", "impossible",
+                              "versions", "spec")),
                 ("class", ("roster", "large_print", "large_print_for", "klass", "date", "title")),
                 ("print", ("paper", "lang", "per_page", "one_page", "duplex", "key")),
             ),
