@@ -390,3 +390,38 @@ def test_every_whole_number_option_states_its_limits_in_help() -> None:
 def test_sizes_above_their_limit_are_refused(run_cli, tmp_path: Path, args: list[str]) -> None:
     (tmp_path / "x.pdf").write_bytes(b"%PDF-1.4\n")
     one_line_error(run_cli(*args), args[-2])
+
+
+# 12. concurrent writers replace the PDF and its manifest as a pair
+def test_concurrent_writers_never_mix_a_pdf_and_another_runs_manifest(
+    tmp_path: Path, monkeypatch
+) -> None:
+    import threading
+    import time
+
+    from generator.io import writer
+
+    real_replace = os.replace
+
+    def slow_replace(src, dst):  # widen the window between the two renames
+        real_replace(src, dst)
+        time.sleep(0.002)
+
+    monkeypatch.setattr(writer.os, "replace", slow_replace)
+    pdf, manifest = tmp_path / "x.pdf", tmp_path / "x.json"
+    mixed = 0
+    for round_ in range(25):
+        threads = [
+            threading.Thread(
+                target=writer.write_files_atomic,
+                args=([(pdf, f"pdf {round_} {t}".encode()), (manifest, f"{round_} {t}".encode())],),
+            )
+            for t in range(3)
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        mixed += pdf.read_bytes() != b"pdf " + manifest.read_bytes()
+    assert mixed == 0
+    assert not list(tmp_path.glob("*.tmp"))
