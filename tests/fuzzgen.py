@@ -206,9 +206,9 @@ def _value(words: list[str], param: click.Parameter, inputs: Inputs, rng: random
     kind = param.type
     if name == "out" or "--out" in getattr(param, "opts", ()):
         return rng.choice(OUTS)
-    if name == "key_file":
+    if name == "key_file" or "--key-file" in getattr(param, "opts", ()):
         return rng.choice(["out/k.pdf", "out/a.json", "out/a.pdf", "out/", "out/k/"])
-    if name == "png":
+    if name == "png" or "--png" in getattr(param, "opts", ()):
         return rng.choice(["png/", "out/png", "out/a.pdf", "png/" + "p" * 300])
     if name == "catalog":
         return str(rng.choice(inputs.catalogs)) if rng.random() < 0.9 else str(inputs.odd[1])

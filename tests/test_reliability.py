@@ -425,3 +425,9 @@ def test_concurrent_writers_never_mix_a_pdf_and_another_runs_manifest(
         mixed += pdf.read_bytes() != b"pdf " + manifest.read_bytes()
     assert mixed == 0
     assert not list(tmp_path.glob("*.tmp"))
+
+
+def test_a_failed_write_removes_the_folders_it_made(run_cli, tmp_path: Path) -> None:
+    result = run_cli("kniffel", "block", "--out", "made/deeper/" + "x" * 300 + "/")
+    one_line_error(result, "File name too long")
+    assert sorted(tmp_path.iterdir()) == []
