@@ -431,3 +431,7 @@ def test_a_failed_write_removes_the_folders_it_made(run_cli, tmp_path: Path) -> 
     result = run_cli("kniffel", "block", "--out", "made/deeper/" + "x" * 300 + "/")
     one_line_error(result, "File name too long")
     assert sorted(tmp_path.iterdir()) == []
+
+
+def test_a_batch_line_without_end_is_refused(run_cli) -> None:
+    one_line_error(run_cli("numbers", "solve", "--batch", "/dev/zero"), "--batch", "longer than")
