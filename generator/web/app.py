@@ -177,6 +177,12 @@ def command_line(page: Page, args: list[str], roster: bool, lang: str) -> str:
 def create_app(settings: Settings | None = None) -> Starlette:
     """The web app for `settings` (its pool starts with the first build)."""
     settings = settings or Settings()
+    from starlette.formparsers import MultiPartParser
+
+    # Starlette spools an upload to a temporary file beyond spool_max_size; every body stays
+    # below it, so an uploaded class list never touches the disk
+    if settings.max_body >= MultiPartParser.spool_max_size:
+        raise ValueError(f"max_body must stay below {MultiPartParser.spool_max_size} bytes")
     pool = BuildPool(settings.workers, settings.queue, settings.time_limit, settings.catalog)
     cache = ResultCache(settings.cache_entries)
     stamp = CatalogStamp(settings.catalog)
@@ -206,7 +212,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     def result_errors(page: Page, form: Form, result: Result) -> dict[str | None, str]:
         assert result.error is not None
-        name = error_field(form, _as_user_error(result))
+        name = error_field(form, result.error_option)
         name = name or dict(page.own_fields).get(result.error_option or "")
         return {name: (result.error_text if name else result.error) or ""}
 
@@ -407,14 +413,6 @@ def _errors_json(errors: dict[str | None, str], lang: str) -> JSONResponse:
     fields = {k: in_language(v, lang) for k, v in errors.items() if k is not None}
     general = [in_language(v, lang) for k, v in errors.items() if k is None]
     return JSONResponse({"ok": False, "errors": fields, "general": general}, 400)
-
-
-def _as_user_error(result: Result) -> Any:
-    from generator.errors import OptionError, UserError
-
-    if result.error_option:
-        return OptionError(result.error_option, result.error_text or "")
-    return UserError(result.error or "")
 
 
 def app_from_environment() -> Any:

@@ -17,8 +17,6 @@ from typing import Any
 
 import click
 
-from generator.errors import OptionError, UserError
-
 # options every command gets from the root group (runopts): never on a web form
 RUN_OPTIONS = frozenset({"catalog", "png", "dpi", "watch"})
 # options that name files or folders on the server: never taken from a browser
@@ -168,12 +166,7 @@ def parse(form: Form, values: Mapping[str, str]) -> tuple[dict[str, Any], list[s
     return dict(ctx.params), args
 
 
-def error_field(form: Form, exc: UserError) -> str | None:
-    """The field a domain error concerns (by its option), or None."""
-    option = exc.option if isinstance(exc, OptionError) else None
-    if option is None and exc.where and exc.where.startswith("option "):
-        option = exc.where.removeprefix("option ")
-    if option is None:
-        return None
-    found = form.by_flag(option)
+def error_field(form: Form, option: str | None) -> str | None:
+    """The field of the CLI option an error concerns (`--versions` → "versions"), or None."""
+    found = form.by_flag(option) if option else None
     return found.name if found else None

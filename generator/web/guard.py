@@ -28,6 +28,7 @@ HEADERS = [
 ]
 
 Scope = dict[str, Any]
+QUIET = {"/api/playtest/state"}  # asked twice a second by an open playtest page
 
 
 class TooLarge(Exception):
@@ -96,5 +97,7 @@ class Guard:
         await send({"type": "http.response.body", "body": body})
 
     def _log(self, scope: Scope, code: int, started: float) -> None:
+        if scope.get("path") in QUIET and code == 200:
+            return
         took = (time.monotonic() - started) * 1000
         log.info("%s %s %d %.0f ms", scope.get("method"), scope.get("path"), code, took)

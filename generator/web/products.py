@@ -9,9 +9,9 @@ values, so they cross the process boundary of the pool.
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from generator.errors import InputError, OptionError, UserError
 from generator.io.catalog import Catalog
@@ -19,6 +19,7 @@ from generator.io.catalog import Catalog
 if TYPE_CHECKING:
     from generator.built import Built
 
+R = TypeVar("R")
 PREVIEW_DPI = 60
 PREVIEW_PAGES = 2
 
@@ -120,18 +121,25 @@ def _finish(job: Job, built: Built, figures: dict[str, Any] | None = None) -> Re
 # --- the products -----------------------------------------------------------------------
 
 
+def request(cls: type[R], params: dict[str, Any], **fixed: Any) -> R:
+    """A product's request from the command's parameters: every field by its option's name.
+
+    So an option added to the command and to its request reaches the build without web
+    code. Paper names are lower case, as the CLI passes them; `fixed` overrides.
+    """
+    names = {f.name for f in fields(cls)}  # type: ignore[arg-type]
+    values = {k: v for k, v in params.items() if k in names}
+    if isinstance(values.get("paper"), str):
+        values["paper"] = values["paper"].lower()
+    return cls(**{**values, **fixed})
+
+
 def _worksheet(job: Job) -> Result:
     from generator.worksheet.build import WorksheetRequest, build_worksheet, load_worksheet
     from generator.worksheet.roster import roster_from_bytes
 
-    p = job.params
     separate = job.action in ("sheets", "key")
-    req = WorksheetRequest(
-        family=p["family"], level=p["level"], problems=p["problems"], impossible=p["impossible"],
-        versions=p["versions"], seed=p["seed"], title=p.get("title"), lang=p["lang"],
-        paper=p["paper"].lower(), large_print=p["large_print"], spec=p.get("spec"),
-        key_file="key.pdf" if separate else None,
-    )  # fmt: skip
+    req = request(WorksheetRequest, job.params, key_file="key.pdf" if separate else None)
     inputs = load_worksheet(req, catalog())
     if job.roster is not None:
         # the class list arrives as bytes, never as a file: the request only names it
@@ -153,32 +161,21 @@ def _worksheet(job: Job) -> Result:
 def _kniffel_block(job: Job) -> Result:
     from generator.kniffel.build import BlockRequest, build_block, load_block
 
-    p = job.params
-    req = BlockRequest(
-        p["rules"], p.get("lang"), p.get("players"), p["games"], p.get("names"), p["copies"],
-        p["per_page"], p["paper"].lower(), p["landscape"],
-    )  # fmt: skip
+    req = request(BlockRequest, job.params)
     return _finish(job, build_block(load_block(req, catalog()), req))
 
 
 def _kniffel_odds(job: Job) -> Result:
     from generator.kniffel.build import OddsRequest, build_odds, load_odds
 
-    p = job.params
-    req = OddsRequest(
-        p["rules"], p.get("joker"), p.get("lang"), p["games"], p["paper"].lower(), p["landscape"],
-        p["seed"],
-    )  # fmt: skip
+    req = request(OddsRequest, job.params)
     return _finish(job, build_odds(load_odds(req, catalog()), req))
 
 
 def _koepfchen(job: Job) -> Result:
     from generator.koepfchen.build import BoardRequest, build_board, load_board
 
-    p = job.params
-    req = BoardRequest(
-        p["profile"], p["seed"], p["lang"], p["paper"].lower(), p["landscape"], p["key"], p["rules"]
-    )
+    req = request(BoardRequest, job.params)
     built = build_board(load_board(req, catalog()), req)
     keys = ("game_length", "races", "track_length", "sampled")
     return _finish(job, built, {k: built.contents[k] for k in keys})
@@ -187,12 +184,7 @@ def _koepfchen(job: Job) -> Result:
 def _kribbeln(job: Job) -> Result:
     from generator.kribbeln.build import BlockRequest, build_block, load_block
 
-    p = job.params
-    req = BlockRequest(
-        pages=p["pages"], seed=p["seed"], players=p.get("players"), names=p.get("names"),
-        lang=p["lang"], paper=p["paper"].lower(), landscape=p["landscape"], rules=p["rules"],
-        key=p["key"],
-    )  # fmt: skip
+    req = request(BlockRequest, job.params)
     built = build_block(load_block(req, catalog()), req)
     c = built.contents
     figures = {
