@@ -87,7 +87,8 @@ def campaign(inputs: Inputs, tmp_path: Path, count: int, seed: int) -> Counter:
                 if args[0] != "validate" and "--batch" not in args:
                     err = result.stderr.strip()
                     assert len(err.splitlines()) == 1 and len(err) <= 600, (args, err[:2000])
-            outside = {p for p in written if p.parts[0] not in ("out", "png")}
+            # out/ and png/ are what the inputs name; output/ is --out's default
+            outside = {p for p in written if p.parts[0] not in ("out", "png", "output")}
             assert not outside, (args, sorted(map(str, outside)))
             assert _files(inputs.root) == before_pool, ("an input changed", args)
     finally:
