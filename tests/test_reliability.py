@@ -435,3 +435,24 @@ def test_a_failed_write_removes_the_folders_it_made(run_cli, tmp_path: Path) -> 
 
 def test_a_batch_line_without_end_is_refused(run_cli) -> None:
     one_line_error(run_cli("numbers", "solve", "--batch", "/dev/zero"), "--batch", "longer than")
+
+
+@pytest.mark.parametrize(("sig", "code"), [("SIGINT", 130), ("SIGTERM", 143)])
+def test_a_signal_that_a_library_turns_into_another_error_still_ends_the_run(
+    run_cli, tmp_path: Path, monkeypatch, sig: str, code: int
+) -> None:
+    import signal
+
+    from generator.render import draw
+
+    def render_and_lose_the_signal(doc):
+        try:  # ReportLab catches the interrupt deep inside and raises a KeyError instead
+            os.kill(os.getpid(), getattr(signal, sig))
+        except BaseException:
+            raise KeyError("font") from None
+
+    monkeypatch.setattr(draw, "render_pdf", render_and_lose_the_signal)
+    result = run_cli("kniffel", "block", "--out", "b.pdf")
+    assert result.exit_code == code
+    assert "Traceback" not in result.output and "interrupted" in result.stderr
+    assert sorted(tmp_path.iterdir()) == []
