@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from generator.errors import UserError
     from generator.render.primitives import Document
 
 
@@ -29,7 +30,8 @@ class Built:
     options: Mapping[str, Any]
     seed: int | None
     contents: Mapping[str, Any]
-    warnings: tuple[str, ...] = ()
+    # a warning about an input is a UserError (its `where` names the input), else a line
+    warnings: tuple[str | UserError, ...] = ()
     extra: tuple[tuple[str, Document], ...] = ()
 
     @property

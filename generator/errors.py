@@ -37,13 +37,23 @@ def shown(value: Any, limit: int = SHOWN_CHARS) -> str:
     return one_line(str(value), limit)
 
 
+class Input(str):
+    """A `where` that is an input of a build (`Input("level")`), not a file position.
+
+    The CLI names the option that sets it; elsewhere it reads as the input's name.
+    """
+
+    __slots__ = ()
+
+
 class UserError(Exception):
     """Bad input: an option, a file, a line or a key that is not what was expected."""
 
     def __init__(self, message: str, *, where: str | None = None) -> None:
         super().__init__(message)
         self.message = one_line(message)
-        self.where = one_line(where, 200) if where else where
+        # an input's name is short and ours; a position may quote what the user typed
+        self.where = where if isinstance(where, Input) or not where else one_line(where, 200)
 
     def __str__(self) -> str:
         return f"{self.where}: {self.message}" if self.where else self.message
@@ -84,5 +94,26 @@ class InputError(UserError):
     """
 
     def __init__(self, subject: str, message: str) -> None:
-        super().__init__(message, where=subject)
+        super().__init__(message, where=Input(subject))
         self.subject = subject
+
+
+class DoesNotFit(InputError):
+    """A layout that does not fit its page: what needed how much room, and what the page has.
+
+    `needed` and `available` are in millimetres (a length across or down the page);
+    `remedies` names other inputs that would make room (the CLI turns them into options).
+    """
+
+    def __init__(
+        self,
+        subject: str,
+        message: str,
+        needed: float,
+        available: float,
+        remedies: tuple[str, ...] = (),
+    ) -> None:
+        super().__init__(subject, message)
+        self.needed = needed
+        self.available = available
+        self.remedies = remedies

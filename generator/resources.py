@@ -1,4 +1,4 @@
-"""Where the shipped data lives: templates, task catalog and fonts.
+"""Where the shipped data lives: templates, task catalog, the rules and fonts.
 
 In a wheel they sit inside the package (`generator/_data/…`, `generator/fonts`);
 in a source checkout (editable install) they are the top-level folders.
@@ -26,6 +26,11 @@ def templates_dir() -> Path:
 def catalog_dir() -> Path:
     """The folder of the shipped YAML catalog."""
     return _data_dir("task_catalog")
+
+
+def rules_file() -> Path:
+    """The rules of the games as played here, with every decision (`docs/rules.md`)."""
+    return _data_dir("docs") / "rules.md"
 
 
 def fonts_dir() -> Path:

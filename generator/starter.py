@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from generator.errors import UserError, shown
+from generator.errors import Input, UserError, shown
 from generator.io.writer import write_files_atomic
-from generator.resources import catalog_dir, templates_dir
+from generator.resources import catalog_dir, rules_file, templates_dir
 
 # What each game reads: its catalog folder (named like the game) and its templates.
 # The balance report (`report.j2`) belongs to both games that have one.
@@ -24,24 +24,6 @@ GAMES: dict[str, tuple[tuple[str, ...], str]] = {
     "worksheet": (("worksheet",), "worksheet levels and worksheet specs"),
 }
 
-NOTE = """\
-dicesheets catalog folder
-=========================
-
-Use it with any command: `dicesheets … --catalog {folder}`.
-
-Every file here is a copy of a shipped default. A file replaces the shipped
-file with the same path; a new file (a new rule set, board profile, level …)
-adds an entry. Delete the files you do not change, so that later versions of
-dicesheets can improve the defaults for you.
-
-{contents}
-- templates/de, templates/en   the printed words of these games (Jinja2 macros)
-
-Check your edits with `dicesheets validate --catalog {folder}`.
-Add another game's files with `dicesheets init {folder} --game NAME`.
-"""
-
 
 def starter_files(games: Iterable[str]) -> list[tuple[Path, Path]]:
     """(shipped file, path inside the starter folder) for everything the games use."""
@@ -57,8 +39,17 @@ def starter_files(games: Iterable[str]) -> list[tuple[Path, Path]]:
     return pairs
 
 
-def write_starter(folder: Path, games: Iterable[str] = (), force: bool = False) -> list[Path]:
+class AlreadyThere(UserError):
+    """Starter files exist where they would be written (the CLI says how to overwrite them)."""
+
+
+def write_starter(
+    folder: Path, games: Iterable[str] = (), force: bool = False, note: str = ""
+) -> list[Path]:
     """Copy what the games use (all games if none is named) into `folder`; the files written.
+
+    `note` is the README.txt written beside them: a format string with `{folder}`
+    and `{contents}` (the CLI's, which says how to use the folder on the command line).
 
     A folder that already holds other files is fine (add a game later); a file that
     would be overwritten needs `force`.
@@ -66,16 +57,17 @@ def write_starter(folder: Path, games: Iterable[str] = (), force: bool = False) 
     games = list(games) or list(GAMES)
     for game in games:
         if game not in GAMES:
-            raise UserError(f"expected one of {', '.join(GAMES)}, found '{game}'", where="--game")
+            raise UserError(
+                f"expected one of {', '.join(GAMES)}, found '{game}'", where=Input("game")
+            )
     if folder.exists() and not folder.is_dir():
-        raise UserError(f"'{shown(folder)}' is a file, expected a folder", where="argument DIR")
+        raise UserError(f"'{shown(folder)}' is a file, expected a folder", where=Input("folder"))
     pairs = starter_files(games)
     present = [rel for _, rel in pairs if (folder / rel).exists() or (folder / rel).is_symlink()]
     if present and not force:
         more = f" and {len(present) - 1} more" if len(present) > 1 else ""
-        raise UserError(
-            f"'{shown(folder / present[0])}'{more} already exist (use --force to overwrite them)",
-            where="argument DIR",
+        raise AlreadyThere(
+            f"'{shown(folder / present[0])}'{more} already exist", where=Input("folder")
         )
     # like every output: temporary file + rename, so a link in the folder is replaced by
     # the file, never written through; a linked or blocked sub-folder is refused
@@ -85,10 +77,11 @@ def write_starter(folder: Path, games: Iterable[str] = (), force: bool = False) 
             if parent != Path(".") and (inside.is_symlink() or inside.is_file()):
                 raise UserError(
                     f"'{shown(inside)}' is a link or a file, expected a folder",
-                    where="argument DIR",
+                    where=Input("folder"),
                 )
     files = [(folder / rel, source.read_bytes()) for source, rel in pairs]
-    readme = NOTE.format(folder=folder, contents=_contents(folder, games))
+    readme = note.format(folder=folder, contents=_contents(folder, games))
+    files.append((folder / "rules.md", rules_file().read_bytes()))  # the rules they follow
     files.append((folder / "README.txt", readme.encode()))
     write_files_atomic(files)
     return [target for target, _ in files]

@@ -20,7 +20,7 @@ from typing import Any
 import jinja2
 import jinja2.bccache
 
-from generator.errors import CatalogError, UserError
+from generator.errors import CatalogError, Input, UserError
 from generator.resources import templates_dir
 from generator.templating import Budget, LimitedSandbox, bounded, guarded, is_shipped
 
@@ -32,6 +32,17 @@ def number(value: float, lang: str, digits: int = 1) -> str:
     """A decimal number written the way the language writes it (de: 12,5; en: 12.5)."""
     text = f"{value:.{digits}f}"
     return text.replace(".", ",") if lang == "de" else text
+
+
+# German primary-school notation writes multiplication as · and division as : ;
+# English pages keep × and ÷ (the solver prints × and ÷, and reads all four)
+SCHOOL_SIGNS = {"de": str.maketrans({"×": "·", "÷": ":"})}
+
+
+def maths(text: str, lang: str) -> str:
+    """A calculation as the language's schools write it (de: 3 · 4 : 2; en: 3 × 4 ÷ 2)."""
+    signs = SCHOOL_SIGNS.get(lang)
+    return text.translate(signs) if signs else text
 
 
 def percent(value: float, lang: str, digits: int = 1) -> str:
@@ -92,6 +103,7 @@ def make_environment(loader: jinja2.BaseLoader | None = None) -> LimitedSandbox:
     )
     env.filters["number"] = bounded(number)
     env.filters["percent"] = bounded(percent)
+    env.filters["maths"] = bounded(maths)
     return env
 
 
@@ -157,7 +169,9 @@ class Texts:
 
     def __init__(self, name: str, lang: str, templates: Templates | None = None) -> None:
         if lang not in LANGS:
-            raise UserError(f"expected one of {', '.join(LANGS)}, found '{lang}'", where="--lang")
+            raise UserError(
+                f"expected one of {', '.join(LANGS)}, found '{lang}'", where=Input("lang")
+            )
         self.lang = lang
         self.env = (templates or shipped_templates()).environment()
         self.path = f"{lang}/{name}.j2"

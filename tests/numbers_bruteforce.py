@@ -6,7 +6,8 @@ keeps the trees that are legal as written under the rules (exact Fractions), and
 deduplicates them by its own canonical form: nested tuples
 ("add", sorted added terms, sorted subtracted terms), ("mul", sorted multiplied
 factors, sorted divided factors), ("n", value), flattened through + − and × ÷.
-A class of trees counts when at least one of its trees is legal.
+A class of trees counts when at least one of its trees is legal. Forms that differ only
+by an extra × 1 or ÷ 1 are grouped by `unit_classes` (restated here on these tuples).
 
 Which operations count: with `ops_filter="tree"` a tree may use only the allowed
 operations; with "printed" (the solver's definition) any tree may be used, but the
@@ -17,6 +18,7 @@ allowed set contains + and − and, if it contains ÷, also ×.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from fractions import Fraction
 from functools import lru_cache
 
@@ -218,3 +220,78 @@ def _combine(op: str, a: tuple, b: tuple) -> tuple:
         else:
             (pos if positive else neg).append(node)
     return (tag, tuple(sorted(pos)), tuple(sorted(neg)))
+
+
+# --- unit variants: an extra × 1 or ÷ 1 is not a new solution ---------------------------
+# Restated on the brute force's own forms, step by step: a form loses one unit factor at a
+# time (a 1 among the divided factors, or among several multiplied ones), the result is
+# flattened again, and this goes on until no unit factor is left. Two solutions are the
+# same when they end in the same form.
+
+
+def normalized(form: tuple) -> tuple:
+    """Flatten nested sums into sums and products into products; a product of one factor
+    is that factor."""
+    if form[0] == "n":
+        return form
+    tag = form[0]
+    pos: list[tuple] = []
+    neg: list[tuple] = []
+    for children, positive in ((form[1], True), (form[2], False)):
+        for child in map(normalized, children):
+            if child[0] == tag:
+                pos += child[1] if positive else child[2]
+                neg += child[2] if positive else child[1]
+            else:
+                (pos if positive else neg).append(child)
+    if tag == "mul" and len(pos) == 1 and not neg:
+        return pos[0]
+    return (tag, tuple(sorted(pos)), tuple(sorted(neg)))
+
+
+def one_unit_less(form: tuple) -> set[tuple]:
+    """Every form with exactly one unit factor taken out (not yet flattened)."""
+    if form[0] == "n":
+        return set()
+    tag, pos, neg = form
+    found: set[tuple] = set()
+    if tag == "mul":
+        if ("n", 1) in neg:
+            rest = list(neg)
+            rest.remove(("n", 1))
+            found.add((tag, pos, tuple(rest)))
+        if ("n", 1) in pos and len(pos) >= 2:
+            rest = list(pos)
+            rest.remove(("n", 1))
+            found.add((tag, tuple(rest), neg))
+    for side in (1, 2):
+        children = form[side]
+        for i, child in enumerate(children):
+            for smaller in one_unit_less(child):
+                changed = (*children[:i], smaller, *children[i + 1 :])
+                found.add((tag, changed, neg) if side == 1 else (tag, pos, changed))
+    return found
+
+
+def unit_free(form: tuple) -> tuple:
+    """The form every chain of unit removals ends in (checked to be one form)."""
+    ends: set[tuple] = set()
+    frontier = {form}
+    while frontier:
+        step: set[tuple] = set()
+        for f in frontier:
+            smaller = {normalized(g) for g in one_unit_less(f)}
+            if not smaller:
+                ends.add(f)
+            step |= smaller
+        frontier = step
+    assert len(ends) == 1, (form, ends)
+    return ends.pop()
+
+
+def unit_classes(forms: Iterable[tuple]) -> dict[tuple, list[tuple]]:
+    """The forms grouped by the form they end in once every unit factor is gone."""
+    classes: dict[tuple, list[tuple]] = {}
+    for form in forms:
+        classes.setdefault(unit_free(form), []).append(form)
+    return classes

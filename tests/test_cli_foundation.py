@@ -22,7 +22,7 @@ BAD = [
     (["kniffel", "block", "--copies", "0"], "--copies"),
     (["kniffel", "block", "--paper", "a5"], "--paper"),
     (["kniffel", "block", "--per-page", "2", "--games", "6"], "--per-page"),
-    (["kniffel", "block", "--out", "missing/folder/x.pdf"], "--out"),
+    (["kniffel", "block", "--out", "/dev/null/x.pdf"], "--out"),
 ]
 
 

@@ -283,11 +283,12 @@ def test_advise_bad_input_exit_2(run_cli, args: list[str], option: str) -> None:
 
 
 def test_no_joker_for_a_rule_set_without_yahtzee_box() -> None:
-    from generator.errors import OptionError
+    from generator.errors import InputError
 
     rules = KNIFFEL.__class__(**{**KNIFFEL.__dict__, "categories": KNIFFEL.categories[:6]})
-    with pytest.raises(OptionError, match="--joker"):
+    with pytest.raises(InputError, match="no Yahtzee box") as caught:
         with_joker(rules, "free")
+    assert caught.value.subject == "joker"  # the CLI names --joker
 
 
 def test_advise_cli_text_and_json(run_cli, kniffel) -> None:

@@ -51,7 +51,7 @@ def dice() -> DiceSet:
 
 
 def holds(task: Task, colors: tuple[str, ...], palette: tuple[str, ...]) -> bool:
-    """The task on one roll's colours, written out again from RULES.md (independent of masks)."""
+    """The task on one roll's colours, written out again from docs/rules.md (not from masks)."""
     n = Counter(colors)
     a, b = (*task.colors, None, None)[:2]
     k = task.count

@@ -17,6 +17,7 @@ from generator.numbers import (
     KOEPFCHEN,
     MAX_NUMBERS,
     Rules,
+    all_forms,
     count_solutions,
     evaluate,
     expressions,
@@ -65,8 +66,9 @@ def test_two_twos_make_four_in_two_ways() -> None:
 
 
 def test_tiny_cases_checked_by_hand() -> None:
-    # a die showing the target is a solution; × 1 and ÷ 1 count as different solutions
-    assert texts([1, 2], 2) == ["2", "2 × 1", "2 ÷ 1"]
+    # a die showing the target is a solution; an extra × 1 or ÷ 1 is not another one
+    assert texts([1, 2], 2) == ["2"]
+    assert [s.text for s in all_forms([1, 2], 2)] == ["2", "2 × 1", "2 ÷ 1"]
     assert texts([1, 2], 1) == ["1", "2 − 1"]
     assert texts([1, 2], 3) == ["2 + 1"]
     assert texts([2, 2], 1) == ["2 ÷ 2"]
@@ -82,8 +84,9 @@ def test_three_six_one() -> None:
     # 9: two numbers suffice, the longer forms follow
     best = simplest([3, 6, 1], 9)
     assert best is not None and best.text == "6 + 3" and best.numbers_used == (3, 6)
-    # three numbers: the 1 multiplies or divides either die or their sum (x × 1 ≠ x)
-    assert texts([3, 6, 1], 9) == [
+    # with the 1 multiplying or dividing a die or the sum, the same solution six more times
+    assert texts([3, 6, 1], 9) == ["6 + 3"]
+    assert [s.text for s in all_forms([3, 6, 1], 9)] == [
         "6 + 3",
         "3 × 1 + 6",
         "6 × 1 + 3",
@@ -225,7 +228,8 @@ def test_three_dice_agree_with_brute_force(ops: str, division: str) -> None:
             expected = by_value.get(Fraction(target), {})
             found = solve(roll, target, rules)
             assert bool(found) == bool(expected), (roll, target)
-            assert len(found) == len(expected), (roll, target)
+            assert len(all_forms(roll, target, rules)) == len(expected), (roll, target)
+            assert len(found) == len(brute.unit_classes(expected)), (roll, target)
             if found:
                 assert found[0].complexity == min(expected.values()), (roll, target)
         assert reachable_targets(roll, rules) == {
@@ -250,8 +254,20 @@ def test_same_solutions_as_brute_force_four_numbers(rules: Rules) -> None:
     for hand in [(1, 2, 3, 4), (2, 2, 3, 3), (1, 5, 5, 5), (3, 4, 6, 13)]:
         by_value = brute.brute_force(hand, **brute_kwargs(rules), ops_filter="printed")
         for target in (0, 1, 5, 10, 12, 24, 36):
-            expected = set(by_value.get(Fraction(target), {}))
-            assert {brute_form(s.text) for s in solve(hand, target, rules)} == expected
+            expected = by_value.get(Fraction(target), {})
+            assert {brute_form(s.text) for s in all_forms(hand, target, rules)} == set(expected)
+            assert_one_simplest_per_unit_class(solve(hand, target, rules), expected)
+
+
+def assert_one_simplest_per_unit_class(found: list, expected: dict[tuple, tuple]) -> None:
+    """The solver keeps one form of each brute-force unit class, and a simplest one."""
+    classes = brute.unit_classes(expected)
+    forms = [brute_form(s.text) for s in found]
+    assert len(forms) == len(classes)
+    assert {brute.unit_free(f) for f in forms} == set(classes)
+    for form in forms:
+        members = classes[brute.unit_free(form)]
+        assert expected[form] == min(expected[m] for m in members)
 
 
 def test_printed_and_tree_operation_filters_agree_for_the_usual_sets() -> None:
@@ -264,12 +280,19 @@ def test_printed_and_tree_operation_filters_agree_for_the_usual_sets() -> None:
 
 
 def test_countdown_765_all_solutions() -> None:
-    found = solve([1, 3, 7, 10, 25, 50], 765, COUNTDOWN)
-    assert len(found) == 22
+    numbers = [1, 3, 7, 10, 25, 50]
+    found = solve(numbers, 765, COUNTDOWN)
+    forms = all_forms(numbers, 765, COUNTDOWN)
+    # 22 canonical forms, of which 10 only add a × 1 or ÷ 1 to another: 12 solutions
+    assert (len(forms), len(found)) == (22, 12)
+    assert count_solutions(numbers, 765, COUNTDOWN) == 12
     assert found[0].equation == "(50 + 1) × (25 − 10) = 765"
-    expected = brute.class_enumeration((1, 3, 7, 10, 25, 50), 765, allow_zero=False)
-    assert {brute_form(s.text) for s in found} == expected
-    for s in found:
+    expected = brute.class_enumeration(tuple(numbers), 765, allow_zero=False)
+    assert {brute_form(s.text) for s in forms} == expected
+    assert len(brute.unit_classes(expected)) == 12
+    costs = {form: brute.complexity(form) for form in expected}
+    assert_one_simplest_per_unit_class(found, costs)
+    for s in forms:
         assert evaluate(s.text, COUNTDOWN) == 765
 
 
@@ -282,7 +305,7 @@ def test_24_game_census() -> None:
 
 
 def test_three_dice_reach_the_same_targets_with_or_without_fractions() -> None:
-    # RULES.md §3 relies on this for Schlaues Köpfchen
+    # docs/rules.md §3 relies on this for Schlaues Köpfchen
     for roll in THREE_DICE:
         assert reachable_targets(roll, KOEPFCHEN) == reachable_targets(
             roll, Rules(division="rational")

@@ -181,7 +181,13 @@ def test_init_for_one_game_copies_only_what_it_uses(run_cli, tmp_path: Path) -> 
     files = sorted(p.relative_to(tmp_path / "k").as_posix() for p in (tmp_path / "k").rglob("*.*"))
     templates = ["kribbeln_key", "kribbeln_rules", "kribbeln_sheet", "kribbeln_tasks", "report"]
     assert files == sorted(
-        ["README.txt", "kribbeln/balance.yaml", "kribbeln/dice.yaml", "kribbeln/tasks.yaml"]
+        [
+            "README.txt",
+            "rules.md",
+            "kribbeln/balance.yaml",
+            "kribbeln/dice.yaml",
+            "kribbeln/tasks.yaml",
+        ]
         + [f"templates/{lang}/{name}.j2" for lang in ("de", "en") for name in templates]
     )
     readme = (tmp_path / "k" / "README.txt").read_text(encoding="utf-8")
@@ -204,9 +210,11 @@ def test_every_game_and_template_belongs_somewhere() -> None:
 
     assert set(CLI_GAMES) == set(GAMES)
     copied = {rel.as_posix() for _, rel in starter_files(GAMES)}
-    # web.j2: the words of the web page, which a catalog does not change
+    # web.j2, cli.j2: the words of the web page and the command line, which a catalog
+    # does not change
     shipped = {f"templates/{p.relative_to(templates_dir()).as_posix()}"
-               for p in templates_dir().rglob("*.j2") if p.name != "web.j2"}  # fmt: skip
+               for p in templates_dir().rglob("*.j2")
+               if p.name not in ("web.j2", "cli.j2")}  # fmt: skip
     shipped |= {p.relative_to(SHIPPED).as_posix() for p in SHIPPED.rglob("*.yaml")}
     assert copied == shipped
 

@@ -153,8 +153,10 @@ def test_key_pages_match_the_problems(roster_sheet) -> None:
         ]
         assert len(rows) == len(version["problems"])
         for line, p in zip(rows, version["problems"]):
-            values = " · ".join(str(n) for n in p["numbers"])
-            solution = p["simplest"] if p["solvable"] else "nicht lösbar"
+            values = ", ".join(str(n) for n in p["numbers"])
+            # the manifest keeps the solver's × and ÷; German pages write · and :
+            school = p["solvable"] and p["simplest"].replace("×", "·").replace("÷", ":")
+            solution = school if p["solvable"] else "nicht lösbar"
             score = str(p["difficulty"]) if p["solvable"] else "–"
             assert line == f"{p['number']} {values} {p['target']} {solution} {p['count']} {score}"
 
@@ -236,7 +238,7 @@ def test_png_previews_every_page_of_the_sheets_and_of_the_key(run_cli, tmp_path:
 def test_warnings_for_unprintable_names_and_unused_versions(run_cli, tmp_path: Path) -> None:
     (tmp_path / "class.txt").write_text("Anna\n李明\n", encoding="utf-8")
     result = run_cli("worksheet", "--roster", "class.txt", "--versions", "3", "--problems", "4",
-                     "--out", "ws.pdf")  # fmt: skip
+                     "--seed", "1", "--out", "ws.pdf")  # fmt: skip
     assert result.exit_code == 0, result.output
     assert result.stderr.splitlines() == [
         "dicesheets: warning: 2 names for 3 versions: version C is only in the key",
@@ -294,21 +296,38 @@ BAD = [
     (["--problems", "10", "--impossible", "11"], "--impossible", "only 10 problems"),
     (["--family", "24", "--level", "2", "--impossible", "8"], "--impossible", "at most 7"),
     (["--versions", "27"], "--versions", "1–26"),
-    (["--roster", "latin1.txt"], "--roster", "not UTF-8"),
+    (["--roster", "cp1252-hole.txt"], "--roster", "neither UTF-8, UTF-16 nor Windows-1252"),
+    (["--roster", "nobom16.txt"], "--roster", "UTF-16 without a byte-order mark"),
+    (["--roster", "table.csv"], "table.csv:1", "without a header row"),
+    (["--roster", "lp.csv"], "lp.csv:2", "large print 'vielleicht'"),
+    (["--names", "Anna,,Ben"], "--names", "an empty name"),
+    (["--names", "Anna", "--roster", "empty.txt"], "--names", "either as a file or as names"),
+    (["--large-print-for", "Cem"], "--large-print-for", "needs the class list"),
+    (["--names", "Anna, Ben", "--large-print-for", "Cem"], "--large-print-for", "'Cem' is not"),
+    (["--no-key", "--key-file", "k.pdf"], "--key-file", "no key to write"),
+    (["--one-page", "--problems", "40"], "--one-page", "(try --problems)"),
+    (["--one-page", "--per-page", "4"], "--per-page", "one page per sheet"),
+    (["--per-page", "0"], "--per-page", "1–100"),
+    (["--per-page", "30", "--problems", "30"], "--per-page", "at most"),
+    (["--class", "x" * 41], "--class", "at most 40"),
     (["--roster", "empty.txt"], "--roster", "has no names"),
     (["--roster", "missing.txt"], "--roster", "cannot read"),
     (["--spec", "mixed", "--level", "3"], "--level", "leave out --level"),
     (["--spec", "nope.yaml"], "--spec", "no spec file"),
     (["--spec", "bad.yaml"], "bad.yaml:2", "expected a whole number"),
     (["--out", "ws.pdf", "--key-file", "ws.pdf"], "--key-file", "written twice"),
-    (["--out", "missing/ws.pdf"], "--out", "does not exist"),
+    (["--out", "file.txt/ws.pdf"], "--out", "is not a folder"),
     (["--paper", "a5"], "--paper", "a5"),
 ]
 
 
 @pytest.mark.parametrize(("args", "where", "what"), BAD)
 def test_bad_input_exit_2_one_line_no_file(run_cli, tmp_path: Path, args, where, what) -> None:
-    (tmp_path / "latin1.txt").write_bytes("Jörg\n".encode("latin-1"))
+    (tmp_path / "cp1252-hole.txt").write_bytes("Jörg\n".encode("cp1252") + b"\x81\n")
+    (tmp_path / "nobom16.txt").write_bytes("Jörg\nAnna\n".encode("utf-16-le"))
+    (tmp_path / "table.csv").write_text("Müller;Anna;3b\nSchulz;Ben;3b\n", encoding="utf-8")
+    (tmp_path / "lp.csv").write_text("Vorname;Großdruck\nAnna;vielleicht\n", encoding="utf-8")
+    (tmp_path / "file.txt").write_text("", encoding="utf-8")
     (tmp_path / "empty.txt").write_text("\n \n", encoding="utf-8")
     (tmp_path / "bad.yaml").write_text(
         "sections:\n  - {family: koepfchen, level: x, problems: 3}\n", encoding="utf-8"
@@ -321,3 +340,22 @@ def test_bad_input_exit_2_one_line_no_file(run_cli, tmp_path: Path, args, where,
     assert err.startswith("dicesheets: error: ")
     assert where in err and what in err, err
     assert set(tmp_path.rglob("*")) == before
+
+
+def test_page_controls_no_key_and_missing_folders(run_cli, tmp_path: Path) -> None:
+    result = run_cli("worksheet", "--problems", "10", "--one-page", "--no-key",
+                     "--class", "3b", "--out", "a/b/one.pdf")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    contents = manifest_of(tmp_path / "a/b/one.pdf")
+    assert contents["pages_per_sheet"] == 1 and contents["key_pages"] == 0
+    texts = page_texts(tmp_path / "a/b/one.pdf")
+    assert len(texts) == 1 and "3b" in texts[0] and "Lösungen" not in texts[0]
+    result = run_cli("worksheet", "--problems", "10", "--per-page", "4", "--lang", "en",
+                     "--out", "c/per.pdf", "--key-file", "d/e/key.pdf")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    texts = page_texts(tmp_path / "c/per.pdf")
+    assert manifest_of(tmp_path / "c/per.pdf")["pages_per_sheet"] == len(texts) == 3
+    assert (tmp_path / "d/e/key.pdf").is_file()
+    words = words_by_page(tmp_path / "c/per.pdf")
+    numbers = [sized(page, NORMAL.number) for page in words]
+    assert numbers == [["1", "2", "3", "4"], ["5", "6", "7", "8"], ["9", "10"]]

@@ -108,8 +108,11 @@ def test_roster_skips_blanks_keeps_duplicates_with_a_warning() -> None:
 def test_roster_files_that_are_not_usable(tmp_path: Path) -> None:
     latin1 = tmp_path / "latin1.txt"
     latin1.write_bytes("Jörg\n".encode("latin-1"))
-    with pytest.raises(UserError, match=r"not UTF-8 text \(byte 1\)"):
-        read_roster(latin1)
+    assert [p.name for p in read_roster(latin1).pupils] == ["Jörg"]  # read as Windows-1252
+    hole = tmp_path / "hole.txt"
+    hole.write_bytes(b"J\xf6rg\x8d\n")  # 0x8D is not a Windows-1252 character
+    with pytest.raises(UserError, match=r"neither UTF-8, UTF-16 nor Windows-1252 text \(byte 4\)"):
+        read_roster(hole)
     empty = write(tmp_path, "\n  \n\n", "empty.txt")
     with pytest.raises(UserError, match="has no names"):
         read_roster(empty)

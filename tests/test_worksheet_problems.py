@@ -3,9 +3,10 @@
 Nothing here uses `generator.numbers` to decide an answer: the brute force
 (`tests/numbers_bruteforce.py`) builds every expression tree, so the count, the simplest
 solution, solvability and the difficulty score in the manifest are all checked against a
-second, unrelated computation. Three numbers go through `solutions` (every tree); four
-through `class_enumeration` (the same forms, built class by class, much faster). Only
-`parse` is borrowed, to read the key's printed solution.
+second, unrelated computation (forms that differ only by an extra × 1 or ÷ 1 grouped by
+the brute force's own restatement of that rule). Three numbers go through `solutions`
+(every tree); four through `class_enumeration` (the same forms, built class by class,
+much faster). Only `parse` is borrowed, to read the key's printed solution.
 """
 
 from __future__ import annotations
@@ -36,7 +37,9 @@ def independent(numbers: list[int], target: int, rules: dict) -> tuple[Forms, Fo
 
     def forms(whole: bool) -> Forms:
         if len(ms) <= 3:
-            return brute.solutions(ms, target, ops=rules["ops"], rational=not whole, **kwargs)
+            return brute.solutions(  # the solver's meaning of ops: the printed form's signs
+                ms, target, ops=rules["ops"], rational=not whole, ops_filter="printed", **kwargs
+            )
         found = brute.class_enumeration(ms, target, rational=not whole, **kwargs)
         allowed = set(rules["ops"])
         return {f: brute.complexity(f) for f in found if brute.printed_ops(f) <= allowed}
@@ -51,8 +54,17 @@ def has_minus(form: tuple) -> bool:
     return (form[0] == "add" and bool(form[2])) or any(has_minus(c) for c in form[1] + form[2])
 
 
-def expected_score(forms: Forms, whole: Forms, rational: bool) -> int:
-    """The difficulty formula of the README, from the brute force's forms."""
+def distinct(forms: Forms) -> Forms:
+    """One form per solution: the simplest of each class that differs only by × 1 or ÷ 1."""
+    return {
+        min(members, key=lambda f: forms[f]): forms[min(members, key=lambda f: forms[f])]
+        for members in brute.unit_classes(forms).values()
+    }
+
+
+def expected_score(all_forms: Forms, whole: Forms, rational: bool) -> int:
+    """The difficulty formula of the README, from the brute force's distinct solutions."""
+    forms = distinct(all_forms)
     numbers = min(c[0] for c in forms.values())
     op_points = min(has_minus(f) + 2 * c[3] + 3 * c[2] for f, c in forms.items())
     brackets = all(c[4] for c in forms.values())
@@ -76,7 +88,7 @@ def check_problem(problem: dict, impossible: bool) -> None:
     forms, whole = independent(problem["numbers"], problem["target"], rules)
     where = f"{problem['numbers']} → {problem['target']}"
     assert problem["solvable"] == bool(forms) == (not impossible), where
-    assert problem["count"] == len(forms), where
+    assert problem["count"] == len(brute.unit_classes(forms)), where
     if not forms:
         assert problem["simplest"] is None and problem["difficulty"] is None
         return
@@ -128,11 +140,24 @@ def check_manifest(manifest: dict) -> None:
         ("--family", "24", "--level", "4", "--versions", "2", "--problems", "6",
          "--impossible", "1"),
         ("--spec", "mixed", "--versions", "2"),
+        ("--level", "2", "--ops", "+:", "--targets", "2-15", "--versions", "2", "--problems", "12"),
     ],
 )  # fmt: skip
 def test_every_problem_matches_the_brute_force(tmp_path: Path, args) -> None:
     manifest = run(tmp_path, *args, "--seed", "11", "--out", "ws.pdf")
     check_manifest(manifest)
+
+
+def test_ops_and_targets_replace_the_levels(tmp_path: Path) -> None:
+    manifest = run(tmp_path, "--level", "2", "--ops", "-÷", "--targets", "1-6", "--problems",
+                   "8", "--seed", "4", "--out", "ws.pdf")  # fmt: skip
+    for version in manifest["contents"]["versions"]:
+        for problem in version["problems"]:
+            assert problem["rules"]["ops"] == "-/" and 1 <= problem["target"] <= 6
+            assert "+" not in problem["simplest"] and "×" not in problem["simplest"]
+    section = manifest["contents"]["sections"][0]
+    # level 2 practises ×, which --ops leaves out: its focus goes too
+    assert section["definition"]["targets"] == [1, 6] and section["definition"]["focus"] is None
 
 
 def test_sections_of_one_level_never_repeat_a_problem(tmp_path: Path) -> None:
@@ -178,7 +203,8 @@ def test_level_pools_equal_the_brute_force_pools() -> None:
                 forms = values.get(Fraction(target), {})
                 if not forms or min(c[0] for c in forms.values()) < level.min_numbers:
                     continue
-                if level.max_solutions is not None and len(forms) > level.max_solutions:
+                solutions = len(brute.unit_classes(forms))
+                if level.max_solutions is not None and solutions > level.max_solutions:
                     continue
                 if level.brackets == "needed" and not all(c[4] for c in forms.values()):
                     continue

@@ -126,6 +126,10 @@ class RootGroup(LazyGroup):
             from generator.cli.options import user_message
 
             return self._failed(2, user_message(exc))
+        except click.BadParameter as exc:  # one line naming the option, as for a UserError
+            opts = getattr(exc.param, "opts", None)
+            where = f"option {max(opts, key=len)}" if opts else (exc.param_hint or "argument")
+            return self._failed(exc.exit_code, f"{where}: {exc.message}")
         except OSError as exc:  # a file or folder the user named: full disk, permissions …
             return self._failed(2, str(os_error(exc)))
         except click.exceptions.Abort:

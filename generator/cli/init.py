@@ -6,17 +6,43 @@ import click
 
 GAMES = ("kribbeln", "kniffel", "koepfchen", "worksheet")  # generator.starter.GAMES, kept light
 
+# the README.txt of a starter folder: how to use it on the command line
+NOTE = """\
+dicesheets catalog folder
+=========================
+
+Use it with any command: `dicesheets … --catalog {folder}`.
+
+Every file here is a copy of a shipped default. A file replaces the shipped
+file with the same path; a new file (a new rule set, board profile, level …)
+adds an entry. Delete the files you do not change, so that later versions of
+dicesheets can improve the defaults for you.
+
+{contents}
+- templates/de, templates/en   the printed words of these games (Jinja2 macros)
+- rules.md                     the games as dicesheets plays them, every decision
+                               (a copy of docs/rules.md; the catalog comments say
+                               which section a file follows)
+
+Check your edits with `dicesheets validate --catalog {folder}`.
+Add another game's files with `dicesheets init {folder} --game NAME`.
+"""
+
 
 @click.command("init")
 @click.argument("folder", metavar="DIR", type=click.Path(file_okay=True))
-@click.option("--game", "games", multiple=True, type=click.Choice(GAMES),
+@click.option("--game", "games", multiple=True, type=click.Choice(GAMES, case_sensitive=False),
               help="Only the files this game uses (repeat for several; default: all).")  # fmt: skip
 @click.option("--force", is_flag=True, help="Overwrite starter files that already exist.")
 def init_command(folder: str, games: tuple[str, ...], force: bool) -> None:
     """Write commented copies of the shipped catalog and templates into DIR."""
     from pathlib import Path
 
-    from generator.starter import write_starter
+    from generator.errors import UserError
+    from generator.starter import AlreadyThere, write_starter
 
-    files = write_starter(Path(folder), games, force)
+    try:
+        files = write_starter(Path(folder), games, force, NOTE)
+    except AlreadyThere as exc:
+        raise UserError(f"{exc.message} (use --force to overwrite them)", where=exc.where) from None
     click.echo(f"wrote {len(files)} files into {folder}; use them with --catalog {folder}")

@@ -7,6 +7,9 @@ from typing import Any
 import click
 
 from generator.cli.options import (
+    COPIES,
+    KNIFFEL_GAMES,
+    KNIFFEL_PLAYERS,
     echo_json,
     json_option,
     lang_option,
@@ -24,19 +27,30 @@ def kniffel() -> None:
 
 @kniffel.command()
 @click.option(
-    "--players", type=int, default=None, help="Number of players, 1–8 (default: names or 1)."
+    "--players",
+    type=KNIFFEL_PLAYERS,
+    default=None,
+    help="Number of players, 1–8 (default: names or 1).",
 )
 @click.option(
-    "--games", type=int, default=6, show_default=True, help="Game columns per player, 1–6."
+    "--games",
+    type=KNIFFEL_GAMES,
+    default=6,
+    show_default=True,
+    help="Game columns per player, 1–6.",
 )
 @click.option("--rules", default="kniffel", show_default=True, help="Rule set: kniffel or yahtzee.")
 @click.option("--names", default=None, help='Player names, comma-separated: "Anna,Jörg".')
 @click.option(
-    "--copies", type=int, default=1, show_default=True, help="How many copies of the set, 1–1000."
+    "--copies",
+    type=COPIES,
+    default=1,
+    show_default=True,
+    help="How many copies of the set, 1–1000.",
 )
 @click.option(
     "--per-page",
-    type=click.Choice(["auto", "1", "2"]),
+    type=click.Choice(["auto", "1", "2"], case_sensitive=False),
     default="auto",
     show_default=True,
     help="Blocks side by side on a page.",
@@ -85,7 +99,7 @@ SIMULATED_GAMES = 100_000  # = generator.kniffel.simulate.DEFAULT_GAMES (not imp
 def _rules_options(f: Any) -> Any:
     f = click.option(
         "--joker",
-        type=click.Choice(["none", "free", "forced"]),
+        type=click.Choice(["none", "free", "forced"], case_sensitive=False),
         default=None,
         help="Joker rule instead of the rule set's own: none; free (any open box; Full House "
         "and straights at full value once the matching upper box is filled — the published "

@@ -5,12 +5,17 @@ from __future__ import annotations
 import click
 
 from generator.cli.options import (
+    KOEPFCHEN_PLAYERS,
+    announce_seed,
     echo_json,
+    fresh_seed,
+    fresh_seed_option,
     json_option,
     lang_option,
+    out_option,
+    paper_options,
     run_catalog,
     seed_option,
-    sheet_options,
     write_out,
 )
 
@@ -32,7 +37,9 @@ def koepfchen() -> None:
 @click.option("--key/--no-key", default=True, show_default=True, help="Add the answer key.")
 @click.option("--rules/--no-rules", default=True, show_default=True, help="Add the rules page.")
 @lang_option(default="de")
-@sheet_options
+@out_option
+@paper_options
+@fresh_seed_option
 def board(
     profile: str,
     key: bool,
@@ -41,20 +48,38 @@ def board(
     out: str | None,
     paper: str,
     landscape: bool,
-    seed: int,
+    seed: int | None,
 ) -> None:
-    """A printable board (one page, or two to glue), with rules page and answer key."""
+    """A printable board (one page, or two to glue), with rules page and answer key.
+
+    A sampled profile draws a new board each run unless --seed is given; the fixed
+    classic board needs no seed.
+    """
+    from dataclasses import replace
+
     from generator.koepfchen.build import BoardRequest, build_board, load_board
 
-    req = BoardRequest(profile, seed, lang, paper.lower(), landscape, key, rules)
-    write_out(build_board(load_board(req, run_catalog()), req), out)
+    chosen, drawn = fresh_seed(seed)
+    req = BoardRequest(profile, chosen, lang, paper.lower(), landscape, key, rules)
+    inputs = load_board(req, run_catalog())
+    if inputs.profile.fixed:
+        drawn = False
+        req = replace(req, seed=1 if seed is None else seed)  # nothing is sampled
+    built = build_board(inputs, req)
+    write_out(built, out)
+    if drawn:  # after writing, so an error stays the only line
+        announce_seed(chosen, lang)
 
 
 @koepfchen.command()
 @profile_option
 @seed_option(help="Board and simulation seed.")
 @click.option(
-    "--players", type=int, default=4, show_default=True, help="Players in the simulated race, 1–6."
+    "--players",
+    type=KOEPFCHEN_PLAYERS,
+    default=4,
+    show_default=True,
+    help="Players in the simulated race, 1–6.",
 )
 @click.option(
     "--games",

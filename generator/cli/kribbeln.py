@@ -6,12 +6,18 @@ from __future__ import annotations
 import click
 
 from generator.cli.options import (
+    KRIBBELN_PAGES,
+    KRIBBELN_PLAYERS,
+    announce_seed,
     echo_json,
+    fresh_seed,
+    fresh_seed_option,
     json_option,
     lang_option,
+    out_option,
+    paper_options,
     run_catalog,
     seed_option,
-    sheet_options,
     warn,
     write_out,
 )
@@ -42,7 +48,9 @@ def kribbeln() -> None:
 @tasks_option
 @click.option(
     "--sort",
-    type=click.Choice(["catalog", "p_success", "expected_pips", "id", "family"]),
+    type=click.Choice(
+        ["catalog", "p_success", "expected_pips", "id", "family"], case_sensitive=False
+    ),
     default="catalog",
     show_default=True,
     help="Order of the tasks (p_success and expected_pips: highest first).",
@@ -81,7 +89,7 @@ def analyze(
 )
 @click.option(
     "--goal",
-    type=click.Choice(["success", "pips"]),
+    type=click.Choice(["success", "pips"], case_sensitive=False),
     default="success",
     show_default=True,
     help="Play for the probability of success, or for the expected pips.",
@@ -181,7 +189,7 @@ balance_option = click.option(
 @kribbeln.command()
 @click.option(
     "--pages",
-    type=int,
+    type=KRIBBELN_PAGES,
     default=6,
     show_default=True,
     help="Task sheets in the block (one a page), 1–100.",
@@ -191,7 +199,7 @@ balance_option = click.option(
 @tasks_option
 @click.option(
     "--players",
-    type=int,
+    type=KRIBBELN_PLAYERS,
     default=None,
     help="Player columns, 2–8 (2–5 in the real game; default: the names given, else 5).",
 )
@@ -201,7 +209,9 @@ balance_option = click.option(
     "--key/--no-key", default=True, show_default=True, help="Add the answer key (last pages)."
 )
 @lang_option(default="de")
-@sheet_options
+@out_option
+@paper_options
+@fresh_seed_option
 def block(
     pages: int,
     balance_file: str | None,
@@ -215,7 +225,7 @@ def block(
     out: str | None,
     paper: str,
     landscape: bool,
-    seed: int,
+    seed: int | None,
 ) -> None:
     """A pad of balanced task sheets (seeded), with rules page and answer key.
 
@@ -224,11 +234,15 @@ def block(
     """
     from generator.kribbeln.build import BlockRequest, build_block, load_block
 
+    seed, drawn = fresh_seed(seed)
     req = BlockRequest(
         pages, seed, balance_file, dice_file, tasks_file, players, names, lang, paper.lower(),
         landscape, rules, key,
     )  # fmt: skip
-    write_out(build_block(load_block(req, run_catalog()), req), out)
+    built = build_block(load_block(req, run_catalog()), req)
+    write_out(built, out)
+    if drawn:  # after writing, so an error stays the only line
+        announce_seed(seed, lang)
 
 
 @kribbeln.command()
@@ -251,7 +265,11 @@ def score(file: str, as_json: bool) -> None:
 
 @kribbeln.command()
 @click.option(
-    "--players", type=int, default=4, show_default=True, help="Players, 2–8 (2–5 in the game)."
+    "--players",
+    type=KRIBBELN_PLAYERS,
+    default=4,
+    show_default=True,
+    help="Players, 2–8 (2–5 in the real game).",
 )
 @click.option(
     "--games", type=int, default=10_000, show_default=True, help="Games to play, 1–1,000,000."
@@ -273,7 +291,7 @@ def score(file: str, as_json: bool) -> None:
 )
 @click.option(
     "--goal",
-    type=click.Choice(["pips", "success"]),
+    type=click.Choice(["pips", "success"], case_sensitive=False),
     default="pips",
     show_default=True,
     help="What every player plays for: the expected pips, or the probability of success.",
@@ -303,6 +321,10 @@ def simulate(
     """
     from generator.kribbeln.playtest import format_result, run
 
+    if pages_file and block_file:
+        from generator.errors import OptionError
+
+        raise OptionError("--block", "give --pages FILE or --block FILE, not both")
     result, warnings = run(
         players, games, seed, goal, pages_file, block_file, balance_file, dice_file, tasks_file,
         run_catalog(),

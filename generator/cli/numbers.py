@@ -35,7 +35,7 @@ def rules_options(f: F) -> F:
     )(f)
     return click.option(
         "--division",
-        type=click.Choice(["integer", "rational"]),
+        type=click.Choice(["integer", "rational"], case_sensitive=False),
         default="integer",
         show_default=True,
         help="integer: every intermediate result a whole number ≥ 0; "

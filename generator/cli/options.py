@@ -17,22 +17,67 @@ if TYPE_CHECKING:
 
 F = Callable[..., Any]
 
-# the option that sets each input a build or the writer names (`InputError.subject`);
-# a subject not listed is its own option name (`players` → --players)
-OPTION_FOR = {"pdf": "--out", "key": "--key-file", "large_print": "--large-print"}
+
+class Count(click.ParamType):
+    """A whole number lo–hi; anything else is today's one line: `expected lo–hi NOUN, found N`."""
+
+    name = "integer"
+
+    def __init__(self, lo: int, hi: int, noun: str, note: str = "") -> None:
+        self.lo, self.hi, self.noun, self.note = lo, hi, noun, note
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        else:
+            try:
+                number = int(str(value).strip())
+            except ValueError:
+                self.fail(f"expected a whole number of {self.noun}, found '{value}'", param, ctx)
+        if not self.lo <= number <= self.hi:
+            found = f"expected {self.lo}–{self.hi} {self.noun}{self.note}, found {number}"
+            self.fail(found, param, ctx)
+        return number
+
+
+# The ranges of the options several commands share, declared once. Players per game:
+# Kniffel's pad has one block per player (1 = solitaire, at most 8 blocks in a set);
+# Kribbeln is a game for 2–5, a sheet has room for 8 columns, the simulation plays
+# as many; Köpfchen's race is exact for up to 6 players (1: one player alone).
+KNIFFEL_PLAYERS = Count(1, 8, "players")
+KRIBBELN_PLAYERS = Count(2, 8, "players", " (2–5 in the real game)")
+KOEPFCHEN_PLAYERS = Count(1, 6, "players")
+REPORT_PLAYERS = Count(2, 8, "players")  # Köpfchen's report: 2–6, checked by the report
+KNIFFEL_GAMES = Count(1, 6, "game columns")
+COPIES = Count(1, 1000, "copies")
+KRIBBELN_PAGES = Count(1, 100, "sheets")
+
+# what sets each input a build or the writer names (`InputError.subject`, `Input`);
+# a subject not listed is its own option (`rolls_left` → option --rolls-left)
+WHERE_FOR = {"pdf": "option --out", "key": "option --key-file", "folder": "argument DIR"}
+
+
+def where_for(subject: str) -> str:
+    """The command-line option (or argument) behind an input's name."""
+    return WHERE_FOR.get(subject, "option --" + subject.replace("_", "-"))
 
 
 def option_for(subject: str) -> str:
-    """The command-line option behind an input's name."""
-    return OPTION_FOR.get(subject, "--" + subject.replace("_", "-"))
+    """The option alone: `players` → --players."""
+    return where_for(subject).removeprefix("option ")
 
 
 def user_message(exc: UserError) -> str:
-    """The one-line error text, with an input error's subject turned into its option."""
-    from generator.errors import InputError
+    """The one-line error text, with an input error's subject turned into its option
+    (and for a layout that does not fit, the options that would make room)."""
+    from generator.errors import DoesNotFit, Input, InputError
 
-    if isinstance(exc, InputError):
-        return f"option {option_for(exc.subject)}: {exc.message}"
+    if isinstance(exc, DoesNotFit) and exc.remedies:
+        remedies = " or ".join(option_for(r) for r in exc.remedies)
+        return f"{where_for(exc.subject)}: {exc.message} (try {remedies})"
+    if isinstance(exc, InputError) or isinstance(exc.where, Input):
+        subject = exc.subject if isinstance(exc, InputError) else str(exc.where)
+        return f"{where_for(subject)}: {exc.message}"
     return str(exc)
 
 
@@ -62,7 +107,7 @@ def lang_option(default: str | None = "de") -> Callable[[F], F]:
     def decorate(f: F) -> F:
         return click.option(
             "--lang",
-            type=click.Choice(["de", "en"]),
+            type=click.Choice(["de", "en"], case_sensitive=False),
             default=default,
             show_default=default is not None,
             help="Language of the printed text.",
@@ -84,6 +129,38 @@ def seed_option(f: F | None = None, *, help: str = "Random seed (same seed, same
         return click.option("--seed", type=SEED, default=1, show_default=True, help=help)(g)
 
     return decorate(f) if f is not None else decorate
+
+
+FRESH_SEEDS = (1, 99_999)  # five digits at most: easy to copy from a footer
+
+
+def fresh_seed_option(f: F) -> F:
+    """--seed for commands that sample a new sheet: without it, a new seed every run."""
+    return click.option(
+        "--seed",
+        type=SEED,
+        default=None,
+        help="Random seed: the same seed gives the same PDF byte for byte. Without it a new "
+        "one is drawn, printed on stderr, on the sheet and in the manifest.",
+    )(f)
+
+
+def fresh_seed(seed: int | None) -> tuple[int, bool]:
+    """The seed to use, and whether it was drawn just now (no --seed given)."""
+    if seed is not None:
+        return seed, False
+    import secrets
+
+    low, high = FRESH_SEEDS
+    return low + secrets.randbelow(high - low + 1), True
+
+
+def announce_seed(seed: int, lang: str) -> None:
+    """Tell the user how to make the same sheet again (stderr, in the sheet's language)."""
+    from generator.text import Texts
+
+    # the command line's own words (templates/<lang>/cli.j2), which a catalog does not change
+    click.echo(Texts("cli", lang)("fresh_seed", seed=seed), err=True)
 
 
 def json_option(f: F) -> F:
@@ -116,9 +193,12 @@ def run_catalog() -> Catalog:
 
 
 def warn(warnings: Any) -> None:
-    """One line per warning on stderr."""
+    """One line per warning on stderr (an input's warning names its option)."""
+    from generator.errors import UserError
+
     for warning in warnings:
-        click.echo(f"dicesheets: warning: {warning}", err=True)
+        text = user_message(warning) if isinstance(warning, UserError) else warning
+        click.echo(f"dicesheets: warning: {text}", err=True)
 
 
 def write_out(

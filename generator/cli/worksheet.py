@@ -4,9 +4,17 @@ from __future__ import annotations
 
 import click
 
-from generator.cli.options import lang_option, out_option, run_catalog, seed_option, write_out
+from generator.cli.options import (
+    announce_seed,
+    fresh_seed,
+    fresh_seed_option,
+    lang_option,
+    out_option,
+    run_catalog,
+    write_out,
+)
 
-SINGLE_SECTION = ("family", "level", "problems", "impossible")
+SINGLE_SECTION = ("family", "level", "problems", "impossible", "ops", "targets")
 
 
 @click.command()
@@ -30,16 +38,42 @@ SINGLE_SECTION = ("family", "level", "problems", "impossible")
     show_default=True,
     help="How many problems have no solution (marked in the key), 0–100, at most --problems.",
 )
+@click.option(
+    "--ops",
+    default=None,
+    help="Operations instead of the level's: any of + - * / (− × ÷ · : too), e.g. +-.",
+)
+@click.option("--targets", default=None, help="Target range instead of the level's, e.g. 1-20.")
 @click.option("--title", default=None, help="Title printed on every sheet.")
 @click.option(
     "--roster",
     type=click.Path(dir_okay=False),
     default=None,
-    help="UTF-8 file, one pupil per line: one named sheet each, versions dealt in turn.",
+    help="Class list: one name per line, or a CSV/text table as Excel saves it (with a header "
+    "row such as Vorname;Nachname;Klasse;Großdruck). One named sheet per pupil.",
 )
+@click.option("--names", default=None, help='The class as "Anna, Ben, Cem" instead of --roster.')
 @click.option(
     "--large-print", is_flag=True, default=False, help="Text ≥ 16 pt, bigger dice and lines."
 )
+@click.option(
+    "--large-print-for",
+    default=None,
+    help='Large print only for these pupils of the class list: "Cem, Hannes".',
+)
+@click.option("--class", "klass", default=None, help='Written on the class line: "3b".')
+@click.option("--date", default=None, help='Written on the date line: "KW 12".')
+@click.option("--per-page", type=int, default=None, help="At most N problems on a page (1–100).")
+@click.option(
+    "--one-page", is_flag=True, default=False, help="Every sheet on one page (or an error)."
+)
+@click.option(
+    "--duplex",
+    is_flag=True,
+    default=False,
+    help="Double-sided printing: every pupil's sheet gets an even number of pages.",
+)
+@click.option("--key/--no-key", default=True, show_default=True, help="Print the answer key.")
 @click.option(
     "--key-file",
     type=click.Path(dir_okay=True),
@@ -60,7 +94,7 @@ SINGLE_SECTION = ("family", "level", "problems", "impossible")
     help="Paper size.",
 )
 @lang_option(default="de")
-@seed_option
+@fresh_seed_option
 @out_option
 @click.pass_context
 def worksheet(
@@ -70,14 +104,24 @@ def worksheet(
     versions: int,
     family: str,
     impossible: int,
+    ops: str | None,
+    targets: str | None,
     title: str | None,
     roster: str | None,
+    names: str | None,
     large_print: bool,
+    large_print_for: str | None,
+    klass: str | None,
+    date: str | None,
+    per_page: int | None,
+    one_page: bool,
+    duplex: bool,
+    key: bool,
     key_file: str | None,
     spec: str | None,
     paper: str,
     lang: str,
-    seed: int,
+    seed: int | None,
     out: str | None,
 ) -> None:
     """Maths worksheets: make the target from the dice, checked by the solver.
@@ -94,8 +138,9 @@ def worksheet(
                 raise OptionError(
                     f"--{name}", "the spec names the sections; leave out --" + name + " with --spec"
                 )
+    seed, drawn = fresh_seed(seed)
     req = WorksheetRequest(
-        family=family,
+        family=family.lower(),
         level=level,
         problems=problems,
         impossible=impossible,
@@ -106,11 +151,23 @@ def worksheet(
         paper=paper.lower(),
         large_print=large_print,
         roster=roster,
+        names=names,
+        large_print_for=large_print_for,
         spec=spec,
         key_file=key_file,
+        key=key,
+        klass=klass,
+        date=date,
+        per_page=per_page,
+        one_page=one_page,
+        duplex=duplex,
+        ops=ops,
+        targets=targets,
     )
     from generator.progress import staged_progress
 
     with staged_progress() as progress:
         built = build_worksheet(load_worksheet(req, run_catalog(), progress), req, progress)
     write_out(built, out, {"key": key_file})
+    if drawn:  # after writing, so an error stays the only line
+        announce_seed(seed, lang)

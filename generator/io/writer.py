@@ -54,13 +54,9 @@ def resolve_out(out: str | Path | None, default_name: str, role: str = "pdf") ->
     path = Path(out) if out is not None else DEFAULT_OUT
     as_dir = path.is_dir() or str(out).endswith(("/", os.sep)) or out is None or not path.suffix
     target = path / default_name if as_dir else path
-    folder = target.parent
-    if as_dir:
-        check_folder(folder, role)  # the folder is created when the file is written
-    elif not folder.is_dir():
-        raise InputError(role, f"folder '{shown(folder)}' does not exist")
-    elif not os.access(folder, os.W_OK | os.X_OK):
-        raise InputError(role, f"folder '{shown(folder)}' is not writable")
+    # a missing folder is created when the file is written, for a file name and a folder
+    # name alike (--out, --key-file); check now that it can be
+    check_folder(target.parent, role)
     if target.is_dir():
         raise InputError(role, f"'{shown(target)}' is a folder, expected a file name")
     if manifest_path(target) == target:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator.errors import OptionError
+from generator.errors import DoesNotFit
 from generator.kniffel.block import BlockRow, BlockSpec, block_rows, block_words
 from generator.render.fonts import fit_size, text_width
 from generator.render.primitives import (
@@ -56,7 +56,7 @@ def min_block_width(games: int) -> float:
 
 
 def geometry(spec: BlockSpec, paper: str, landscape: bool, per_page: str) -> BlockGeometry:
-    """Choose blocks per page and the box sizes; raise OptionError when a choice cannot fit."""
+    """Choose blocks per page and the box sizes; raise DoesNotFit when a choice cannot fit."""
     page_w, page_h = page_size(paper, landscape)
     usable_w = page_w - 2 * MARGIN
     n_rows = len(block_rows(spec))
@@ -66,22 +66,35 @@ def geometry(spec: BlockSpec, paper: str, landscape: bool, per_page: str) -> Blo
     else:
         count = int(per_page)
         if count > fit:
-            raise OptionError(
-                "--per-page",
-                f"{count} blocks of {spec.games} games need "
-                f"{(count * min_block_width(spec.games) + (count - 1) * GAP) / MM:.0f} mm, "
-                f"the page has {usable_w / MM:.0f} mm (use --landscape or fewer --games)",
+            needed = (count * min_block_width(spec.games) + (count - 1) * GAP) / MM
+            raise DoesNotFit(
+                "per_page",
+                f"{count} blocks of {spec.games} games need {needed:.0f} mm, "
+                f"the page has {usable_w / MM:.0f} mm",
+                needed,
+                usable_w / MM,
+                ("landscape", "games"),
             )
     if min_block_width(spec.games) > usable_w:
-        raise OptionError(
-            "--games", f"{spec.games} game columns do not fit across the page (try --landscape)"
+        raise DoesNotFit(
+            "games",
+            f"{spec.games} game columns do not fit across the page",
+            min_block_width(spec.games) / MM,
+            usable_w / MM,
+            ("landscape",),
         )
     block_w = (usable_w - (count - 1) * GAP) / count
     col_w = min(MAX_COL_W, (block_w - LABEL_W) / spec.games)
     block_w = LABEL_W + spec.games * col_w
     row_h = min(MAX_ROW_H, (page_h - 2 * MARGIN - TITLE_H) / (n_rows + 1))
     if row_h < MIN_ROW_H:
-        raise OptionError("--paper", "the block does not fit the page height with 7 mm boxes")
+        needed = 2 * MARGIN + TITLE_H + (n_rows + 1) * MIN_ROW_H
+        raise DoesNotFit(
+            "paper",
+            f"the block does not fit the page height with {MIN_ROW_H / MM:.0f} mm boxes",
+            needed / MM,
+            page_h / MM,
+        )
     return BlockGeometry(page_w, page_h, count, block_w, col_w, row_h, n_rows)
 
 

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from generator.core.rollhold import policy
-from generator.errors import OptionError
+from generator.errors import InputError
 from generator.kniffel.rules import RuleSet
 from generator.kniffel.scoring import possible_scores
 from generator.kniffel.solver import DICE, FACES, ROLLS, Strategy, dice_space
@@ -88,47 +88,45 @@ class Advice:
 
 
 def parse_filled(text: str | None, rules: RuleSet) -> dict[str, int]:
-    """`"Einser=3, Kniffel=0"` -> {"ones": 3, "kniffel": 0} (rule order); OptionError if wrong."""
+    """`"Einser=3, Kniffel=0"` -> {"ones": 3, "kniffel": 0} (rule order); InputError if wrong."""
     found: dict[str, int] = {}
     if text is None or not text.strip():
         return found
     for i, part in enumerate(text.split(","), start=1):
         name, sep, value = part.partition("=")
         if not name.strip():
-            raise OptionError("--filled", f"entry {i} is empty (expected BOX=POINTS, …)")
+            raise InputError("filled", f"entry {i} is empty (expected BOX=POINTS, …)")
         if not sep or not value.strip():
-            raise OptionError("--filled", f"'{part.strip()}': expected BOX=POINTS, e.g. Einser=3")
+            raise InputError("filled", f"'{part.strip()}': expected BOX=POINTS, e.g. Einser=3")
         try:
             cat = rules.category(name)
         except KeyError:
             known = ", ".join(c.label[rules.lang] for c in rules.categories)
-            raise OptionError(
-                "--filled", f"unknown box '{name.strip()}' (expected one of {known})"
+            raise InputError(
+                "filled", f"unknown box '{name.strip()}' (expected one of {known})"
             ) from None
         if cat.id in found:
-            raise OptionError("--filled", f"box '{cat.label[rules.lang]}' is filled twice")
+            raise InputError("filled", f"box '{cat.label[rules.lang]}' is filled twice")
         try:
             points = int(value.strip())
         except ValueError:
-            raise OptionError(
-                "--filled", f"'{part.strip()}': points must be a whole number"
-            ) from None
+            raise InputError("filled", f"'{part.strip()}': points must be a whole number") from None
         if points not in possible_scores(cat, rules):
-            raise OptionError(
-                "--filled", f"{points} is not a possible score for '{cat.label[rules.lang]}'"
+            raise InputError(
+                "filled", f"{points} is not a possible score for '{cat.label[rules.lang]}'"
             )
         found[cat.id] = points
     return {c.id: found[c.id] for c in rules.categories if c.id in found}
 
 
 def make_position(rules: RuleSet, filled_text: str | None, upper: int | None) -> Position:
-    """The position of `--filled` and `--upper`; OptionError if wrong or if the game is over."""
+    """The position of `--filled` and `--upper`; InputError if wrong or if the game is over."""
     filled = parse_filled(filled_text, rules)
     if len(filled) == len(rules.categories):
-        raise OptionError("--filled", "every box is filled: the game is over")
+        raise InputError("filled", "every box is filled: the game is over")
     upper_sum = sum(v for k, v in filled.items() if rules.category(k).kind == "upper")
     if upper is not None and upper != upper_sum:
-        raise OptionError("--upper", f"the filled upper boxes add up to {upper_sum}, found {upper}")
+        raise InputError("upper", f"the filled upper boxes add up to {upper_sum}, found {upper}")
     mask = sum(1 << i for i, c in enumerate(rules.categories) if c.id in filled)
     ycat = rules.yahtzee_category
     flag = int(ycat is not None and filled.get(ycat.id) == ycat.score)
@@ -144,10 +142,10 @@ def parse_roll(tokens: Sequence[str]) -> tuple[int, ...]:
     dice = []
     for part in parts:
         if not part.isdigit() or not 1 <= int(part) <= FACES:
-            raise OptionError("--roll", f"a die shows 1–{FACES}, found '{part}'")
+            raise InputError("roll", f"a die shows 1–{FACES}, found '{part}'")
         dice.append(int(part))
     if len(dice) != DICE:
-        raise OptionError("--roll", f"expected {DICE} dice, found {len(dice)}")
+        raise InputError("roll", f"expected {DICE} dice, found {len(dice)}")
     return tuple(sorted(dice))
 
 
@@ -156,7 +154,7 @@ def advise(
 ) -> Advice:
     """Every keep (rolls left) or every allowed box (no roll left), best first."""
     if not 0 <= rolls_left < ROLLS:
-        raise OptionError("--rolls-left", f"expected 0–{ROLLS - 1}, found {rolls_left}")
+        raise InputError("rolls_left", f"expected 0–{ROLLS - 1}, found {rolls_left}")
     space = dice_space()
     state = space.index(roll)
     terminal, choice = strategy.terminal(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator.errors import OptionError
+from generator.errors import DoesNotFit
 from generator.kniffel.oddscard import OddsCard, share_ticks
 from generator.render.flow import wrap
 from generator.render.fonts import ascent, descent, fit_size, text_width
@@ -91,7 +91,8 @@ def _table(card: OddsCard, frame: Frame) -> list[Item]:
     while total > frame.w:
         size -= 0.25
         if size < MIN_TABLE_SIZE:
-            raise OptionError("--paper", "the odds table does not fit the page width")
+            message = "the odds table does not fit the page width"
+            raise DoesNotFit("paper", message, total / MM, frame.w / MM)
         total, widths = _widths(card, size)
     label_w = frame.w - sum(widths)  # the pattern column takes the slack
     row_h = size * 1.75
@@ -169,7 +170,8 @@ def _histogram(card: OddsCard, frame: Frame) -> list[Item]:
     bottom = frame.bottom + footer_room + axis_label_h
     chart_h = top - bottom
     if chart_h < MIN_CHART_H:
-        raise OptionError("--paper", "the histogram does not fit on the page")
+        message = "the histogram does not fit on the page"
+        raise DoesNotFit("paper", message, MIN_CHART_H / MM, max(0.0, chart_h) / MM)
     items.append(Text(frame.x, top + 4, w["axis_share"], tick_size, False, "left", GREY))
     scale = max(t for t, _ in ticks) if ticks else max(hist.counts) / hist.games
     scale = max(scale, max(hist.counts) / hist.games) * 1.08
@@ -240,7 +242,11 @@ def layout_odds(card: OddsCard, paper: str, landscape: bool) -> Document:
     items += _paragraph(left, card.words["spread"], 9.5, gap_after=2 * MM)
     items += _percentiles(card, left)
     if left.top < left.bottom:
-        raise OptionError("--paper", "the odds card does not fit the page height")
+        message = "the odds card does not fit the page height"
+        available = page.top - page.bottom
+        raise DoesNotFit(
+            "paper", message, (available + left.bottom - left.top) / MM, available / MM
+        )
     items += _histogram(card, right)
     items.append(
         Text(width - MARGIN, MARGIN, card.words["footer"], fit_size(card.words["footer"],

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.errors import CatalogError, UserError
+from generator.errors import CatalogError, Input, UserError
 from generator.io.catalog import Catalog
 from generator.io.yamlload import Fields, load_file, position
 from generator.problems import each, require_all
@@ -140,6 +140,6 @@ def load_rules(name: str, catalog: Catalog | None = None) -> RuleSet:
     if path is None:
         known = ", ".join(rule_set_names(catalog))
         raise UserError(
-            f"unknown rule set '{name}' (expected one of {known})", where="option --rules"
+            f"unknown rule set '{name}' (expected one of {known})", where=Input("rules")
         )
     return load_rules_file(path, catalog.label(path))

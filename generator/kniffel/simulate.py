@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from generator.core.rollhold import IdenticalDice, policy
-from generator.errors import OptionError
+from generator.errors import InputError
 from generator.kniffel.solver import (
     DICE,
     FACES,
@@ -233,10 +233,10 @@ def score_distribution(
 
 
 def check_games(games: int) -> None:
-    """OptionError unless `games` is a sensible simulation size."""
+    """InputError unless `games` is a sensible simulation size."""
     if not MIN_GAMES <= games <= MAX_GAMES:
-        raise OptionError(
-            "--games", f"expected {MIN_GAMES}–{MAX_GAMES} simulated games, found {games}"
+        raise InputError(
+            "games", f"expected {MIN_GAMES}–{MAX_GAMES} simulated games, found {games}"
         )
 
 

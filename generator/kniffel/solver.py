@@ -42,7 +42,7 @@ import numpy as np
 import numpy.typing as npt
 
 from generator.core.rollhold import IdenticalDice, start_value
-from generator.errors import OptionError, UserError
+from generator.errors import InputError, UserError
 from generator.kniffel.rules import JOKERS, Category, RuleSet
 from generator.kniffel.scoring import extra_bonus, raw_score, score
 
@@ -177,11 +177,9 @@ def with_joker(rules: RuleSet, joker: str | None) -> RuleSet:
     if joker is None or joker == rules.joker:
         return rules
     if joker not in JOKER_SETTINGS:
-        raise OptionError(
-            "--joker", f"expected one of {', '.join(JOKER_SETTINGS)}, found '{joker}'"
-        )
+        raise InputError("joker", f"expected one of {', '.join(JOKER_SETTINGS)}, found '{joker}'")
     if joker != "none" and rules.yahtzee_category is None:
-        raise OptionError("--joker", f"rule set '{rules.id}' has no Yahtzee box for a joker")
+        raise InputError("joker", f"rule set '{rules.id}' has no Yahtzee box for a joker")
     return dataclasses.replace(rules, joker=joker)
 
 

@@ -1,4 +1,4 @@
-"""Schlaues Köpfchen boards: profiles, balanced sampling, exact game analysis (RULES.md §3).
+"""Schlaues Köpfchen boards: profiles, balanced sampling, exact game analysis (docs/rules.md §3).
 
 - `profile`: board profiles from `task_catalog/koepfchen/*.yaml`, validated with positions;
 - `board`: a board (a target on every field) with its odds, and the constraint check;

@@ -1,6 +1,6 @@
 """How long a game lasts: the exact Markov chain of one pawn, exact races, and a Monte Carlo check.
 
-One player's game is a Markov chain over the positions 0..L (RULES.md §3). A turn
+One player's game is a Markov chain over the positions 0..L (docs/rules.md §3). A turn
 from position i: the red die shows r (1..6, each 1/6); the target field is
 j = min(i + r, L); the player makes field j's target with probability p_j (the
 3-roll optimal odds) and moves to j, or fails and moves back to max(i − r, 0).

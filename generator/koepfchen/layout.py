@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
-from generator.errors import OptionError
+from generator.errors import DoesNotFit
 from generator.koepfchen.pages import BoardView
 from generator.render.flow import (
     Block,
@@ -156,10 +156,13 @@ def board_geometry(n_cells: int, paper: str, landscape: bool) -> BoardGeometry:
         width = page_w - MARGIN - GLUE_MARGIN
         left = (MARGIN, GLUE_MARGIN)
     if size < MIN_CELL:
-        raise OptionError(
-            "--paper",
+        raise DoesNotFit(
+            "paper",
             f"a track of {n_cells - 1} fields does not fit two pages with "
-            f"{MIN_CELL / MM:.0f} mm fields (try --landscape)",
+            f"{MIN_CELL / MM:.0f} mm fields",
+            MIN_CELL / MM,
+            size / MM,
+            ("landscape",),
         )
     grid_w = cols * w + (cols - 1) * GAP
     top = page_h - MARGIN - HEADER_H

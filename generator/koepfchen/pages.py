@@ -25,7 +25,7 @@ from generator.render.flow import (
     Paragraph,
     Table,
 )
-from generator.text import Templates, Texts, percent
+from generator.text import Templates, Texts, maths, percent
 
 DOTS = {1: "●", 2: "●●", 3: "●●●"}
 OPS_SHORT = {"+": "+", "-": "−", "*": "×", "/": "÷"}
@@ -51,8 +51,8 @@ class Figures:
         return next(r for r in self.races if r.players == players)
 
 
-def ops_symbols(ops: str) -> str:
-    return " ".join(OPS_SHORT[o] for o in ops)
+def ops_symbols(ops: str, lang: str) -> str:
+    return maths(" ".join(OPS_SHORT[o] for o in ops), lang)
 
 
 def board_view(
@@ -63,7 +63,7 @@ def board_view(
     t = Texts("koepfchen_board", lang, templates)
     words = {
         "title": t("title", name=profile.name[lang]),
-        "reminder": t("reminder", dice=profile.dice, ops=ops_symbols(profile.rules.ops)),
+        "reminder": t("reminder", dice=profile.dice, ops=ops_symbols(profile.rules.ops, lang)),
         "start": t("start"),
         "goal": t("goal"),
         "legend": t("legend"),
@@ -131,7 +131,9 @@ def rules_blocks(
         pos, red, field_no, roll, solution = example
         target = board.fields[field_no - 1].target
         turn.append(Paragraph(t("example", pos=pos, red=red, field=field_no, target=target)))
-        turn.append(dice_row(roll, t("example_solution", solution=solution, target=target)))
+        turn.append(
+            dice_row(roll, t("example_solution", solution=maths(solution, lang), target=target))
+        )
     this_board: list[Block] = [
         Heading(t("h_board")),
         Paragraph(
@@ -225,7 +227,8 @@ def key_blocks(
                 "h_target", target=h.target, fields=h.fields, within=h.within, rolls=profile.rolls
             )
             rows = tuple(
-                (" ".join(map(str, r.roll)), f"{r.solution} = {h.target}") for r in h.rolls
+                (", ".join(map(str, r.roll)), f"{maths(r.solution, lang)} = {h.target}")
+                for r in h.rolls
             )
             groups.append(
                 Group(

@@ -15,7 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from generator.errors import CatalogError, UserError
+from generator.errors import CatalogError, Input, UserError
 from generator.io.catalog import Catalog
 from generator.io.yamlload import Fields, load_file, position
 from generator.numbers.rules import DIVISIONS, Rules
@@ -25,7 +25,7 @@ TARGET_KINDS = ("index", "range", "products")
 CURVES = ("flat", "rising")
 MAX_TRACK = 99  # two-digit field numbers; two printed pages hold it comfortably
 MAX_TARGET = 999  # three digits at 18 pt fit the smallest printed field
-RED_FACES = 6  # the red die that moves the pawn (RULES.md §3)
+RED_FACES = 6  # the red die that moves the pawn (docs/rules.md §3)
 DEFAULT_WINDOW = RED_FACES  # the red die's reach: any six consecutive fields
 
 
@@ -429,12 +429,12 @@ def load_profile(name: str, catalog: Catalog | None = None) -> Profile:
     path = catalog.path(f"{SUBDIR}/{name}.yaml") if "/" not in name else None
     if path is None and name.endswith((".yaml", ".yml")):
         if not Path(name).is_file():
-            raise UserError(f"no profile file '{name}'", where="option --profile")
+            raise UserError(f"no profile file '{name}'", where=Input("profile"))
         return load_profile_file(Path(name), name)
     if path is None:
         known = ", ".join(profile_names(catalog))
         raise UserError(
             f"unknown profile '{name}' (expected one of {known}, or a path to a .yaml file)",
-            where="option --profile",
+            where=Input("profile"),
         )
     return load_profile_file(path, catalog.label(path))

@@ -1,6 +1,6 @@
 """A Kribbeln block as data: sheets of six tasks, the ten rows of a sheet, and reading sheets back.
 
-A sheet is played top to bottom in ten rows (RULES.md, section 1): three colour
+A sheet is played top to bottom in ten rows (docs/rules.md, section 1): three colour
 areas of (task, task, Kribbeln row), then the fourth, final Kribbeln row. The
 six tasks of a sheet are stored in row order. Sheets can be read back from a
 pages file (YAML, task ids per sheet) or from the manifest of a generated block,
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator.errors import CatalogError, OptionError, shown
+from generator.errors import CatalogError, InputError, shown
 from generator.io.yamlload import Fields, load_file, position
 from generator.kribbeln.balance import AREAS, TASKS_PER_AREA, TASKS_PER_SHEET
 from generator.kribbeln.tasks import Task, TaskCatalog
@@ -99,7 +99,7 @@ def load_pages_file(file: str, catalog: TaskCatalog) -> list[Sheet]:
     """
     path = Path(file)
     if not path.is_file():
-        raise OptionError("--pages", f"'{file}' is not a file")
+        raise InputError("pages", f"'{file}' is not a file")
     f = Fields(load_file(path, file), file)
     f.unknown_keys({"sheets"})
     raw = f.get("sheets", list)
@@ -142,7 +142,7 @@ def load_block_manifest(file: str, catalog: TaskCatalog) -> list[Sheet]:
 
     path = Path(file)
     if not path.is_file():
-        raise OptionError("--block", f"'{shown(file)}' is not a file")
+        raise InputError("block", f"'{shown(file)}' is not a file")
     try:
         data: Any = json.loads(read_text(path, file, MAX_MANIFEST_BYTES))
         contents = data["contents"]

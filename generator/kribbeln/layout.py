@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from generator.errors import OptionError
+from generator.errors import DoesNotFit
 from generator.kribbeln.pages import KeyView, RowView, SheetView
 from generator.kribbeln.swatches import any_color_swatch, legend_row, swatch
 from generator.render.flow import (
@@ -157,16 +157,19 @@ def bottom_height(view: SheetView, width: float) -> float:
 
 
 def sheet_geometry(view: SheetView, paper: str, landscape: bool) -> SheetGeometry:
-    """Column widths and row heights; OptionError when the players or rows cannot fit."""
+    """Column widths and row heights; DoesNotFit when the players or rows cannot fit."""
     page_w, page_h = page_size(paper, landscape)
     usable_w = page_w - 2 * MARGIN
     players = len(view.names)
     room_w = usable_w - BAND_W
     if (room_w - TASK_MIN_W) / players < PLAYER_MIN_W - 1e-6:
-        raise OptionError(
-            "--players",
+        raise DoesNotFit(
+            "players",
             f"{players} player columns do not fit across the page "
-            f"(at most {int((room_w - TASK_MIN_W) // PLAYER_MIN_W)}; try --landscape)",
+            f"(at most {int((room_w - TASK_MIN_W) // PLAYER_MIN_W)})",
+            (BAND_W + TASK_MIN_W + players * PLAYER_MIN_W) / MM,
+            usable_w / MM,
+            ("landscape",),
         )
     task_w = min(max(room_w - players * PLAYER_PREF_W, TASK_MIN_W), TASK_PREF_W)
     player_w = min(PLAYER_MAX_W, (room_w - task_w) / players)
@@ -176,7 +179,9 @@ def sheet_geometry(view: SheetView, paper: str, landscape: bool) -> SheetGeometr
     room = page_h - 2 * MARGIN - TITLE_H - NAME_H - SUB_H - TOTAL_H - bottom
     task_h = min(TASK_MAX_H, room / (6 + 4 * KRIBBELN_SHARE))
     if task_h < TASK_MIN_H - 1e-6:
-        raise OptionError("--landscape", "the ten rows do not fit the page height; use portrait")
+        needed = page_h - room + TASK_MIN_H * (6 + 4 * KRIBBELN_SHARE)
+        message = "the ten rows do not fit the page height; use portrait"
+        raise DoesNotFit("landscape", message, needed / MM, page_h / MM)
     return SheetGeometry(
         page_w, page_h, players, task_w, player_w, pip_w, player_w - pip_w, task_h,
         task_h * KRIBBELN_SHARE, bottom,

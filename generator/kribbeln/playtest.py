@@ -75,7 +75,7 @@ def run(
     """Simulate `games` games; the figures and the dice file's warnings."""
     check_game_options(players, games, goal)
     if pages_file and block_file:
-        raise InputError("block", "give --pages FILE or --block FILE, not both")
+        raise InputError("block", "a pages file and a block manifest: give one of the two")
     dice, warnings = load_dice(dice_file, files)
     catalog = load_tasks(dice, tasks_file, files)
     sheets: Sequence[Sheet]

@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from generator.errors import OptionError
+from generator.errors import InputError
 from generator.io.catalog import Catalog
 from generator.kribbeln.dice import N_FACES, DiceSet, load_dice
 from generator.kribbeln.masks import fulfilled
@@ -50,7 +50,7 @@ def analyze(
 ) -> tuple[dict[str, Any], list[str]]:
     """Every task of the catalog with its text, family, p_success and expected_pips."""
     if sort not in SORTS:
-        raise OptionError("--sort", f"expected one of {', '.join(SORTS)}, found '{sort}'")
+        raise InputError("sort", f"expected one of {', '.join(SORTS)}, found '{sort}'")
     dice, catalog, warnings = _load(dice_file, tasks_file, files)
     figures = analyze_tasks(dice, catalog.tasks, catalog.rolls)
     texts = {lang: Texts(TEMPLATE, lang) for lang in LANGS}
@@ -112,8 +112,8 @@ def parse_roll(text: str, n_dice: int) -> tuple[int, ...]:
     parts = [p for p in re.split(r"[\s,]+", text.strip()) if p]
     ok = len(parts) == n_dice and all(p.isdigit() and 1 <= int(p) <= N_FACES for p in parts)
     if not ok:
-        raise OptionError(
-            "--roll",
+        raise InputError(
+            "roll",
             f"expected {n_dice} values 1–{N_FACES}, the value on die 1…{n_dice} "
             f"(e.g. \"3 5 1 6 2 2\"), found '{text}'",
         )
@@ -126,8 +126,7 @@ def _find_task(catalog: TaskCatalog, task_id: str) -> Task:
     except KeyError:
         close = difflib.get_close_matches(task_id, [t.id for t in catalog.tasks], n=3)
         hint = f" (did you mean {', '.join(close)}?)" if close else ""
-        raise OptionError(
-            "--task", f"no task '{task_id}' in {catalog.source}{hint}; "
+        raise InputError("task", f"no task '{task_id}' in {catalog.source}{hint}; "
             "`dicesheets kribbeln analyze` lists them"
         ) from None  # fmt: skip
 
@@ -143,13 +142,13 @@ def hold(
 ) -> tuple[dict[str, Any], list[str]]:
     """The options to keep dice from a roll, best first, with their values."""
     if goal not in GOALS:
-        raise OptionError("--goal", f"expected one of {', '.join(GOALS)}, found '{goal}'")
+        raise InputError("goal", f"expected one of {', '.join(GOALS)}, found '{goal}'")
     dice, catalog, warnings = _load(dice_file, tasks_file, files)
     task = _find_task(catalog, task_id)
     values = parse_roll(roll, dice.n_dice)
     if not 0 <= rolls_left < catalog.rolls:
-        raise OptionError(
-            "--rolls-left",
+        raise InputError(
+            "rolls_left",
             f"expected 0–{catalog.rolls - 1} re-rolls left ({catalog.rolls} rolls per turn), "
             f"found {rolls_left}",
         )

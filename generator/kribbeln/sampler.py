@@ -25,7 +25,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from generator.errors import CatalogError, OptionError
+from generator.errors import CatalogError, InputError
 from generator.kribbeln.balance import (
     AREAS,
     TASKS_PER_SHEET,
@@ -181,7 +181,7 @@ def _precheck(pool: Sequence[TaskFacts], balance: Balance, pages: int, n_all: in
             "p_min",
             f"p_min/p_max: {len(pool)} of {n_all} tasks have p_success in "
             f"[{balance.p_min:g}, {balance.p_max:g}], but {pages} sheets need {need} "
-            "different tasks (no task twice in a block); widen the range or ask for fewer --pages",
+            "different tasks (no task twice in a block); widen the range or ask for fewer sheets",
         )
     for fam in balance.families:
         have = sum(1 for t in pool if t.family == fam)
@@ -191,7 +191,7 @@ def _precheck(pool: Sequence[TaskFacts], balance: Balance, pages: int, n_all: in
                 f"families: every sheet uses family '{fam}', but only {have} of its tasks have "
                 f"p_success in [{balance.p_min:g}, {balance.p_max:g}] and {pages} sheets need "
                 f"{pages} (no task twice); widen p_min/p_max, drop '{fam}' "
-                "or ask for fewer --pages",
+                "or ask for fewer sheets",
             )
     k = balance.max_color_per_sheet
     colorless = sum(1 for t in pool if not t.colors)
@@ -254,7 +254,7 @@ def sample_block(
     Raises `CatalogError` naming the binding constraint when no block is found.
     """
     if not 1 <= pages <= MAX_PAGES:
-        raise OptionError("--pages", f"expected 1–{MAX_PAGES} sheets, found {pages}")
+        raise InputError("pages", f"expected 1–{MAX_PAGES} sheets, found {pages}")
     pool = [t for t in tasks if balance.p_min - 1e-12 <= t.p_success <= balance.p_max + 1e-12]
     _precheck(pool, balance, pages, len(tasks))
     start = time.monotonic()
@@ -292,7 +292,7 @@ def _infeasible(
         return balance.error(
             key.get(name, name),
             f"{name}: {where}; without '{name}' a block is found, so it is the constraint "
-            f"that binds ({_setting(name, balance)}) — loosen it or ask for fewer --pages",
+            f"that binds ({_setting(name, balance)}) — loosen it or ask for fewer sheets",
         )
     if freed:
         names = ", ".join(freed)
@@ -304,7 +304,7 @@ def _infeasible(
     return balance.error(
         "p_min",
         f"{where}, and dropping any single constraint does not help: the constraints bind "
-        "together; widen p_min/p_max, loosen several constraints or ask for fewer --pages",
+        "together; widen p_min/p_max, loosen several constraints or ask for fewer sheets",
     )
 
 

@@ -1,6 +1,6 @@
 """Scoring a Kribbeln sheet: rank points per row, totals, the winner and the Kribbeln rising rule.
 
-Pure functions on plain values (RULES.md, section 1): a row holds each
+Pure functions on plain values (docs/rules.md, section 1): a row holds each
 player's pips, or None for an X.
 
 - Rank points: with N players the best gets N points, the next N − 1 and so on;

@@ -1,4 +1,4 @@
-"""Full Kribbeln games, simulated with the rules of RULES.md (section 1), vectorised over games.
+"""Full Kribbeln games, simulated with the rules of docs/rules.md §1, vectorised over games.
 
 Every player plays every row with an optimal policy from the solver (the same
 for every seat: it does not look at the other players' results):

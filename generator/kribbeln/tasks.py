@@ -1,6 +1,6 @@
 """Kribbeln tasks: the eleven task types, the task catalog loader, and task wording.
 
-The types and their parameter names are the file format (RULES.md, section 1):
+The types and their parameter names are the file format (docs/rules.md, section 1):
 
     none_of             colors: [X] or [X, Y]        no die shows X (nor Y)
     exactly             color: X, count: k           exactly k dice show X

@@ -21,6 +21,15 @@ Nothing else is done: no distributivity, no cancelling, no identities, so
 2 × (3 + 1) and 2 × 3 + 2 × 1, or a and a × 1, or a + b − b and a, are different.
 Over three different numbers, using all three, this gives exactly 68 expressions.
 
+Unit variants. One identity is applied on top, when solutions are counted: a solution
+that differs from another only by an extra × 1 or ÷ 1 (a number 1 among the multiplied
+factors beside others, or among the divided ones) is the same solution. `unit_free_key`
+is the key of a form with every such 1 taken out (and the brackets it leaves flattened):
+6 × 1 + 3, (6 + 3) ÷ 1 and 6 + 3 all have the key of 6 + 3; 4 × 6 × 1 × 1 and
+4 × 6 ÷ 1 ÷ 1 share one (under use-all rules, where 4 × 6 alone is no solution). Only
+the number 1 counts, not a part worth 1 such as (3 − 2): that is a different idea using
+two more dice. A 1 that is the only multiplied factor (1 ÷ 4) stays.
+
 Each node has a `key`, a string that is equal for two nodes exactly when they are the
 same canonical form: a number's key is its decimal digits; a sum's key is
 "S(" + sorted keys of P joined by "," + "|" + sorted keys of N + ")", a product's
@@ -196,6 +205,47 @@ class Expr:
         return f"Expr({self.text!r} = {self.value})"
 
 
+def unit_free_key(node: Expr) -> str:
+    """The key of `node` without its × 1 and ÷ 1 (see "Unit variants" above)."""
+    return _unit_free(node)[1]
+
+
+_Reduced = tuple[str, str, tuple["_Reduced", ...], tuple["_Reduced", ...]]
+"""(kind, key, plus, minus) of a form with its unit factors removed."""
+
+
+def _unit_free(node: Expr) -> _Reduced:
+    if node.kind == NUMBER:
+        return (NUMBER, node.key, (), ())
+    plus = [_unit_free(c) for c in node.plus]
+    minus = [_unit_free(c) for c in node.minus]
+    if node.kind == PRODUCT:
+        kept = [f for f in plus if f[1] != "1"]
+        minus = [f for f in minus if f[1] != "1"]
+        plus = kept or [plus[0]]  # a lone 1 over divisors (1 ÷ 4) is no extra factor
+        if len(plus) == 1 and not minus:
+            return plus[0]
+        return _reduced(PRODUCT, plus, minus)
+    flat_plus: list[_Reduced] = []
+    flat_minus: list[_Reduced] = []
+    for terms, same, other in ((plus, flat_plus, flat_minus), (minus, flat_minus, flat_plus)):
+        for term in terms:
+            if term[0] == SUM:  # (a + b) × 1 inside a sum: its brackets go
+                same.extend(term[2])
+                other.extend(term[3])
+            else:
+                same.append(term)
+    return _reduced(SUM, flat_plus, flat_minus)
+
+
+def _reduced(kind: str, plus: list[_Reduced], minus: list[_Reduced]) -> _Reduced:
+    tag = "S" if kind == SUM else "P"
+    key = "{}({}|{})".format(
+        tag, ",".join(sorted(t[1] for t in plus)), ",".join(sorted(t[1] for t in minus))
+    )
+    return (kind, key, tuple(plus), tuple(minus))
+
+
 def _print_order(node: Expr) -> tuple[bool, Value, str]:
     return (node.kind == NUMBER, -node.value, node.key)
 
@@ -227,11 +277,13 @@ Tree = Num | BinOp
 
 _PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2}
 _TOKEN = re.compile(r"\s*(?:(\d+)|(.))")
-_OP_TOKENS = {"+": "+", "-": "-", MINUS: "-", "*": "*", TIMES: "*", "/": "/", DIVIDE: "/", ":": "/"}
+# ASCII, the printed signs, and German school notation (· or ⋅ for ×, : for ÷)
+_OP_TOKENS = {"+": "+", "-": "-", MINUS: "-", "*": "*", TIMES: "*", "\u00b7": "*", "\u22c5": "*",
+              "/": "/", DIVIDE: "/", ":": "/"}  # fmt: skip
 
 
 def parse(text: str) -> Tree:
-    """Read a written expression such as `(3 + 1) × 2` (ASCII + - * / work too).
+    """Read a written expression such as `(3 + 1) × 2` (ASCII + - * /, and · : work too).
 
     Usual precedence, left to right within a level. Raises `UserError` if it is not an
     expression.

@@ -17,7 +17,7 @@ import numpy as np
 
 from generator.core.rollhold import IdenticalDice, Policy, policy, single_roll_probability
 from generator.core.rollhold import start_value as rollhold_start_value
-from generator.errors import UserError
+from generator.errors import Input, UserError
 from generator.numbers.rules import KOEPFCHEN, Rules
 from generator.numbers.solver import reachable_targets
 
@@ -40,15 +40,15 @@ class TargetOdds:
 def check_dice(dice: int, faces: int, rolls: int) -> None:
     """Refuse dice sets the exhaustive odds cannot handle, naming the limit."""
     if not 1 <= dice <= MAX_DICE:
-        raise UserError(f"expected 1–{MAX_DICE} dice, found {dice}", where="option --dice")
+        raise UserError(f"expected 1–{MAX_DICE} dice, found {dice}", where=Input("dice"))
     if not 2 <= faces <= MAX_FACES:
-        raise UserError(f"expected 2–{MAX_FACES} faces, found {faces}", where="option --faces")
+        raise UserError(f"expected 2–{MAX_FACES} faces, found {faces}", where=Input("faces"))
     if not 1 <= rolls <= MAX_ROLLS:
-        raise UserError(f"expected 1–{MAX_ROLLS} rolls, found {rolls}", where="option --rolls")
+        raise UserError(f"expected 1–{MAX_ROLLS} rolls, found {rolls}", where=Input("rolls"))
     if math.comb(dice + faces - 1, dice) > MAX_STATES:  # the distinct rolls, without building them
         raise UserError(
             f"{dice} dice with {faces} faces have more than {MAX_STATES} different rolls",
-            where="option --dice",
+            where=Input("dice"),
         )
 
 
@@ -111,7 +111,7 @@ def hold_options(
     if not 0 <= rolls_left <= MAX_ROLLS - 1:  # before check_dice, which would blame --rolls
         raise UserError(
             f"expected 0–{MAX_ROLLS - 1} rolls left, found {rolls_left}",
-            where="option --rolls-left",
+            where=Input("rolls_left"),
         )
     check_dice(dice, faces, rolls_left + 1)
     if any(not 1 <= v <= faces for v in roll):

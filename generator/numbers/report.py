@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from generator.errors import UserError
+from generator.errors import Input, UserError
 from generator.numbers.expr import SYMBOLS
 from generator.numbers.rules import Rules
 from generator.numbers.solver import simplest
@@ -94,7 +94,7 @@ def check_roll(roll: Sequence[int], faces: int, where: str = "dice") -> None:
     except UserError as exc:
         # the dice count comes from the roll here, not from an option --dice
         raise UserError(
-            exc.message, where=where if exc.where == "option --dice" else exc.where
+            exc.message, where=where if exc.where == Input("dice") else exc.where
         ) from None
     bad = [v for v in roll if not 1 <= v <= faces]
     if bad:

@@ -22,7 +22,8 @@ OPS = "+-*/"
 
 DIVISIONS = ("integer", "rational")
 
-_OP_ALIASES = {"+": "+", "-": "-", "−": "-", "*": "*", "×": "*", "/": "/", "÷": "/", ":": "/"}
+_OP_ALIASES = {"+": "+", "-": "-", "−": "-", "*": "*", "×": "*", "·": "*", "⋅": "*", "/": "/",
+               "÷": "/", ":": "/"}  # fmt: skip
 
 Division = Literal["integer", "rational"]
 
@@ -31,7 +32,8 @@ Division = Literal["integer", "rational"]
 class Rules:
     """What an expression may do.
 
-    - `ops`: a non-empty subset of "+-*/" (the symbols − × ÷ and ":" are accepted as aliases);
+    - `ops`: a non-empty subset of "+-*/" (the symbols − × ÷, and · ⋅ : of German school
+      notation, are accepted as aliases);
       stored canonically, e.g. `Rules(ops="*+")` has `ops == "+*"`. A solution qualifies
       when its printed form uses only these operations.
     - `division`: "integer" — every intermediate result is a non-negative whole number:
@@ -86,7 +88,7 @@ def _canonical_ops(ops: Iterable[str]) -> str:
 
 
 KOEPFCHEN = Rules()
-"""Schlaues Köpfchen (RULES.md §3): whole non-negative intermediates, any subset of dice."""
+"""Schlaues Köpfchen (docs/rules.md §3): whole non-negative intermediates, any subset of dice."""
 GAME_24 = Rules(division="rational", use_all=True)
 """The 24 game: all four cards, fractions allowed along the way."""
 COUNTDOWN = Rules(allow_zero=False)

@@ -1,7 +1,8 @@
 """The target solver: every distinct way to make a target from some numbers.
 
 `solve` lists all distinct solutions (distinct canonical forms, see
-`generator.numbers.expr`), simplest first. It works in two steps:
+`generator.numbers.expr`, with unit variants — an extra × 1 or ÷ 1 — merged into
+the simplest form of their class), simplest first. It works in two steps:
 
 1. the value tables of every proper part of the numbers (`generator.numbers.values`),
    a DP over sub-multisets;
@@ -21,7 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from generator.numbers.expr import Expr, Value, divide, normalize
+from generator.numbers.expr import Expr, Value, divide, normalize, unit_free_key
 from generator.numbers.rules import KOEPFCHEN, Rules, validate_numbers, validate_target
 from generator.numbers.values import (
     Arith,
@@ -99,6 +100,11 @@ def solve(numbers: Iterable[int], target: int, rules: Rules = KOEPFCHEN) -> list
     equal to the target counts as a solution (with no operation) unless `use_all` asks
     for more numbers. Raises `UserError` for bad numbers or a bad target.
     """
+    return without_unit_variants(all_forms(numbers, target, rules))
+
+
+def all_forms(numbers: Iterable[int], target: int, rules: Rules = KOEPFCHEN) -> list[Solution]:
+    """Every canonical form that makes `target`, unit variants included, simplest first."""
     ms = validate_numbers(numbers)
     target = validate_target(target)
     arith = arith_of(rules)
@@ -108,13 +114,25 @@ def solve(numbers: Iterable[int], target: int, rules: Rules = KOEPFCHEN) -> list
     return found
 
 
+def without_unit_variants(forms: list[Solution]) -> list[Solution]:
+    """The simplest form of each class of forms that differ only by × 1 or ÷ 1."""
+    seen: set[str] = set()
+    kept = []
+    for form in forms:  # simplest first, so the first of a class is kept
+        key = unit_free_key(form.expr)
+        if key not in seen:
+            seen.add(key)
+            kept.append(form)
+    return kept
+
+
 def count_solutions(numbers: Iterable[int], target: int, rules: Rules = KOEPFCHEN) -> int:
     """How many distinct solutions make `target` from `numbers`."""
     ms = validate_numbers(numbers)
     target = validate_target(target)
     arith = arith_of(rules)
     parts = (ms,) if rules.use_all else sub_multisets(ms)
-    return sum(len(_forms(part, target, arith)) for part in parts)
+    return len({unit_free_key(e) for part in parts for e in _forms(part, target, arith)})
 
 
 def simplest(numbers: Iterable[int], target: int, rules: Rules = KOEPFCHEN) -> Solution | None:

@@ -160,7 +160,8 @@ def parse(form: Form, values: Mapping[str, str]) -> tuple[dict[str, Any], list[s
         ctx = form.parser.make_context(form.command_name, list(args))
     except click.BadParameter as exc:
         name = exc.param.name if exc.param is not None else None
-        raise FormErrors({name: exc.format_message()}) from None
+        # the field shows where: its message is the CLI's after "option --x: "
+        raise FormErrors({name: exc.message if name else exc.format_message()}) from None
     except click.UsageError as exc:
         raise FormErrors({None: exc.format_message()}) from None
     return dict(ctx.params), args

@@ -15,9 +15,9 @@ from generator.web.pages import words
 
 # (shape, pattern of the English message); the first that matches the whole message wins
 SHAPES = [
-    ("not_integer", r"Invalid value for '(?P<option>[^']+)': '(?P<value>.*)' "
+    ("not_integer", r"(?:Invalid value for '(?P<option>[^']+)': )?'(?P<value>.*)' "
                     r"is not a valid integer\."),
-    ("not_choice", r"Invalid value for '(?P<option>[^']+)': '(?P<value>.*)' "
+    ("not_choice", r"(?:Invalid value for '(?P<option>[^']+)': )?'(?P<value>.*)' "
                    r"is not (?:one of )?(?P<choices>.+)\."),
     ("range", r"expected (?P<low>\d+)–(?P<high>\d+) (?P<what>[^,(]+?)(?: \([^)]*\))?, "
               r"found (?P<found>.+)"),

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from generator.errors import InputError, OptionError, UserError
+from generator.errors import Input, InputError, OptionError, UserError
 from generator.io.catalog import Catalog
 
 if TYPE_CHECKING:
@@ -69,11 +69,13 @@ def run_job(job: Job) -> Result:
     try:
         return BUILDERS[job.product](job)
     except UserError as exc:
+        from generator.cli.options import option_for
+
         option = None
         if isinstance(exc, InputError):
-            from generator.cli.options import option_for
-
             option = option_for(exc.subject)
+        elif isinstance(exc.where, Input):  # a `where` that is an input, not a file position
+            option = option_for(str(exc.where))
         elif isinstance(exc, OptionError):
             option = exc.option
         elif exc.where and exc.where.startswith("option "):
@@ -111,7 +113,11 @@ def _finish(job: Job, built: Built, figures: dict[str, Any] | None = None) -> Re
     if job.action in roles:
         name = name.removesuffix(".pdf") + f"-{job.action}.pdf"
     pdf = render_pdf(document)
-    result = Result(filename=name, figures=figures or {}, warnings=built.warnings)
+    from generator.cli.options import user_message
+
+    # a warning about an input names its option, as on the command line
+    warnings = tuple(w if isinstance(w, str) else user_message(w) for w in built.warnings)
+    result = Result(filename=name, figures=figures or {}, warnings=warnings)
     if job.action == "preview":
         pngs, pages = preview_pngs(pdf, job.preview_pages)
         return replace(result, pngs=pngs, pages=pages)

@@ -11,17 +11,18 @@ manifest contents. No click, file or environment here but in `load_worksheet`.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from generator.built import Built
-from generator.errors import InputError, UserError
+from generator.errors import DoesNotFit, Input, InputError, UserError
 from generator.io.catalog import Catalog
 from generator.numbers.expr import SYMBOLS
-from generator.text import Templates, Texts
+from generator.text import Templates, Texts, maths
 from generator.worksheet.difficulty import BRACKET_POINTS, FRACTION_POINTS, OP_POINTS
-from generator.worksheet.levels import Family, Level, load_family, rules_json
+from generator.worksheet.levels import Family, Level, customised, load_family, rules_json
 from generator.worksheet.model import (
     AnswerKey,
     KeySection,
@@ -33,7 +34,7 @@ from generator.worksheet.model import (
     VersionSheet,
 )
 from generator.worksheet.pool import Pool, ProblemKey, Progress, level_pool
-from generator.worksheet.roster import Pupil, Roster, read_roster
+from generator.worksheet.roster import Pupil, Roster, mark_large_print, names_roster, read_roster
 from generator.worksheet.sampler import Problem, SectionPlan, deal_section, plan_section
 from generator.worksheet.spec import SectionSpec, WorksheetSpec, load_spec, single_section
 
@@ -41,6 +42,7 @@ if TYPE_CHECKING:
     from generator.render.primitives import Document
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+MAX_PER_PAGE = 100
 TEMPLATE = "worksheet"
 
 
@@ -58,9 +60,19 @@ class WorksheetRequest:
     lang: str = "de"
     paper: str = "a4"
     large_print: bool = False
-    roster: str | None = None
+    roster: str | None = None  # a class list file
+    names: str | None = None  # "Anna, Ben, Cem" instead of a roster file
+    large_print_for: str | None = None  # "Cem, Hannes": these pupils get large print
     spec: str | None = None  # a shipped spec name or a YAML file; replaces the four above
     key_file: str | None = None  # the key in its own PDF (recorded in the manifest)
+    key: bool = True  # print the answer key (after the sheets or in key_file)
+    klass: str | None = None  # written on every sheet's class line (a roster's column wins)
+    date: str | None = None  # written on every sheet's date line
+    per_page: int | None = None  # at most this many problems on a page
+    one_page: bool = False  # every sheet on one page, or an error
+    duplex: bool = False  # every pupil's sheet an even number of pages
+    ops: str | None = None  # the level's operations replaced: "+-", "+−×÷", "+·:"
+    targets: str | None = None  # the level's target range replaced: "1-20"
 
 
 @dataclass(frozen=True)
@@ -108,15 +120,32 @@ class Worksheet:
     pupils: tuple[Pupil, ...]
     warnings: tuple[str, ...]
     templates: Templates | None = None  # None: the shipped ones
+    large_print: bool = False  # everybody's sheet in large print
+    klass: str = ""
+    date: str = ""
 
     @property
     def copies(self) -> tuple[SheetCopy, ...]:
-        """One sheet per pupil (versions dealt in turn), or one per version without a roster."""
+        """One sheet per pupil (versions dealt in turn), or one per version without a roster.
+
+        A pupil's version depends only on the place in the class list, never on large
+        print, so the key's list holds for every sheet.
+        """
         if self.pupils:
             return tuple(
-                SheetCopy(i % len(self.letters), pupil.name) for i, pupil in enumerate(self.pupils)
+                SheetCopy(
+                    i % len(self.letters),
+                    pupil.name,
+                    self.large_print or pupil.large_print,
+                    pupil.klass or self.klass,
+                    self.date,
+                )
+                for i, pupil in enumerate(self.pupils)
             )
-        return tuple(SheetCopy(v) for v in range(len(self.letters)))
+        return tuple(
+            SheetCopy(v, "", self.large_print, self.klass, self.date)
+            for v in range(len(self.letters))
+        )
 
     def problems(self, version: int) -> list[tuple[int, PlannedSection, Problem]]:
         """(printed number, section, problem) of every problem of a version, in order."""
@@ -143,6 +172,26 @@ def without(pool: Pool, taken: set[ProblemKey]) -> Pool:
     )
 
 
+def class_list(req: WorksheetRequest) -> Roster | None:
+    """The pupils from `--roster` or `--names` (read at the edge)."""
+    if req.roster is not None and req.names is not None:
+        raise InputError("names", "give the class either as a file or as names, not both")
+    if req.roster is not None:
+        return read_roster(req.roster)
+    if req.names is not None:
+        return names_roster(req.names)
+    return None
+
+
+def with_large_print(roster: Roster | None, names: str | None) -> Roster | None:
+    """`--large-print-for` applied to the class list (pure: also for an uploaded list)."""
+    if names is None:
+        return roster
+    if roster is None:
+        raise InputError("large_print_for", "needs the class list (a file or names)")
+    return mark_large_print(roster, names)
+
+
 def load_worksheet(
     req: WorksheetRequest, catalog: Catalog | None = None, progress: Progress | None = None
 ) -> WorksheetInputs:
@@ -153,11 +202,12 @@ def load_worksheet(
         if req.spec is not None
         else single_section(req.family, req.level, req.problems, req.impossible)
     )
-    roster = read_roster(req.roster) if req.roster is not None else None
+    roster = class_list(req)
     sections = []
     for section in spec.sections:
         family = load_family(section.family, catalog, where=section.where["family"])
         level = family.level(section.level, where=section.where["level"])
+        level = customised(level, req.ops, req.targets)
         sections.append(LoadedSection(section, family, level, level_pool(level, progress)))
     return WorksheetInputs(spec, tuple(sections), roster, catalog.templates())
 
@@ -168,7 +218,14 @@ def plan_worksheet(
     """Deal every version's problems, section by section (pure)."""
     if not 1 <= req.versions <= len(LETTERS):
         raise InputError("versions", f"expected 1–{len(LETTERS)} versions, found {req.versions}")
-    spec, roster = inputs.spec, inputs.roster
+    if req.per_page is not None and not 1 <= req.per_page <= MAX_PER_PAGE:
+        raise InputError("per_page", f"expected 1–{MAX_PER_PAGE}, found {req.per_page}")
+    if req.per_page is not None and req.one_page:
+        raise InputError(
+            "per_page", "one page per sheet decides the problems per page; ask for one of the two"
+        )
+    spec = inputs.spec
+    roster = with_large_print(inputs.roster, req.large_print_for)
     sections = []
     taken: set[ProblemKey] = set()  # by earlier sections: one sheet never repeats a problem
     for index, loaded in enumerate(inputs.sections):
@@ -217,14 +274,32 @@ def plan_worksheet(
         pupils=roster.pupils if roster else (),
         warnings=tuple(warnings),
         templates=inputs.templates,
+        large_print=req.large_print,
+        klass=_tidy_option(req.klass, "class"),
+        date=_tidy_option(req.date, "date"),
     )
+
+
+MAX_FIELD = 40
+
+
+def _tidy_option(text: str | None, subject: str) -> str:
+    """A --class or --date text: spaces tidied, printable, not longer than the line."""
+    if text is None:
+        return ""
+    tidy = " ".join(text.split())
+    if any(unicodedata.category(ch) == "Cc" for ch in tidy):
+        raise InputError(subject, "contains a control character")
+    if len(tidy) > MAX_FIELD:
+        raise InputError(subject, f"{len(tidy)} characters (expected at most {MAX_FIELD})")
+    return tidy
 
 
 # --- words ------------------------------------------------------------------------------
 
 
-def _ops(level: Level) -> list[str]:
-    return [SYMBOLS[op] for op in level.rules.ops]
+def _ops(level: Level, lang: str) -> list[str]:
+    return [maths(SYMBOLS[op], lang) for op in level.rules.ops]
 
 
 def _heading(ws: Worksheet, section: PlannedSection) -> str:
@@ -245,7 +320,7 @@ def version_sheets(ws: Worksheet) -> list[VersionSheet]:
             instruction = t(
                 "instruction",
                 kind=level.numbers.kind,
-                ops=_ops(level),
+                ops=_ops(level, ws.lang),
                 use_all=level.rules.use_all,
                 rational=level.rules.rational,
                 impossible=section.plan.impossible > 0,
@@ -270,14 +345,18 @@ def sheet_words(ws: Worksheet) -> SheetWords:
         score=t("score_label"),
         score_total=t("score_total", total=ws.spec.problems),
         version=t("version_label"),
-        footer=lambda letter: t("footer", title=ws.title, version=letter),
+        footer=lambda letter: t("footer", title=ws.title, version=letter, number=ws.seed),
         page=lambda page, pages: t("page_label", page=page, pages=pages),
-    )
+        large_page=lambda page, pages: t("large_page_label", number=ws.seed, page=page,
+                                         pages=pages),
+        blank=t("blank_page"),
+    )  # fmt: skip
 
 
 def values_text(numbers: tuple[int, ...]) -> str:
-    """The dice or cards of a problem as the key writes them: "3 · 5 · 6"."""
-    return " · ".join(str(n) for n in numbers)
+    """The dice or cards of a problem as the key lists them: "3, 5, 6" (never a sign that
+    could be read as multiplication)."""
+    return ", ".join(str(n) for n in numbers)
 
 
 def answer_key(ws: Worksheet) -> AnswerKey:
@@ -302,7 +381,7 @@ def answer_key(ws: Worksheet) -> AnswerKey:
                     str(number),
                     values_text(p.numbers),
                     str(p.target),
-                    p.simplest or t("no_solution"),
+                    maths(p.simplest, ws.lang) if p.simplest else t("no_solution"),
                     str(p.count),
                     str(p.difficulty.score) if p.difficulty else "–",
                 )
@@ -315,7 +394,7 @@ def answer_key(ws: Worksheet) -> AnswerKey:
                     heading=_heading(ws, section) or section.level.name[ws.lang],
                     family=section.family.name[ws.lang],
                     level=section.level.level,
-                    ops=_ops(section.level),
+                    ops=_ops(section.level, ws.lang),
                 )
                 if len(ws.sections) > 1
                 else ""
@@ -334,11 +413,15 @@ def answer_key(ws: Worksheet) -> AnswerKey:
                 heading=only.level.name[ws.lang],
                 family=only.family.name[ws.lang],
                 level=only.level.level,
-                ops=_ops(only.level),
+                ops=_ops(only.level, ws.lang),
             )
         )
     intro.append(t("difficulty_explained"))
-    roster = tuple((copy.name, ws.letters[copy.version]) for copy in ws.copies if ws.pupils)
+    roster = tuple(
+        (t("roster_name", name=copy.name, large_print=copy.large_print), ws.letters[copy.version])
+        for copy in ws.copies
+        if ws.pupils
+    )
     return AnswerKey(
         title=t("key_title", title=ws.title),
         intro=tuple(intro),
@@ -382,7 +465,7 @@ def _problem_json(number: int, section: int, level: Level, p: Problem) -> dict[s
     }
 
 
-def manifest_contents(ws: Worksheet, pages_per_sheet: int, key_pages: int) -> dict[str, Any]:
+def manifest_contents(ws: Worksheet, sheet_pages: list[int], key_pages: int) -> dict[str, Any]:
     """Everything a test or a teacher's script needs to check the sheets."""
     index = {id(s): i for i, s in enumerate(ws.sections)}
     return {
@@ -418,9 +501,19 @@ def manifest_contents(ws: Worksheet, pages_per_sheet: int, key_pages: int) -> di
             }
             for v, letter in enumerate(ws.letters)
         ],
-        "sheets": [{"version": ws.letters[c.version], "name": c.name or None} for c in ws.copies],
-        "pages_per_sheet": pages_per_sheet,
-        "sheet_pages": pages_per_sheet * len(ws.copies),
+        "sheets": [
+            {
+                "version": ws.letters[c.version],
+                "name": c.name or None,
+                "large_print": c.large_print,
+                "class": c.klass or None,
+                "first_page": 1 + sum(sheet_pages[:i]),
+                "pages": sheet_pages[i],
+            }
+            for i, c in enumerate(ws.copies)
+        ],
+        "pages_per_sheet": sheet_pages[0],
+        "sheet_pages": sum(sheet_pages),
         "key_pages": key_pages,
     }
 
@@ -438,44 +531,68 @@ def default_name(req: WorksheetRequest, ws: Worksheet) -> str:
     return f"worksheet-{stem}-{req.lang}{large}.pdf"
 
 
+def _does_not_fit(exc: Any, req: WorksheetRequest) -> InputError:
+    """The one-page / per-page message: what fits, and what to change."""
+    size = " in large print" if exc.large_print else ""
+    if req.one_page:
+        return DoesNotFit(
+            "one_page",
+            f"{exc.problems} problems need {exc.pages} pages{size} with writing lines of "
+            f"the minimum height; {exc.fit} fit on one page",
+            exc.needed,
+            exc.room,
+            remedies=("problems",),
+        )
+    return DoesNotFit(
+        "per_page",
+        f"{exc.problems} problems do not fit on one page{size} with writing lines of the "
+        f"minimum height; at most {exc.fit} do",
+        exc.needed,
+        exc.room,
+    )
+
+
 def build_worksheet(
     inputs: WorksheetInputs, req: WorksheetRequest, progress: Progress | None = None
 ) -> Built:
     """The sheets and the answer key (after the sheets, or its own document with `key_file`)."""
     from generator.render.fonts import missing_glyphs
-    from generator.worksheet.layout import layout_key, layout_worksheet
+    from generator.worksheet.layout import PagesDoNotFit, Pagination, layout_key, layout_sheets
 
     ws = plan_worksheet(inputs, req, progress)
-    warnings = list(ws.warnings)
-    for where, text in [("option --title", ws.title)] + [
+    warnings: list[str | UserError] = list(ws.warnings)
+    for where, text in [(Input("title"), ws.title)] + [
         (f"{req.roster}:{p.line}", p.name) for p in ws.pupils
     ]:
         if missing := missing_glyphs(text):
-            warnings.append(
-                f"{where}: the font has no letters for '{missing}' in '{text}' "
-                "(they print as boxes)"
-            )
+            message = f"the font has no letters for '{missing}' in '{text}' (they print as boxes)"
+            warnings.append(UserError(message, where=where))
     separate_key = req.key_file is not None
+    if separate_key and not req.key:
+        raise InputError("key", "there is no key to write without the key; ask for one of the two")
     _report(progress, "layout", 0, 1)
-    key = answer_key(ws)
-    doc = layout_worksheet(
-        version_sheets(ws),
-        ws.copies,
-        sheet_words(ws),
-        None if separate_key else key,
-        req.paper,
-        req.large_print,
-    )
-    # every version has the same sections and cells, so the same number of pages
-    per_sheet = len(doc.forms) // len(ws.letters)
-    key_pages = len(doc.pages) - per_sheet * len(ws.copies)
+    key = answer_key(ws) if req.key else None
+    pagination = Pagination(req.per_page, req.one_page, req.duplex)
+    try:
+        doc, sheet_pages = layout_sheets(
+            version_sheets(ws),
+            ws.copies,
+            sheet_words(ws),
+            None if separate_key else key,
+            req.paper,
+            req.large_print,
+            pagination,
+        )
+    except PagesDoNotFit as exc:
+        raise _does_not_fit(exc, req) from None
+    key_pages = len(doc.pages) - sum(sheet_pages)
     extra: tuple[tuple[str, Document], ...] = ()
-    if separate_key:
+    if separate_key and key is not None:
         key_doc = layout_key(key, req.paper)
         key_pages = len(key_doc.pages)
         extra = (("key", key_doc),)
     _report(progress, "layout", 1, 1)
-    contents = manifest_contents(ws, per_sheet, key_pages)
+    contents = manifest_contents(ws, sheet_pages, key_pages)
     contents["key_pdf"] = None  # the writer names the key's file when it has its own
     options = {
         "family": req.family if req.spec is None else None,
@@ -489,7 +606,17 @@ def build_worksheet(
         "paper": req.paper,
         "large_print": req.large_print,
         "roster": Path(req.roster).name if req.roster else None,
+        "names": req.names,
+        "large_print_for": req.large_print_for,
         "key_file": str(req.key_file) if req.key_file else None,
+        "key": req.key,
+        "class": req.klass,
+        "date": req.date,
+        "per_page": req.per_page,
+        "one_page": req.one_page,
+        "duplex": req.duplex,
+        "ops": req.ops,
+        "targets": req.targets,
     }
     name = default_name(req, ws)
     return Built("worksheet", name, doc, options, req.seed, contents, tuple(warnings), extra)

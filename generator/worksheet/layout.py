@@ -262,10 +262,21 @@ def _field(label: str, x: float, end: float, y: float, size: float) -> tuple[lis
     return [Text(x, y, label, size), Line(start, y - 1, end, y - 1, line_width=0.6)], start
 
 
-def _first_header(
-    letter: str, words: SheetWords, geo: Geometry
-) -> tuple[list[Item], NameSpot, float]:
-    """Title, badge and the four fields; returns the items, the name spot and the header bottom."""
+@dataclass(frozen=True)
+class Spots:
+    """Where a copy's own words go: the name line, and on the first page class and date."""
+
+    name: NameSpot
+    klass: NameSpot | None = None
+    date: NameSpot | None = None
+
+
+def _spot(start: float, end: float, y: float) -> NameSpot:
+    return NameSpot(start + 1 * MM, y + 1.5, end - start - 2 * MM)
+
+
+def _first_header(letter: str, words: SheetWords, geo: Geometry) -> tuple[list[Item], Spots, float]:
+    """Title, badge and the four fields; returns the items, the fill-in spots and the bottom."""
     style = geo.style
     items, badge_bottom = _badge(letter, words, geo)
     room_right = geo.right - style.badge - 5 * MM
@@ -279,20 +290,22 @@ def _first_header(
     split2 = geo.left + 0.48 * width
     gap = 4 * MM
     name_items, name_start = _field(words.name, geo.left, split1 - gap, row1, style.label)
-    class_items, _ = _field(words.klass, split1, room_right, row1, style.label)
-    date_items, _ = _field(words.date, geo.left, split2 - gap, row2, style.label)
+    class_items, class_start = _field(words.klass, split1, room_right, row1, style.label)
+    date_items, date_start = _field(words.date, geo.left, split2 - gap, row2, style.label)
     total_w = text_width(words.score_total, style.label)
     score_items, _ = _field(words.score, split2, room_right - total_w - 1.5 * MM, row2, style.label)
     total = Text(room_right, row2, words.score_total, style.label, align="right")
     items += name_items + class_items + date_items + score_items + [total]
-    spot = NameSpot(name_start + 1 * MM, row1 + 1.5, split1 - gap - name_start - 2 * MM)
+    spots = Spots(
+        _spot(name_start, split1 - gap, row1),
+        _spot(class_start, room_right, row1),
+        _spot(date_start, split2 - gap, row2),
+    )
     bottom = min(row2 - 0.4 * style.label, badge_bottom) - 3 * MM
-    return items, spot, bottom
+    return items, spots, bottom
 
 
-def _next_header(
-    letter: str, words: SheetWords, geo: Geometry
-) -> tuple[list[Item], NameSpot, float]:
+def _next_header(letter: str, words: SheetWords, geo: Geometry) -> tuple[list[Item], Spots, float]:
     """Later pages: the badge and the name line, so a loose page still says whose it is."""
     style = geo.style
     items, badge_bottom = _badge(letter, words, geo)
@@ -301,15 +314,14 @@ def _next_header(
     end = geo.left + 0.66 * (room_right - geo.left)
     name_items, name_start = _field(words.name, geo.left, end, row, style.label)
     items += name_items
-    spot = NameSpot(name_start + 1 * MM, row + 1.5, end - name_start - 2 * MM)
-    return items, spot, badge_bottom - 3 * MM
+    return items, Spots(_spot(name_start, end, row)), badge_bottom - 3 * MM
 
 
 def _footer(text: str, page_label: str, geo: Geometry) -> list[Item]:
     size = geo.style.footer
     y = MARGIN
     items: list[Item] = [Text(geo.right, y, page_label, size, align="right", color=GREY)]
-    if not geo.large_print:  # large print keeps every word ≥ 16 pt: only the page number
+    if not geo.large_print:  # large print keeps every word ≥ 16 pt: the page label says it all
         room = geo.right - geo.left - text_width(page_label, size) - 6 * MM
         items.append(Text(geo.left, y, text, fit_size(text, size, room), color=GREY))
     return items
@@ -321,7 +333,12 @@ def _footer(text: str, page_label: str, geo: Geometry) -> list[Item]:
 @dataclass(frozen=True)
 class SheetPage:
     items: tuple[Item, ...]
-    name: NameSpot
+    spots: Spots
+    problems: int  # how many problems the page holds
+
+    @property
+    def name(self) -> NameSpot:
+        return self.spots.name
 
 
 def _intro(heading: str, instruction: str, geo: Geometry) -> tuple[float, list[tuple[str, bool]]]:
@@ -334,52 +351,119 @@ def _intro(heading: str, instruction: str, geo: Geometry) -> tuple[float, list[t
     return height + SECTION_GAP, lines
 
 
-def version_pages(version: VersionSheet, words: SheetWords, geo: Geometry) -> list[SheetPage]:
-    """The pages of one version, without any pupil's name."""
-    pages: list[tuple[list[Item], NameSpot]] = []
-    items, spot, y = _first_header(version.letter, words, geo)
+def version_pages(
+    version: VersionSheet, words: SheetWords, geo: Geometry, per_page: int | None = None
+) -> list[SheetPage]:
+    """The pages of one version, without any pupil's name; at most `per_page` problems a page."""
+    pages: list[tuple[list[Item], Spots, int]] = []
+    items, spots, y = _first_header(version.letter, words, geo)
+    on_page = 0
+
+    def new_page() -> None:
+        nonlocal items, spots, y, on_page
+        pages.append((items, spots, on_page))
+        items, spots, y = _next_header(version.letter, words, geo)
+        on_page = 0
+
     for section in version.sections:
         intro_h, lines = _intro(section.heading, section.instruction, geo)
-        problems = list(section.problems)
-        rows = [problems[i : i + geo.columns] for i in range(0, len(problems), geo.columns)]
-        for index, row in enumerate(rows):
-            need = geo.cell_h + (intro_h if index == 0 else 0)
-            if y - need < geo.bottom:
-                pages.append((items, spot))
-                items, spot, y = _next_header(version.letter, words, geo)
-            if index == 0:
-                for text, bold in lines:
-                    size = geo.style.heading if bold else geo.style.instruction
-                    y -= size * 1.3
-                    items.append(Text(geo.left, y + 0.28 * size, text, size, bold))
-                y -= SECTION_GAP
-            for column, problem in enumerate(row):
-                items += cell_items(problem, geo.cell_x(column), y, geo)
-            y -= geo.cell_h + ROW_GAP
+        column = 0  # where the next cell goes in the current row
+        row_top = y
+        for index, problem in enumerate(section.problems):
+            if per_page is not None and on_page == per_page:
+                new_page()
+                column = 0
+            if column == 0:
+                need = geo.cell_h + (intro_h if index == 0 else 0)
+                if y - need < geo.bottom and on_page:
+                    new_page()
+                if index == 0:
+                    for text, bold in lines:
+                        size = geo.style.heading if bold else geo.style.instruction
+                        y -= size * 1.3
+                        items.append(Text(geo.left, y + 0.28 * size, text, size, bold))
+                    y -= SECTION_GAP
+                row_top = y
+                y -= geo.cell_h + ROW_GAP
+            items += cell_items(problem, geo.cell_x(column), row_top, geo)
+            column = (column + 1) % geo.columns
+            on_page += 1
         y -= SECTION_GAP
-    pages.append((items, spot))
+    pages.append((items, spots, on_page))
     total = len(pages)
+    label = words.large_page if geo.large_print and words.large_page else words.page
     return [
         SheetPage(
-            tuple(page_items + _footer(words.footer(version.letter), words.page(k, total), geo)),
-            page_spot,
+            tuple(page_items + _footer(words.footer(version.letter), label(k, total), geo)),
+            page_spots,
+            count,
         )
-        for k, (page_items, page_spot) in enumerate(pages, start=1)
+        for k, (page_items, page_spots, count) in enumerate(pages, start=1)
     ]
 
 
 STRETCH = (1.5, 1.4, 1.3, 1.2, 1.1)
 
 
-def roomier(geo: Geometry, version: VersionSheet, words: SheetWords) -> Geometry:
+def roomier(
+    geo: Geometry, version: VersionSheet, words: SheetWords, per_page: int | None = None
+) -> Geometry:
     """The widest line gap (up to 1.5×) that keeps the number of pages: space left on
     the pages becomes writing space."""
-    pages = len(version_pages(version, words, geo))
+    pages = len(version_pages(version, words, geo, per_page))
     for factor in STRETCH:
         wider = replace(geo, line_gap=geo.style.line_gap * factor)
-        if len(version_pages(version, words, wider)) == pages:
+        if len(version_pages(version, words, wider, per_page)) == pages:
             return wider
     return geo
+
+
+def compact(geo: Geometry) -> Geometry:
+    """The same sheet with the smallest readable dice: what --one-page may shrink."""
+    return replace(geo, die=min(geo.die, geo.style.min_die))
+
+
+class PagesDoNotFit(Exception):
+    """A page request that the writing lines' minimum does not allow; the numbers say why.
+
+    `needed` and `room` are the heights (mm) of the problem rows asked for and of those
+    that fit on the first page.
+    """
+
+    def __init__(self, problems: int, pages: int, fit: int, geo: Geometry) -> None:
+        super().__init__(f"{problems} problems need {pages} pages; {fit} fit on one")
+        self.problems, self.pages, self.fit, self.large_print = (
+            problems,
+            pages,
+            fit,
+            geo.large_print,
+        )
+        row = (geo.cell_h + ROW_GAP) / MM
+        self.needed = -(-problems // geo.columns) * row
+        self.room = -(-fit // geo.columns) * row
+
+
+def fitted(
+    geo: Geometry,
+    version: VersionSheet,
+    words: SheetWords,
+    per_page: int | None,
+    one_page: bool,
+) -> Geometry:
+    """The geometry for one style of print, checked against --per-page and --one-page."""
+    problems = sum(len(s.problems) for s in version.sections)
+    if one_page:
+        for candidate in (geo, compact(geo)):
+            pages = version_pages(version, words, candidate)
+            if len(pages) == 1:
+                return roomier(candidate, version, words)
+        raise PagesDoNotFit(problems, len(pages), pages[0].problems, geo)
+    if per_page is not None:
+        pages = version_pages(version, words, geo)
+        want = min(per_page, problems)
+        if pages[0].problems < want:
+            raise PagesDoNotFit(want, 2, pages[0].problems, geo)
+    return roomier(geo, version, words, per_page)
 
 
 def name_text(name: str, spot: NameSpot, geo: Geometry) -> Text:
@@ -450,6 +534,91 @@ def key_pages(key: AnswerKey, page_w: float, page_h: float) -> list[Page]:
 # --- the whole document -----------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Pagination:
+    """How the pupils' pages are cut: problems per page, one page, even pages per pupil."""
+
+    per_page: int | None = None
+    one_page: bool = False
+    duplex: bool = False
+
+
+def fill_ins(copy: SheetCopy, spots: Spots, geo: Geometry) -> list[Item]:
+    """A copy's own words on a page: the pupil's name, and on the first page class and date."""
+    items: list[Item] = []
+    for text, spot in ((copy.name, spots.name), (copy.klass, spots.klass), (copy.date, spots.date)):
+        if text and spot is not None:
+            items.append(name_text(text, spot, geo))
+    return items
+
+
+def blank_page(text: str, geo: Geometry) -> Page:
+    """The back of a pupil's last page in double-sided printing."""
+    if not text:
+        return Page(())
+    size = geo.style.instruction
+    return Page(
+        (Text(geo.page_w / 2, geo.page_h / 2, text, size, align="center", color="#888888"),)
+    )
+
+
+def layout_sheets(
+    versions: Sequence[VersionSheet],
+    copies: Sequence[SheetCopy],
+    words: SheetWords,
+    key: AnswerKey | None,
+    paper: str,
+    large_print: bool = False,
+    pagination: Pagination = Pagination(),
+) -> tuple[Document, list[int]]:
+    """Every pupil's sheet (each version's pages drawn once as forms), then the answer key.
+
+    A copy is in large print when it asks for it or `large_print` is set; each print size
+    has its own forms. Returns the document and the number of pages of every copy.
+    """
+    problems = [p for v in versions for s in v.sections for p in s.problems]
+    most = max(len(p.values) for p in problems)
+    cards = any(p.kind == "cards" for p in problems)
+    styles = sorted({large_print or copy.large_print for copy in copies})
+    geos = {
+        large: fitted(
+            geometry(paper, large, most, cards),
+            versions[0],
+            words,
+            pagination.per_page,
+            pagination.one_page,
+        )
+        for large in styles
+    }
+    forms: dict[str, tuple[Item, ...]] = {}
+    spots: dict[tuple[int, bool], list[Spots]] = {}
+    for large, geo in geos.items():
+        for v, version in enumerate(versions):
+            built = version_pages(version, words, geo, pagination.per_page)
+            spots[v, large] = [page.spots for page in built]
+            for k, page in enumerate(built):
+                forms[form_name(version.letter, k, large)] = page.items
+    page_w, page_h = page_size(paper)
+    pages: list[Page] = []
+    counts: list[int] = []
+    for copy in copies:
+        large = large_print or copy.large_print
+        letter = versions[copy.version].letter
+        own = spots[copy.version, large]
+        for k, page_spots in enumerate(own):
+            page_items: list[Item] = [UseForm(form_name(letter, k, large))]
+            page_items += fill_ins(copy, page_spots, geos[large])
+            pages.append(Page(tuple(page_items)))
+        count = len(own)
+        if pagination.duplex and count % 2:
+            pages.append(blank_page(words.blank, geos[large]))
+            count += 1
+        counts.append(count)
+    if key is not None:
+        pages += key_pages(key, page_w, page_h)
+    return Document(page_w, page_h, tuple(pages), forms, title=words.title), counts
+
+
 def layout_worksheet(
     versions: Sequence[VersionSheet],
     copies: Sequence[SheetCopy],
@@ -457,39 +626,15 @@ def layout_worksheet(
     key: AnswerKey | None,
     paper: str,
     large_print: bool,
+    pagination: Pagination = Pagination(),
 ) -> Document:
-    """Every pupil's sheet (each version's pages drawn once as forms), then the answer key."""
-    problems = [p for v in versions for s in v.sections for p in s.problems]
-    geo = geometry(
-        paper,
-        large_print,
-        max(len(p.values) for p in problems),
-        any(p.kind == "cards" for p in problems),
-    )
-    geo = roomier(geo, versions[0], words)
-    forms: dict[str, tuple[Item, ...]] = {}
-    spots: list[list[NameSpot]] = []
-    for version in versions:
-        built = version_pages(version, words, geo)
-        spots.append([page.name for page in built])
-        for k, page in enumerate(built):
-            forms[form_name(version.letter, k)] = page.items
-    pages: list[Page] = []
-    for copy in copies:
-        letter = versions[copy.version].letter
-        for k, spot in enumerate(spots[copy.version]):
-            items: list[Item] = [UseForm(form_name(letter, k))]
-            if copy.name:
-                items.append(name_text(copy.name, spot, geo))
-            pages.append(Page(tuple(items)))
-    if key is not None:
-        pages += key_pages(key, geo.page_w, geo.page_h)
-    return Document(geo.page_w, geo.page_h, tuple(pages), forms, title=words.title)
+    """The document of `layout_sheets`."""
+    return layout_sheets(versions, copies, words, key, paper, large_print, pagination)[0]
 
 
-def form_name(letter: str, page: int) -> str:
-    """The form holding page `page` (0-based) of version `letter`."""
-    return f"sheet-{letter}-{page + 1}"
+def form_name(letter: str, page: int, large_print: bool = False) -> str:
+    """The form holding page `page` (0-based) of version `letter` in one print size."""
+    return f"sheet-{letter}{'-large' if large_print else ''}-{page + 1}"
 
 
 def layout_key(key: AnswerKey, paper: str) -> Document:

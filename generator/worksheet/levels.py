@@ -8,12 +8,12 @@ that decide which (numbers, target) pairs belong to the level's pool.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations_with_replacement
 from pathlib import Path
 from typing import Any
 
-from generator.errors import CatalogError, UserError
+from generator.errors import CatalogError, Input, UserError
 from generator.io.catalog import Catalog
 from generator.io.yamlload import Fields, load_file, position
 from generator.numbers.rules import OPS, Rules
@@ -69,6 +69,16 @@ class Level:
     brackets: str = "any"
     focus: Focus | None = None
     source: str = field(default="", compare=False, hash=False)
+    custom: bool = field(default=False, compare=False, hash=False)  # --ops / --targets
+
+    @property
+    def label(self) -> str:
+        """How messages name the level: "level 2 of 'koepfchen'" (with any changes)."""
+        text = f"level {self.level} of '{self.family}'"
+        if self.custom:
+            low, high = self.targets
+            text += f" with ops {self.rules.ops} and targets {low}-{high}"
+        return text
 
     def describe(self) -> dict[str, Any]:
         """Everything that decides the pool, as JSON (cache key and manifest)."""
@@ -100,7 +110,7 @@ class Family:
     levels: tuple[Level, ...]
     source: str
 
-    def level(self, number: int, where: str = "option --level") -> Level:
+    def level(self, number: int, where: str = Input("level")) -> Level:
         """The level called `number`; a `UserError` naming the known levels otherwise."""
         for level in self.levels:
             if level.level == number:
@@ -245,9 +255,7 @@ def family_names(catalog: Catalog | None = None) -> list[str]:
     return (catalog or Catalog.default()).names(SUBDIR)
 
 
-def load_family(
-    name: str, catalog: Catalog | None = None, where: str = "option --family"
-) -> Family:
+def load_family(name: str, catalog: Catalog | None = None, where: str = Input("family")) -> Family:
     """The family called `name` (a catalog entry such as 'koepfchen' or '24')."""
     catalog = catalog or Catalog.default()
     path = catalog.path(f"{SUBDIR}/{name}.yaml") if "/" not in name else None
@@ -260,3 +268,48 @@ def load_family(
             f"the file says family '{family.id}', expected '{name}'", file=family.source
         )
     return family
+
+
+def parse_targets(text: str) -> tuple[int, int]:
+    """`--targets 1-20` (or a single target, `12`) as (lowest, highest)."""
+    parts = text.replace("–", "-").replace(" ", "").split("-")
+    try:
+        numbers = [int(p) for p in parts]
+    except ValueError:
+        numbers = []
+    if len(numbers) not in (1, 2):
+        raise UserError(f"expected a range such as 1-20, found '{text}'", where=Input("targets"))
+    low, high = numbers[0], numbers[-1]
+    if not 0 <= low <= high <= MAX_TARGET:
+        raise UserError(
+            f"expected 0 ≤ lowest ≤ highest ≤ {MAX_TARGET}, found '{text}'",
+            where=Input("targets"),
+        )
+    return low, high
+
+
+def customised(level: Level, ops: str | None, targets: str | None) -> Level:
+    """The level with the teacher's operations and target range instead of its own.
+
+    The level keeps its numbers, its family's rules and its other filters; a focus on an
+    operation that is no longer allowed is dropped.
+    """
+    if ops is None and targets is None:
+        return level
+    rules = level.rules
+    if ops is not None:
+        try:
+            rules = Rules(ops=ops, division=rules.division, use_all=rules.use_all,
+                          allow_zero=rules.allow_zero)  # fmt: skip
+        except UserError as exc:
+            raise UserError(exc.message, where=Input("ops")) from None
+    bounds = parse_targets(targets) if targets is not None else level.targets
+    pairs = len(level.numbers.multisets()) * (bounds[1] - bounds[0] + 1)
+    if pairs > MAX_POOL_PAIRS:
+        raise UserError(
+            f"{pairs} (numbers, target) pairs to check; at most {MAX_POOL_PAIRS} "
+            "(a narrower range)",
+            where=Input("targets"),
+        )
+    focus = level.focus if level.focus is not None and level.focus.op in rules.ops else None
+    return replace(level, rules=rules, targets=bounds, focus=focus, custom=True)

@@ -1,6 +1,6 @@
 """What the pupils' sheets and the answer key show: words and numbers, no geometry.
 
-The pipeline (`generator.worksheet.sheet`) fills these from the sampled problems and
+The pipeline (`generator.worksheet.build`) fills these from the sampled problems and
 the templates; `generator.worksheet.layout` places them on pages.
 """
 
@@ -41,6 +41,9 @@ class SheetCopy:
 
     version: int  # index into the versions
     name: str = ""
+    large_print: bool = False
+    klass: str = ""  # written on the class line ("" leaves it blank)
+    date: str = ""  # written on the date line
 
 
 @dataclass(frozen=True)
@@ -56,6 +59,8 @@ class SheetWords:
     version: str
     footer: Callable[[str], str]  # version letter → footer text
     page: Callable[[int, int], str]  # (page, pages) → "Seite 1/2"
+    large_page: Callable[[int, int], str] | None = None  # large print: number and page
+    blank: str = ""  # the note on a back page left blank for double-sided printing
 
 
 @dataclass(frozen=True)

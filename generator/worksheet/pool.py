@@ -19,7 +19,7 @@ from generator.io.cache import cached_json, key_for
 from generator.worksheet.difficulty import Difficulty, assess, uses_op
 from generator.worksheet.levels import Level
 
-POOL_VERSION = 1  # bump when the pool or the difficulty formula changes
+POOL_VERSION = 2  # bump when the pool or the difficulty formula changes
 
 Progress = Callable[[str, int, int], None]
 """A progress callback: (stage, done, total)."""

@@ -1,28 +1,76 @@
-"""A class roster: one pupil's name per line (UTF-8), for personalised worksheets.
+"""A class list: one name per line, or a table as Excel saves it, for personalised worksheets.
 
-Decisions: surrounding spaces are dropped and runs of spaces or tabs become one
-space; blank lines are skipped; a byte-order mark is accepted. A name that appears
-again (compared case-insensitively, Unicode-normalised) is kept — both pupils get
-a sheet, possibly of different versions — with a warning naming both lines.
+Text encoding (decided from the bytes, in this order): a UTF-16 byte-order mark →
+UTF-16; a UTF-8 byte-order mark or text that is valid UTF-8 → UTF-8; anything else →
+Windows-1252 (what Excel's "CSV" writes on a German or US Windows). Valid UTF-8 is
+tried before Windows-1252 because a Windows-1252 text with umlauts is practically
+never valid UTF-8, while the other way round every byte string decodes.
+
+Tables: the first non-blank line decides. If it holds a tab or a semicolon, that is
+the separator; a comma counts as separator only when that line is a recognised header
+(a plain list may hold "Müller, Anna"; such lines get a warning). A table needs a
+header row naming its columns (see `COLUMNS`: Name, Vorname, Nachname, Klasse,
+Großdruck, First name, Last name, Class, Large print …; case, spaces, hyphens and
+underscores do not matter) — without one, only a table with at most one filled cell
+per row is accepted. The name is "Vorname Nachname"; a "Name" column beside
+"Vorname" is the surname (as German school exports write it). A "Klasse" column fills
+the pupil's class line, a "Großdruck" column (x, ja, yes, 1, true …) asks for large
+print. Other columns are ignored.
+
+Names: surrounding spaces are dropped and runs of spaces or tabs become one space;
+blank rows are skipped. A name that appears again (compared case-insensitively,
+Unicode-normalised) is kept — both pupils get a sheet — with a warning naming both lines.
 """
 
 from __future__ import annotations
 
+import codecs
+import csv
+import io
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.errors import UserError
+from generator.errors import Input, InputError, UserError
 
 MAX_NAMES = 500
 MAX_BYTES = 200_000
 MAX_NAME_LENGTH = 80
 
+# header cell (folded: lower case, no spaces, hyphens, underscores, dots or slashes) → role
+COLUMNS: dict[str, str] = {
+    **dict.fromkeys(
+        ["name", "namen", "vollername", "schüler", "schülerin", "schülerin/schüler",
+         "schülername", "kind", "fullname", "pupil", "pupilname", "student", "studentname"],
+        "name",
+    ),
+    **dict.fromkeys(
+        ["vorname", "vornamen", "rufname", "firstname", "givenname", "forename", "first"],
+        "first",
+    ),
+    **dict.fromkeys(
+        ["nachname", "familienname", "zuname", "lastname", "surname", "familyname", "last"],
+        "last",
+    ),
+    **dict.fromkeys(
+        ["klasse", "lerngruppe", "class", "form", "grade", "homeroom"], "class"
+    ),
+    **dict.fromkeys(
+        ["großdruck", "grossdruck", "großschrift", "grossschrift", "largeprint", "largetype"],
+        "large",
+    ),
+}  # fmt: skip
+YES = frozenset(["x", "ja", "j", "yes", "y", "1", "true", "wahr", "✓", "✔"])
+NO = frozenset(["", "nein", "n", "no", "0", "false", "falsch", "-", "–"])
+
 
 @dataclass(frozen=True)
 class Pupil:
     name: str
-    line: int  # 1-based line in the roster file
+    line: int  # 1-based line in the roster file (0: from --names)
+    large_print: bool = False
+    klass: str = ""  # from the roster's class column
 
 
 @dataclass(frozen=True)
@@ -31,33 +79,151 @@ class Roster:
     warnings: tuple[str, ...]
 
 
-def parse_roster(text: str, label: str) -> Roster:
-    """The pupils of a roster text; `label` names the file in messages."""
-    where = "option --roster"
+def decode(data: bytes, label: str) -> str:
+    """The text of a roster file (see the module docstring for the rule)."""
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError as exc:
+            raise UserError(f"{label} is not valid UTF-16 text (byte {exc.start})") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        pass
+    if data.count(0) > len(data) // 4:  # UTF-16 without a byte-order mark
+        raise UserError(f"{label} looks like UTF-16 without a byte-order mark; save it with one")
+    try:
+        return data.decode("cp1252")
+    except UnicodeDecodeError as exc:
+        raise UserError(
+            f"{label} is neither UTF-8, UTF-16 nor Windows-1252 text (byte {exc.start})"
+        ) from None
+
+
+def _fold(cell: str) -> str:
+    text = unicodedata.normalize("NFC", cell).strip().casefold()
+    return "".join(ch for ch in text if ch not in " \t-_./\u00a0")
+
+
+def _tidy(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFC", text).split())
+
+
+def _header_roles(cells: Sequence[str]) -> dict[str, int] | None:
+    """Role → column of a header row, or None when the row is not a header."""
+    roles: dict[str, int] = {}
+    for column, cell in enumerate(cells):
+        role = COLUMNS.get(_fold(cell))
+        if role is not None and role not in roles:
+            roles[role] = column
+    return roles if {"name", "first", "last"} & roles.keys() else None
+
+
+def _separator(first_line: str) -> str | None:
+    for sep in ("\t", ";"):
+        if sep in first_line:
+            return sep
+    if "," in first_line and _header_roles(first_line.split(",")) is not None:
+        return ","
+    return None
+
+
+@dataclass(frozen=True)
+class _Entry:
+    name: str
+    line: int
+    large_print: bool = False
+    klass: str = ""
+
+
+def _plain_entries(lines: Sequence[str], label: str) -> tuple[list[_Entry], list[str]]:
+    entries: list[_Entry] = []
+    warnings: list[str] = []
+    for number, raw in enumerate(lines, start=1):
+        name = _tidy(raw)
+        if not name:
+            continue
+        if not entries and COLUMNS.get(_fold(name)) in ("name", "first", "last"):
+            continue  # a one-column list with its header ("Name")
+        if "," in name:
+            warnings.append(
+                f"{label}:{number}: '{name}' contains a comma and is printed as one name "
+                "(for a table, start the file with a header row such as Vorname,Nachname)"
+            )
+        entries.append(_Entry(name, number))
+    return entries, warnings
+
+
+def _cell(row: Sequence[str], column: int | None) -> str:
+    return _tidy(row[column]) if column is not None and column < len(row) else ""
+
+
+def _table_entries(text: str, sep: str, label: str) -> list[_Entry]:
+    reader = csv.reader(io.StringIO(text), delimiter=sep)
+    roles: dict[str, int] | None = None
+    header_seen = False
+    entries: list[_Entry] = []
+    try:
+        for row in reader:
+            line = reader.line_num
+            if not any(cell.strip() for cell in row):
+                continue
+            if not header_seen:
+                header_seen = True
+                roles = _header_roles(row)
+                if roles is not None:
+                    continue
+            if roles is None:
+                filled = [c for c in row if c.strip()]
+                if len(filled) > 1:
+                    raise UserError(
+                        f"{label}:{line}: a table without a header row (which column is the "
+                        "name?); start it with a header such as Vorname;Nachname;Klasse"
+                    )
+                entries.append(_Entry(_tidy(filled[0]), line))
+                continue
+            entries.append(_row_entry(row, roles, line, label))
+    except csv.Error as exc:
+        raise UserError(f"{label}:{reader.line_num}: {exc}") from None
+    return [e for e in entries if e.name]
+
+
+def _row_entry(row: Sequence[str], roles: dict[str, int], line: int, label: str) -> _Entry:
+    first, last = _cell(row, roles.get("first")), _cell(row, roles.get("last"))
+    name = _cell(row, roles.get("name"))
+    if "first" in roles and "last" not in roles and "name" in roles:
+        first, last, name = first, name, ""  # Name + Vorname: "Name" is the surname
+    full = name or " ".join(part for part in (first, last) if part)
+    large = _cell(row, roles.get("large")).casefold()
+    if large not in YES | NO:
+        raise UserError(
+            f"{label}:{line}: large print '{large}' (expected x, ja, yes, 1 or an empty cell)"
+        )
+    return _Entry(full, line, large in YES, _cell(row, roles.get("class")))
+
+
+def _checked(entries: Sequence[_Entry], label: str, where: str) -> Roster:
     pupils: list[Pupil] = []
     warnings: list[str] = []
     first_seen: dict[str, int] = {}
-    for number, raw in enumerate(text.splitlines(), start=1):
-        name = " ".join(unicodedata.normalize("NFC", raw).split())
-        if not name:
-            continue
+    for entry in entries:
+        prefix = f"{label}:{entry.line}" if entry.line else label
+        name = entry.name
         if any(unicodedata.category(ch) == "Cc" for ch in name):
-            raise UserError(f"{label}:{number}: the name contains a control character", where=where)
+            raise UserError(f"{prefix}: the name contains a control character", where=where)
         if len(name) > MAX_NAME_LENGTH:
             raise UserError(
-                f"{label}:{number}: a name of {len(name)} characters "
-                f"(expected at most {MAX_NAME_LENGTH})",
+                f"{prefix}: a name of {len(name)} characters (expected at most {MAX_NAME_LENGTH})",
                 where=where,
             )
         folded = name.casefold()
         if folded in first_seen:
-            warnings.append(
-                f"{label}:{number}: '{name}' appears again (first on line {first_seen[folded]}); "
-                "both get a sheet"
-            )
+            first = first_seen[folded]
+            again = f"first on line {first}" if entry.line else f"name {first}"
+            warnings.append(f"{prefix}: '{name}' appears again ({again}); both get a sheet")
         else:
-            first_seen[folded] = number
-        pupils.append(Pupil(name, number))
+            first_seen[folded] = entry.line or len(pupils) + 1
+        pupils.append(Pupil(name, entry.line, entry.large_print, entry.klass))
     if not pupils:
         raise UserError(f"{label} has no names (expected one name per line)", where=where)
     if len(pupils) > MAX_NAMES:
@@ -67,26 +233,85 @@ def parse_roster(text: str, label: str) -> Roster:
     return Roster(tuple(pupils), tuple(warnings))
 
 
+def parse_roster(text: str, label: str) -> Roster:
+    """The pupils of a roster text; `label` names the file in messages."""
+    where = Input("roster")
+    lines = text.splitlines()
+    first = next((line for line in lines if line.strip()), "")
+    sep = _separator(first)
+    try:
+        if sep is None:
+            entries, warnings = _plain_entries(lines, label)
+        else:
+            entries, warnings = _table_entries(text, sep, label), []
+    except UserError as exc:
+        raise UserError(exc.message, where=where) from None
+    roster = _checked(entries, label, where)
+    return Roster(roster.pupils, tuple(warnings) + roster.warnings)
+
+
 def read_roster(path: str | Path) -> Roster:
-    """Read a roster file: UTF-8 text, one name per line."""
+    """Read a roster file: a list or a table, UTF-8, UTF-16 or Windows-1252."""
     from generator.io.userfiles import read_bytes
 
     try:
         data = read_bytes(Path(path), str(path), MAX_BYTES)
     except UserError as exc:
-        raise UserError(f"{exc.where}: {exc.message}", where="option --roster") from None
+        raise UserError(f"{exc.where}: {exc.message}", where=Input("roster")) from None
     return roster_from_bytes(data, str(path))
 
 
 def roster_from_bytes(data: bytes, label: str) -> Roster:
     """The roster in `data` (a file's bytes, e.g. uploaded); `label` names it in messages."""
-    where = "option --roster"
+    where = Input("roster")
     if len(data) > MAX_BYTES:
         raise UserError(f"{label} is larger than {MAX_BYTES} bytes", where=where)
     try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise UserError(
-            f"{label} is not UTF-8 text (byte {exc.start}); save it as UTF-8", where=where
-        ) from None
+        text = decode(data, label)
+    except UserError as exc:
+        raise UserError(exc.message, where=where) from None
     return parse_roster(text, label)
+
+
+def names_roster(names: str) -> Roster:
+    """The pupils of `--names "Anna, Ben, Cem"` (comma-separated; an empty name is an error)."""
+    parts = [_tidy(part) for part in names.split(",")]
+    if any(not part for part in parts):
+        raise InputError("names", f"an empty name in '{names}' (expected names between commas)")
+    entries = [_Entry(part, 0) for part in parts]
+    return _checked(entries, "names", Input("names"))
+
+
+def _matches(pupils: Sequence[Pupil], wanted: str) -> list[int]:
+    """The pupils `wanted` names: by full name, else by first name when that is unique."""
+    folded = wanted.casefold()
+    found = [i for i, p in enumerate(pupils) if p.name.casefold() == folded]
+    if found:
+        return found
+    found = [i for i, p in enumerate(pupils) if p.name.split()[0].casefold() == folded]
+    full = sorted({pupils[i].name for i in found})
+    if len(full) > 1:
+        raise InputError(
+            "large_print_for",
+            f"'{wanted}' could be {' or '.join(full)}; give the full name",
+        )
+    if not found:
+        raise InputError("large_print_for", f"'{wanted}' is not in the class list")
+    return found
+
+
+def mark_large_print(roster: Roster, names: str) -> Roster:
+    """`--large-print-for "Cem, Hannes"`: those pupils get large print.
+
+    A name is a pupil's full name or, when only one pupil has it, a first name;
+    case does not matter.
+    """
+    wanted = [_tidy(part) for part in names.split(",") if part.strip()]
+    if not wanted:
+        raise InputError("large_print_for", "no names given (expected names between commas)")
+    chosen = {i for name in wanted for i in _matches(roster.pupils, name)}
+    pupils = tuple(
+        Pupil(p.name, p.line, True, p.klass) if i in chosen else p
+        for i, p in enumerate(roster.pupils)
+    )
+    return Roster(pupils, roster.warnings)

@@ -131,7 +131,7 @@ def plan_section(
     messages. Raises `UserError` when the pool cannot supply what is asked.
     """
     level = pool.level
-    name = f"level {level.level} of '{level.family}'"
+    name = level.label
     if problems < 1:
         raise UserError(f"expected at least 1 problem, found {problems}", where=where["problems"])
     if impossible < 0:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.errors import CatalogError, UserError
+from generator.errors import CatalogError, Input, UserError
 from generator.io.catalog import Catalog
 from generator.io.yamlload import Fields, load_file
 
@@ -51,12 +51,12 @@ class WorksheetSpec:
 
 def single_section(family: str, level: int, problems: int, impossible: int) -> WorksheetSpec:
     """The spec the command-line options describe."""
-    where = {
-        "family": "option --family",
-        "level": "option --level",
-        "problems": "option --problems",
-        "impossible": "option --impossible",
-        "versions": "option --versions",
+    where: dict[str, str] = {
+        "family": Input("family"),
+        "level": Input("level"),
+        "problems": Input("problems"),
+        "impossible": Input("impossible"),
+        "versions": Input("versions"),
     }
     if not 1 <= problems <= MAX_PROBLEMS:
         raise UserError(
@@ -82,7 +82,7 @@ def load_spec_file(path: Path, label: str) -> WorksheetSpec:
         s.unknown_keys({"family", "level", "problems", "impossible", "heading"})
         heading = s.texts("heading", None, plain=True)
         where = {k: s.place(k) for k in ("family", "level", "problems", "impossible")}
-        where["versions"] = "option --versions"
+        where["versions"] = Input("versions")
         sections.append(
             SectionSpec(
                 family=str(s.get("family", (str, int))),
@@ -115,5 +115,5 @@ def load_spec(name: str, catalog: Catalog | None = None) -> WorksheetSpec:
         return load_spec_file(Path(name), name)
     known = ", ".join(spec_names(catalog))
     raise UserError(
-        f"no spec file '{name}' (expected a YAML file or one of: {known})", where="option --spec"
+        f"no spec file '{name}' (expected a YAML file or one of: {known})", where=Input("spec")
     )
