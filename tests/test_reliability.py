@@ -337,6 +337,11 @@ def test_long_values_and_line_breaks_stay_on_one_short_line(run_cli, tmp_path: P
     assert len(err) < 500
     err = one_line_error(run_cli("kniffel", "block", "--rules", "a\nb\rc" + huge))
     assert len(err) < 500 and "a\\nb\\rc" in err
+    for args in (
+        ["kniffel", "block", "--players", "a\nb"],
+        ["kniffel", "block", "--paper", "a\nb"],
+    ):
+        assert "a\\nb" in one_line_error(run_cli(*args))
     from generator.errors import UserError
 
     assert "\n" not in str(UserError("line 1\nline 2\u2028x", where="w\n"))
