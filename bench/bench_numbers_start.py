@@ -25,6 +25,15 @@ def main() -> None:
     except ImportError:
         print("countdown-numbers-solver is not installed (pip install -e '.[bench]'): skipped")
         return
+    # the floor of any dicesheets command: the interpreter and the CLI's own imports
+    floor, bare, ratio, *_ = process_times(
+        [sys.executable, "-c", "import generator.cli"], [sys.executable, "-c", "pass"], 7
+    )
+    print(
+        f"start-up floor (python -c 'import generator.cli'): median {floor * 1000:.1f} ms | "
+        f"a bare interpreter {bare * 1000:.1f} ms | ratio {ratio:.3g}×",
+        flush=True,
+    )
     for numbers, target in INSTANCES:
         ours = dicesheets("numbers", "solve", *map(str, numbers), "--target", str(target), "--all")
         theirs = [
@@ -32,7 +41,7 @@ def main() -> None:
             "-c",
             f"import countdown_numbers_solver as c; c.solve({list(numbers)}, {target})",
         ]
-        t_ours, t_theirs, ratio = process_times(ours, theirs, repeat=7)
+        t_ours, t_theirs, ratio, *_ = process_times(ours, theirs, repeat=7)
         goal = "met" if ratio <= 0.5 else "MISSED"
         print(
             f"numbers solve {' '.join(map(str, numbers))} → {target} --all: median "

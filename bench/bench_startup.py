@@ -76,7 +76,7 @@ def accel_figures() -> None:
                 ["kniffel", "block", "--players", "6", "--copies", "1000", "--out", out + "/"],
             ),
         ]:
-            ours, theirs, ratio = process_times(
+            ours, theirs, ratio, *_ = process_times(
                 dicesheets(*args), [sys.executable, "-c", HIDE_ACCEL, *args], 5, env
             )
             print(

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import os
+import resource
 import statistics
 import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 
 def median_time(fn: Callable[[], Any], repeat: int = 5) -> tuple[float, Any]:
@@ -33,29 +34,47 @@ def line(name: str, seconds: float, extra: str = "", baseline: float | None = No
     print(text, flush=True)
 
 
+class Pair(NamedTuple):
+    """Medians of two commands run in turn: wall seconds, CPU seconds, and a/b ratios."""
+
+    a: float
+    b: float
+    ratio: float  # median of the pair-by-pair wall ratios a/b
+    a_cpu: float  # user + system of the process and its children
+    b_cpu: float
+    cpu_ratio: float
+
+
 def process_times(
     a: Sequence[str], b: Sequence[str], repeat: int = 7, env: dict[str, str] | None = None
-) -> tuple[float, float, float]:
-    """Whole-process wall times of commands a and b run in turn (a b a b …, one warm-up each).
+) -> Pair:
+    """Whole-process times of commands a and b run in turn (a b a b …, one warm-up each).
 
-    Returns (median of a, median of b, median of the pair-by-pair ratios a/b): pairs taken
-    close together keep the ratio fair when the shared machine's speed drifts. Bytecode is
-    written and reused as on a user's machine (PYTHONDONTWRITEBYTECODE is dropped).
+    Pairs taken close together keep the ratio fair when the shared machine's speed
+    drifts; CPU time (children included) says what the wall time hides on a busy
+    machine. Bytecode is written and reused as on a user's machine
+    (PYTHONDONTWRITEBYTECODE is dropped).
     """
     run = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     run.update(env or {})
 
-    def once(cmd: Sequence[str]) -> float:
+    def once(cmd: Sequence[str]) -> tuple[float, float]:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=run)
-        return time.perf_counter() - start
+        wall = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
 
     once(a), once(b)
     pairs = [(once(a), once(b)) for _ in range(repeat)]
-    return (
-        statistics.median(t for t, _ in pairs),
-        statistics.median(t for _, t in pairs),
-        statistics.median(ta / tb for ta, tb in pairs),
+    return Pair(
+        statistics.median(ta[0] for ta, _ in pairs),
+        statistics.median(tb[0] for _, tb in pairs),
+        statistics.median(ta[0] / tb[0] for ta, tb in pairs),
+        statistics.median(ta[1] for ta, _ in pairs),
+        statistics.median(tb[1] for _, tb in pairs),
+        statistics.median(ta[1] / tb[1] for ta, tb in pairs),
     )
 
 

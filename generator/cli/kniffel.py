@@ -18,6 +18,7 @@ from generator.cli.options import (
     sheet_options,
     write_out,
 )
+from generator.kniffel.simsize import DEFAULT_GAMES, check_games
 
 
 @click.group()
@@ -93,8 +94,6 @@ def score(file: str, as_json: bool) -> None:
 
 # --- the optimal strategy: coach, expected score, odds card (issue 8) ---
 
-SIMULATED_GAMES = 100_000  # = generator.kniffel.simulate.DEFAULT_GAMES (not imported: lazy CLI)
-
 
 def _rules_options(f: Any) -> Any:
     f = click.option(
@@ -114,7 +113,7 @@ def _games_option(f: Any) -> Any:
     return click.option(
         "--games",
         type=int,
-        default=SIMULATED_GAMES,
+        default=DEFAULT_GAMES,
         show_default=True,
         help="Simulated games for the score distribution, 100–1,000,000 "
         "(a million take ~45 s and 1 GB of memory).",
@@ -191,7 +190,7 @@ def advise(
 @json_option
 def solve(rules: str, joker: str | None, games: int, seed: int, as_json: bool) -> None:
     """The optimal expected score (exact) and the score spread (seeded simulation)."""
-    from generator.kniffel.simulate import check_games, format_report, solve_report
+    from generator.kniffel.simulate import format_report, solve_report
 
     check_games(games)
     report = solve_report(_strategy(rules, joker), games, seed)

@@ -37,18 +37,19 @@ SETTINGS = RunSettings()
 
 def _set(name: str) -> Callable[[click.Context, click.Parameter, Any], None]:
     def callback(ctx: click.Context, param: click.Parameter, value: Any) -> None:
+        if value is None:
+            return  # not given: nothing to import (pathlib costs `numbers solve` 3 ms)
         from pathlib import Path
 
-        if name == "catalog" and value is not None and not Path(value).is_dir():
+        if name == "catalog" and not Path(value).is_dir():
             from generator.errors import OptionError
 
             raise OptionError("--catalog", f"'{value}' is not a folder")
-        if name == "png" and value is not None:
+        if name == "png":
             from generator.io.writer import check_folder
 
             check_folder(Path(value), "--png")  # before any PDF is written
-        if value is not None:
-            setattr(SETTINGS, name, Path(value) if name in ("png", "catalog") else value)
+        setattr(SETTINGS, name, Path(value) if name in ("png", "catalog") else value)
 
     return callback
 
@@ -154,8 +155,11 @@ class PreviewPage:
         documents = [(pdf.name, list(pngs)) for pdf, pngs in self.shown]
         page = write_page(self.folder, self.title, status, documents, error)
         if first:
-            click.echo(f"[watch] preview: {page.resolve().as_uri()} (open it once; it "
-                       "follows every rebuild)", err=True)  # fmt: skip
+            click.echo(
+                f"[watch] preview: {page.resolve().as_uri()} (open it once; it "
+                "follows every rebuild)",
+                err=True,
+            )
 
 
 def watched_files(args: Iterable[str], skip: Path | None = None) -> list[Path]:

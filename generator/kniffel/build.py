@@ -8,14 +8,17 @@ and manifest contents out. The CLI and the web page call the same functions.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from generator.built import Built
 from generator.io.catalog import Catalog
 from generator.kniffel.block import block_rows, make_spec
 from generator.kniffel.rules import RuleSet, load_rules
-from generator.kniffel.simulate import DEFAULT_GAMES, Distribution, check_games
+from generator.kniffel.simsize import DEFAULT_GAMES, check_games
 from generator.text import Templates
+
+if TYPE_CHECKING:  # the simulation needs numpy, which the block command does without
+    from generator.kniffel.simulate import Distribution
 
 # --- the score block -------------------------------------------------------------------
 

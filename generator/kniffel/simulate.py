@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from generator.core.rollhold import IdenticalDice, policy
-from generator.errors import InputError
+from generator.kniffel.simsize import check_games
 from generator.kniffel.solver import (
     DICE,
     FACES,
@@ -37,9 +37,6 @@ from generator.kniffel.solver import (
 
 # 3: keeps from rollhold.Policy (its tie rule) instead of the first exact maximum
 SIMULATION_VERSION = 3
-DEFAULT_GAMES = 100_000
-MIN_GAMES = 100
-MAX_GAMES = 1_000_000  # all games advance together: ~1 GB and ~45 s at the limit
 PERCENTILES = (1, 5, 10, 25, 50, 75, 90, 95, 99)
 # Distinct states solved at once (the V_r of a block: 3 × block × 252 floats).
 BLOCK = 2048
@@ -230,14 +227,6 @@ def score_distribution(
         valid,
     )
     return Distribution(arrays["counts"].astype(np.int64), seed)
-
-
-def check_games(games: int) -> None:
-    """InputError unless `games` is a sensible simulation size."""
-    if not MIN_GAMES <= games <= MAX_GAMES:
-        raise InputError(
-            "games", f"expected {MIN_GAMES}–{MAX_GAMES} simulated games, found {games}"
-        )
 
 
 def solve_report(strategy: Strategy, games: int, seed: int) -> dict[str, object]:

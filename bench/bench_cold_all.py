@@ -1,0 +1,84 @@
+"""`dicesheets all` from an empty solver cache (and from a warm one), beside the code before.
+
+Run: `make bench` (or `python -m bench bench_cold_all`). The baseline is the project at
+commit BASE (before the speed work of issue 17), taken from git into a temporary folder
+and run by the same interpreter with ReportLab's C accelerator hidden (BASE did not
+have it). Every cold run starts from an empty cache; the commands run in turn and
+the ratios are pair by pair. Without git history the baseline is skipped.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from bench.common import dicesheets, process_times
+
+BASE = "48fcd62"
+ROOT = Path(__file__).resolve().parent.parent
+RUN = (
+    "import os, sys\n"
+    "if sys.argv[1] == 'hide-accel':\n"
+    "    sys.modules['_rl_accel'] = None\n"
+    "if sys.argv[2] == 'one-cpu':\n"
+    "    os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})\n"
+    "from generator.cli import cli\n"
+    "cli.main(sys.argv[3:], prog_name='dicesheets')\n"
+)
+
+
+def shell(command: list[str], cwd: Path | None = None, clear: Path | None = None) -> list[str]:
+    """`command` run in `cwd` after emptying `clear` (the shell only does that, then execs)."""
+    steps = [f"rm -rf '{clear}'"] if clear else []
+    steps += [f"cd '{cwd}'"] if cwd else []
+    return ["sh", "-c", " && ".join([*steps, 'exec "$@"']), "bench", *command]
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+        ours_out, base_out = tmp / "ours", tmp / "base"
+        ours = [*dicesheets("all", "--out", f"{ours_out}/")]
+        one_cpu = [sys.executable, "-c", RUN, "keep", "one-cpu", "all", "--out", f"{ours_out}/"]
+        cache = tmp / "cache"
+        env = {"DICESHEETS_CACHE": str(cache)}
+        one = process_times(shell(one_cpu, clear=cache), shell(ours, clear=cache), 2, env)
+        print(
+            f"all, cold cache: median {one.b:.2f} s (CPU {one.b_cpu:.2f} s) | on one processor "
+            f"{one.a:.2f} s (CPU {one.a_cpu:.2f} s) | ratio one/two processors {one.ratio:.3g}×",
+            flush=True,
+        )
+        base = tmp / "base-src"
+        base.mkdir()
+        archive = subprocess.run(
+            ["git", "-C", str(ROOT), "archive", BASE], capture_output=True, check=False
+        )
+        if archive.returncode != 0:
+            print(f"baseline {BASE} not in git history here: skipped")
+            return
+        subprocess.run(["tar", "-x", "-C", str(base)], input=archive.stdout, check=True)
+        old = [sys.executable, "-c", RUN, "hide-accel", "keep", "all", "--out", f"{base_out}/"]
+        for label, pair in [
+            (
+                "cold cache",
+                process_times(shell(ours, clear=cache), shell(old, base, clear=cache), 3, env),
+            ),
+            ("warm cache", process_times(ours, shell(old, base), 5, env)),
+        ]:
+            goal = f" (aim ≤ 2 s: {'met' if pair.a <= 2 else 'missed'})" if label[0] == "c" else ""
+            print(
+                f"all, {label}: median {pair.a:.2f} s, CPU {pair.a_cpu:.2f} s | before ({BASE}) "
+                f"{pair.b:.2f} s, CPU {pair.b_cpu:.2f} s | ratio {pair.ratio:.3g}× wall, "
+                f"{pair.cpu_ratio:.3g}× CPU{goal}",
+                flush=True,
+            )
+        differ = sorted(
+            p.name for p in ours_out.iterdir() if (base_out / p.name).read_bytes() != p.read_bytes()
+        )
+        print(f"files that differ from {BASE}: {', '.join(differ) or 'none'}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
