@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import IO, Any
 
-from generator.errors import UserError
+from generator.errors import InputError, UserError
 from generator.numbers.rules import MAX_NUMBERS, Rules, validate_numbers
 from generator.numbers.solver import solve
 
@@ -168,9 +168,7 @@ def read_lines(stream: IO[str]) -> Iterator[str]:
     while line := stream.readline(MAX_LINE_CHARS + 1):
         number += 1
         if len(line) > MAX_LINE_CHARS and not line.endswith("\n"):
-            raise UserError(
-                f"line {number} is longer than {MAX_LINE_CHARS:,} characters", where="--batch"
-            )
+            raise InputError("batch", f"line {number} is longer than {MAX_LINE_CHARS:,} characters")
         yield line
 
 
