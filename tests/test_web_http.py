@@ -364,6 +364,9 @@ def test_a_build_past_the_time_limit_is_stopped() -> None:
         assert "0 s" in response.json()["message"] or "s" in response.json()["message"]
         # the worker is free again afterwards
         assert slow.app.state.pool.admitted == 0
+        workers = list(slow.app.state.pool._executor._processes.values())
+    # and the workers end with the server (they are the fork server's children, not ours)
+    assert workers and all(not w.is_alive() for w in workers)
 
 
 def test_identical_requests_come_from_the_cache(client, monkeypatch) -> None:
