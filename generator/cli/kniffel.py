@@ -126,7 +126,7 @@ def _strategy(rules: str, joker: str | None) -> Any:
     from generator.progress import progress
 
     ruleset = with_joker(load_rules(rules, run_catalog()), joker)
-    with progress(len(ruleset.categories), "solving the optimal strategy") as tick:
+    with progress(len(ruleset.boxes), "solving the optimal strategy") as tick:
         return load_strategy(ruleset, tick)
 
 

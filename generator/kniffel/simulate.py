@@ -132,7 +132,7 @@ def simulate_scores(
             upper[idx] = np.where(is_upper, np.minimum(game.cap, upper[idx] + pts), upper[idx])
             if n_y == 2:
                 ybox = box == game.yahtzee_box
-                full = pts == game.rules.categories[game.yahtzee_box].score
+                full = pts == game.rules.boxes[game.yahtzee_box].score
                 flag[idx] = np.where(ybox, full, flag[idx])
             filled[idx] = f | (1 << box)
         if tick is not None:
@@ -234,7 +234,7 @@ def solve_report(strategy: Strategy, games: int, seed: int) -> dict[str, object]
     from generator.progress import progress
 
     check_games(games)
-    with progress(len(strategy.rules.categories), "simulating games") as tick:
+    with progress(len(strategy.rules.boxes), "simulating games") as tick:
         dist = score_distribution(strategy, games, seed, tick)
     rules = strategy.rules
     return {
