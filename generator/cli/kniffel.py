@@ -195,7 +195,7 @@ def solve(rules: str, joker: str | None, games: int, seed: int, as_json: bool) -
     check_games(games)
     report = solve_report(_strategy(rules, joker), games, seed)
     if as_json:
-        echo_json(report)
+        echo_json(report.to_json())
     else:
         click.echo(format_report(report))
 
