@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 import yaml
 
 from generator.errors import CatalogError
+from generator.io.userfiles import read_bytes
 from generator.io.yamlload import MAX_BYTES, LocDict, LocList
 
 if TYPE_CHECKING:
@@ -41,18 +42,14 @@ Cell = tuple[str, int, int]  # text, line, column
 
 
 def read_text(path: Path, label: str) -> str:
-    """The file as text (UTF-8, a byte-order mark dropped), with the loader's size limit."""
+    """The file as text (a regular UTF-8 file, a byte-order mark dropped, the size limit)."""
+    data = read_bytes(path, label, MAX_BYTES)
     try:
-        size = path.stat().st_size
-        if size > MAX_BYTES:
-            raise CatalogError(f"file is larger than {MAX_BYTES} bytes", file=label)
-        return path.read_bytes().decode("utf-8-sig")
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise CatalogError(
             f"not UTF-8 text (byte {exc.start}); save the sheet as 'CSV UTF-8'", file=label
         ) from None
-    except OSError as exc:
-        raise CatalogError(f"cannot read file: {exc.strerror}", file=label) from None
 
 
 def _scan(text: str, delimiter: str, label: str) -> Iterator[list[Cell]]:
