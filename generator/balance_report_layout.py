@@ -65,6 +65,9 @@ def layout_report(report: BalanceReport, lang: str, paper: str, landscape: bool)
     total = len(pages)
     for n, page_items in enumerate(pages, start=1):
         page_items.append(Text(MARGIN, MARGIN - 2, words.footer, 7, color="#666666"))
-        page_items.append(Text(width - MARGIN, MARGIN - 2, words.page(n, total), 7,
-                               align="right", color="#666666"))  # fmt: skip
+        page_items.append(
+            Text(
+                width - MARGIN, MARGIN - 2, words.page(n, total), 7, align="right", color="#666666"
+            )
+        )
     return Document(width, height, tuple(Page(tuple(p)) for p in pages), title=report.title)

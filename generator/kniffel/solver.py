@@ -322,9 +322,14 @@ def _by_count(
 
 
 def _lower_value(
-    game: Game, flat: FloatArray, filled: IntArray, upper: IntArray, flag: IntArray, box: int,
+    game: Game,
+    flat: FloatArray,
+    filled: IntArray,
+    upper: IntArray,
+    flag: IntArray,
+    box: int,
     new_flag: IntArray | int,
-) -> FloatArray:  # fmt: skip
+) -> FloatArray:
     """(batch,): V after writing into lower `box` (y becomes `new_flag`); −inf where filled."""
     is_open, after = _after(game, filled, box)
     return np.where(is_open, flat[(after + upper) * game.n_flags + new_flag], -np.inf)

@@ -222,7 +222,10 @@ def format_analysis(data: dict[str, Any]) -> str:
         f"Monte Carlo, {mc['players']} player(s), {mc['games']} games, seed {mc['seed']}: "
         f"{mc['mean_rounds']:.2f}{se} rounds (exact {mc['exact_rounds']:.2f}), "
         f"median {mc['median_rounds']:g}",
-        "  win by seat " + " ".join(f"{w:.3f}" for w in mc["win_by_seat"])
-        + "  (exact " + " ".join(f"{w:.3f}" for w in mc["exact_win_by_seat"]) + ")",
-    ]  # fmt: skip
+        "  win by seat "
+        + " ".join(f"{w:.3f}" for w in mc["win_by_seat"])
+        + "  (exact "
+        + " ".join(f"{w:.3f}" for w in mc["exact_win_by_seat"])
+        + ")",
+    ]
     return "\n".join(lines)
