@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from generator.kniffel.rules import load_rules
-from generator.kniffel.scoring import allowed_categories, extra_bonus, score
+from generator.kniffel.scoring import allowed_boxes, extra_bonus, score
 from generator.kniffel.solver import load_strategy
 
 ROLLS = tuple(combinations_with_replacement(range(1, 7), 5))  # the 252 rolls of five dice
@@ -68,8 +68,8 @@ def _turn(terminal: np.ndarray) -> float:
 
 def brute_force_expected(rules) -> float:
     """The optimal expected final score, by recursion over (filled boxes, upper sum)."""
-    boxes = rules.categories
-    yahtzee = rules.yahtzee_category
+    boxes = rules.boxes
+    yahtzee = rules.yahtzee_box
 
     @cache
     def value(filled: frozenset[tuple[str, int]], upper: int) -> float:
@@ -79,7 +79,7 @@ def brute_force_expected(rules) -> float:
         terminal = np.full(len(ROLLS), -np.inf)
         for r, roll in enumerate(ROLLS):
             bonus = extra_bonus(roll, rules, have)
-            for box in allowed_categories(roll, rules, have):
+            for box in allowed_boxes(roll, rules, have):
                 points = score(roll, box, rules, have)
                 # only what later points depend on: the upper sum, capped at the bonus, and
                 # whether the Yahtzee box holds its full score
@@ -100,9 +100,9 @@ def small_game(joker: str):
     """Threes, sixes, full house, Yahtzee, chance; bonus 35 from 18 upper points."""
     full = load_rules("yahtzee")
     keep = {"threes", "sixes", "full_house", "yahtzee", "chance"}
-    cats = tuple(c for c in full.categories if c.id in keep)
+    cats = tuple(c for c in full.boxes if c.id in keep)
     assert {c.id for c in cats} == keep
-    return dataclasses.replace(full, id=f"small-{joker}", categories=cats, bonus_threshold=18,
+    return dataclasses.replace(full, id=f"small-{joker}", boxes=cats, bonus_threshold=18,
                                joker=joker)  # fmt: skip
 
 

@@ -125,7 +125,7 @@ class RootGroup(LazyGroup):
     ) -> tuple[int, str | None]:
         """Run the command; a user error, an OS error or bad arguments become one line, status 2."""
         from generator.cli import runopts
-        from generator.errors import one_line, os_error
+        from generator.errors import os_error
 
         runopts.SETTINGS.preview_dir, runopts.SETTINGS.previewed = None, []
         try:
@@ -146,11 +146,14 @@ class RootGroup(LazyGroup):
         except click.exceptions.Abort:
             raise
         except click.ClickException as exc:
-            return self._failed(exc.exit_code, one_line(exc.format_message()))
+            return self._failed(exc.exit_code, exc.format_message())
         return (result if isinstance(result, int) else 0), None
 
     @staticmethod
     def _failed(code: int, message: str) -> tuple[int, str]:
+        from generator.errors import one_line
+
+        message = one_line(message)  # whatever the source: one line of bounded length
         click.echo(f"dicesheets: error: {message}", err=True)
         return code, message
 
