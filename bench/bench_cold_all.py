@@ -29,9 +29,16 @@ RUN = (
 )
 
 
-def shell(command: list[str], cwd: Path | None = None, clear: Path | None = None) -> list[str]:
-    """`command` run in `cwd` after emptying `clear` (the shell only does that, then execs)."""
-    steps = [f"rm -rf '{clear}'"] if clear else []
+def shell(
+    command: list[str], cache: Path, cwd: Path | None = None, cold: bool = False
+) -> list[str]:
+    """`command` with its own solver cache (emptied first if `cold`), run in `cwd`.
+
+    Each side keeps its own cache: the two versions store different entries under
+    the same keys, and would otherwise spoil each other's warm runs.
+    """
+    steps = [f"rm -rf '{cache}'"] if cold else []
+    steps += [f"export DICESHEETS_CACHE='{cache}'"]
     steps += [f"cd '{cwd}'"] if cwd else []
     return ["sh", "-c", " && ".join([*steps, 'exec "$@"']), "bench", *command]
 
@@ -42,9 +49,8 @@ def main() -> None:
         ours_out, base_out = tmp / "ours", tmp / "base"
         ours = [*dicesheets("all", "--out", f"{ours_out}/")]
         one_cpu = [sys.executable, "-c", RUN, "keep", "one-cpu", "all", "--out", f"{ours_out}/"]
-        cache = tmp / "cache"
-        env = {"DICESHEETS_CACHE": str(cache)}
-        one = process_times(shell(one_cpu, clear=cache), shell(ours, clear=cache), 2, env)
+        mine, theirs = tmp / "cache-ours", tmp / "cache-base"
+        one = process_times(shell(one_cpu, mine, cold=True), shell(ours, mine, cold=True), 2)
         print(
             f"all, cold cache: median {one.b:.2f} s (CPU {one.b_cpu:.2f} s) | on one processor "
             f"{one.a:.2f} s (CPU {one.a_cpu:.2f} s) | ratio one/two processors {one.ratio:.3g}×",
@@ -63,9 +69,9 @@ def main() -> None:
         for label, pair in [
             (
                 "cold cache",
-                process_times(shell(ours, clear=cache), shell(old, base, clear=cache), 3, env),
+                process_times(shell(ours, mine, cold=True), shell(old, theirs, base, cold=True), 3),
             ),
-            ("warm cache", process_times(ours, shell(old, base), 5, env)),
+            ("warm cache", process_times(shell(ours, mine), shell(old, theirs, base), 5)),
         ]:
             goal = f" (aim ≤ 2 s: {'met' if pair.a <= 2 else 'missed'})" if label[0] == "c" else ""
             print(

@@ -95,7 +95,7 @@ def main() -> None:
             else:
                 os.environ["DICESHEETS_CACHE"] = old
     kniffel = load_rules("kniffel")
-    upper = make_game(dataclasses.replace(kniffel, categories=kniffel.upper))
+    upper = make_game(dataclasses.replace(kniffel, boxes=kniffel.upper))
     t_fast, table = median_time(lambda: solve_values(upper), repeat=3)
     t_plain, plain = median_time(_plain_upper_section, repeat=1)
     fast = float(table[0, 0, 0])

@@ -120,7 +120,7 @@ def load(base: str, clients: int, per_client: int, offset: int) -> dict[str, Any
 
 
 def main() -> None:
-    from generator.web.worksheet_build import build_worksheet_pdf
+    from generator.web.products import Job, run_job
 
     proc = start_server(PORT)
     base = f"http://127.0.0.1:{PORT}"
@@ -148,10 +148,10 @@ def main() -> None:
             params = {"family": "koepfchen", "level": 2, "problems": 20, "impossible": 0,
                       "versions": 3, "seed": 7, "title": None, "lang": "de", "paper": "a4",
                       "large_print": False, "spec": None}  # fmt: skip
-            local_time, built = median_time(
-                lambda: build_worksheet_pdf(params, roster.encode(), "class list", "both")
-            )
-            same = response.content == built[0]
+            # in process: the same load → build() → render_pdf, without HTTP and the pool
+            job = Job("worksheet", params, "pdf", roster=roster.encode(), roster_label="class list")
+            local_time, built = median_time(lambda: run_job(job))
+            same = response.content == built.pdf
             line("class set (24 names, A–C, key) over HTTP", http_time,
                  f"{len(response.content) // 1024} kB, same bytes as in process: {same}",
                  baseline=local_time)  # fmt: skip

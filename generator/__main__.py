@@ -18,8 +18,13 @@ def run() -> None:
         from generator.cli import main
 
         main()
+    except SystemExit:
+        # the run is over: Python's own shutdown would die of a late signal (exit −2)
+        interrupts.ignore()
+        raise
     except (KeyboardInterrupt, interrupts.Terminated):
         # a signal during start-up, or after the run while it exits (its files are complete)
+        interrupts.ignore()
         sys.stderr.write("dicesheets: interrupted\n")
         sys.exit(interrupts.exit_code() or 130)
 

@@ -103,8 +103,16 @@ def load_report(req: ReportRequest, catalog: Catalog | None = None) -> ReportInp
     block_req = BlockRequest(req.pages, req.seed, req.balance_file, req.dice_file, req.tasks_file)
     block = sample_block_of(load_block(block_req, catalog), req.pages, req.seed)
     source = f"kribbeln block --pages {req.pages} --seed {req.seed}"
-    simulation = play(block.dice, block.sheets, block.catalog.rolls, req.players, req.games,
-                      req.seed, "pips", source)  # fmt: skip
+    simulation = play(
+        block.dice,
+        block.sheets,
+        block.catalog.rolls,
+        req.players,
+        req.games,
+        req.seed,
+        "pips",
+        source,
+    )
     return ReportInputs(catalog.templates(), block=block, simulation=simulation)
 
 
@@ -112,17 +120,28 @@ def build_report(inputs: ReportInputs, req: ReportRequest) -> Built:
     """The report: charts and figures laid out, with the manifest contents (pure)."""
     from generator.balance_report_layout import layout_report
 
-    options: dict[str, Any] = {"game": req.game, "lang": req.lang, "paper": req.paper,
-                               "landscape": req.landscape, "players": req.players}  # fmt: skip
+    options: dict[str, Any] = {
+        "game": req.game,
+        "lang": req.lang,
+        "paper": req.paper,
+        "landscape": req.landscape,
+        "players": req.players,
+    }
     if inputs.profile is not None:
         options["profile"] = req.profile
         report = koepfchen_report(inputs.profile, req.seed, req.players, req.lang, inputs.templates)
     else:
         assert inputs.block is not None and inputs.simulation is not None
-        options.update(pages=req.pages, games=req.games, balance=req.balance_file,
-                       dice=req.dice_file, tasks=req.tasks_file)  # fmt: skip
-        report = kribbeln_report(inputs.block, inputs.simulation, req.players, req.lang,
-                                 inputs.templates)  # fmt: skip
+        options.update(
+            pages=req.pages,
+            games=req.games,
+            balance=req.balance_file,
+            dice=req.dice_file,
+            tasks=req.tasks_file,
+        )
+        report = kribbeln_report(
+            inputs.block, inputs.simulation, req.players, req.lang, inputs.templates
+        )
     doc = layout_report(report, req.lang, req.paper, req.landscape)
     contents = {"kind": f"{report.game}-report", "figures": dict(report.figures), **report.data}
     name = f"report-{report.game}-{req.lang}.pdf"
@@ -159,15 +178,34 @@ def koepfchen_report(
     fields = [str(f.index) for f in board.fields]
     hardest = min(board.fields, key=lambda f: f.within)
     charts = (
-        Chart("line", t("kp_track"), t("kp_track_y"), tuple(fields),
-              ((t("kp_within", rolls=profile.rolls), success),
-               (t("kp_single"), tuple(f.single_roll for f in board.fields))),
-              y_max=1.0, label_every=_every(len(fields), 20)),
-        Chart("bar", t("kp_length"), t("kp_length_y"), tuple(str(i) for i in range(len(lengths))),
-              (("", lengths),), label_every=_every(len(lengths), 20)),
-        Chart("bar", t("kp_seats", players=players), "", tuple(
-            t("kp_seat", n=i + 1) for i in range(players)), (("", race.win_by_seat),)),
-    )  # fmt: skip
+        Chart(
+            "line",
+            t("kp_track"),
+            t("kp_track_y"),
+            tuple(fields),
+            (
+                (t("kp_within", rolls=profile.rolls), success),
+                (t("kp_single"), tuple(f.single_roll for f in board.fields)),
+            ),
+            y_max=1.0,
+            label_every=_every(len(fields), 20),
+        ),
+        Chart(
+            "bar",
+            t("kp_length"),
+            t("kp_length_y"),
+            tuple(str(i) for i in range(len(lengths))),
+            (("", lengths),),
+            label_every=_every(len(lengths), 20),
+        ),
+        Chart(
+            "bar",
+            t("kp_seats", players=players),
+            "",
+            tuple(t("kp_seat", n=i + 1) for i in range(players)),
+            (("", race.win_by_seat),),
+        ),
+    )
     figures = (
         (t("kp_expected"), number(solo.expected, lang)),
         (t("kp_median"), f"{solo.median} / {solo.p90}"),
@@ -227,17 +265,38 @@ def kribbeln_report(
     x_labels = [f"{x.sheet}.{x.row}" for x in sim.tasks]
     block_p = [block.figures[x.id].p_success for s in block.sheets for x in s.tasks]
     charts = (
-        Chart("bar", t("kr_sheets"), "", tuple(area_labels), (("", tuple(area_means)),),
-              label_every=_every(len(area_labels), 18)),
-        Chart("bar", t("kr_catalog"), t("kr_count"),
-              tuple(f"{int(100 * b)}" for b in bins[:-1]), (("", tuple(counts)),), label_every=2),
-        Chart("bar", t("kr_xrate"), t("kr_xrate_y"), tuple(x_labels),
-              (("", tuple(x.x_rate for x in sim.tasks)),),
-              label_every=_every(len(x_labels), 18)),
-        Chart("bar", t("kr_seats", players=players), t("kr_points"),
-              tuple(t("kp_seat", n=s.seat) for s in sim.seats),
-              (("", tuple(s.mean_points for s in sim.seats)),)),
-    )  # fmt: skip
+        Chart(
+            "bar",
+            t("kr_sheets"),
+            "",
+            tuple(area_labels),
+            (("", tuple(area_means)),),
+            label_every=_every(len(area_labels), 18),
+        ),
+        Chart(
+            "bar",
+            t("kr_catalog"),
+            t("kr_count"),
+            tuple(f"{int(100 * b)}" for b in bins[:-1]),
+            (("", tuple(counts)),),
+            label_every=2,
+        ),
+        Chart(
+            "bar",
+            t("kr_xrate"),
+            t("kr_xrate_y"),
+            tuple(x_labels),
+            (("", tuple(x.x_rate for x in sim.tasks)),),
+            label_every=_every(len(x_labels), 18),
+        ),
+        Chart(
+            "bar",
+            t("kr_seats", players=players),
+            t("kr_points"),
+            tuple(t("kp_seat", n=s.seat) for s in sim.seats),
+            (("", tuple(s.mean_points for s in sim.seats)),),
+        ),
+    )
     figures = (
         (t("kr_p_range"), f"{percent(min(block_p), lang)} – {percent(max(block_p), lang)}"),
         (t("kr_games"), f"{sim.games}"),

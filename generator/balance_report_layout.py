@@ -1,15 +1,34 @@
-"""Layout of the balance report: a header, the key figures, then the charts, paginated."""
+"""Layout of the balance report: a header, the key figures, then the charts, as a story."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from generator.balance_report import BalanceReport, Chart
 from generator.render.chart import Frame, bar_chart, line_chart
-from generator.render.flow import Column, Cursor, table
+from generator.render.flow import (
+    Block,
+    Column,
+    Cursor,
+    Figure,
+    PageFrame,
+    Space,
+    Table,
+    TableStyle,
+    Theme,
+    flow_story,
+)
 from generator.render.primitives import MM, Document, Item, Page, Text, page_size
+from generator.render.style import MID_GREY
 
 MARGIN = 15 * MM
+HEADER_H = 36.0  # title and subtitle
 CHART_H = 62 * MM
-CHART_GAP = 24 * MM  # title above, labels below
+CHART_GAP = 24 * MM  # from one chart's foot to the next one's top: labels below, title above
+CHART_ABOVE = 10 * MM  # a chart's title
+CHART_BELOW = CHART_GAP / 2  # a chart's axis labels
+SUBTITLE_GREY = "#444444"
+THEME = Theme(headings={}, paragraphs={}, table=TableStyle(9, 6 * MM, after=2 * MM))
 
 
 def _chart_items(chart: Chart, frame: Frame, lang: str) -> list[Item]:
@@ -38,33 +57,42 @@ def _chart_items(chart: Chart, frame: Frame, lang: str) -> list[Item]:
     )
 
 
+def _header(report: BalanceReport, box: Cursor, theme: Theme) -> list[Item]:
+    return [
+        Text(box.left, box.top - 14, report.title, 16, bold=True),
+        Text(box.left, box.top - 28, report.subtitle, 9, color=SUBTITLE_GREY),
+    ]
+
+
+def _chart(chart: Chart, lang: str, box: Cursor, theme: Theme) -> list[Item]:
+    top = box.top - CHART_ABOVE
+    frame = Frame(box.left + 14 * MM, top - CHART_H, box.width - 16 * MM, CHART_H)
+    return _chart_items(chart, frame, lang)
+
+
 def layout_report(report: BalanceReport, lang: str, paper: str, landscape: bool) -> Document:
-    """Every page of the report."""
+    """Every page of the report: the header, the key figures, the charts, "page k of N"."""
     width, height = page_size(paper, landscape)
-    pages: list[list[Item]] = [[]]
-    items = pages[0]
-    top = height - MARGIN
-    items.append(Text(MARGIN, top - 14, report.title, 16, bold=True))
-    items.append(Text(MARGIN, top - 28, report.subtitle, 9, color="#444444"))
-    cursor = Cursor(MARGIN, width - MARGIN, top - 36, MARGIN + 8 * MM)
-    rows = [list(pair) for pair in report.figures]
     words = report.words
     assert words is not None
-    columns = [Column(words.figures, 3), Column("", 1, "right")]
-    placed_items, _ = table(cursor, columns, rows, size=9, row_h=6 * MM)
-    items += placed_items
-    y = cursor.top - 12 * MM
-    for chart in report.charts:
-        if y - CHART_H - CHART_GAP / 2 < MARGIN + 8 * MM:
-            items = []
-            pages.append(items)
-            y = height - MARGIN - 10 * MM
-        frame = Frame(MARGIN + 14 * MM, y - CHART_H, width - 2 * MARGIN - 16 * MM, CHART_H)
-        items += _chart_items(chart, frame, lang)
-        y -= CHART_H + CHART_GAP
-    total = len(pages)
-    for n, page_items in enumerate(pages, start=1):
-        page_items.append(Text(MARGIN, MARGIN - 2, words.footer, 7, color="#666666"))
-        page_items.append(Text(width - MARGIN, MARGIN - 2, words.page(n, total), 7,
-                               align="right", color="#666666"))  # fmt: skip
+
+    def footer(k: int, total: int) -> list[Item]:
+        return [
+            Text(MARGIN, MARGIN - 2, words.footer, 7, color=MID_GREY),
+            Text(width - MARGIN, MARGIN - 2, words.page(k, total), 7, align="right",
+                 color=MID_GREY),
+        ]  # fmt: skip
+
+    frame = PageFrame(width, height, MARGIN, width - MARGIN, height - MARGIN, MARGIN + 8 * MM,
+                      footer=footer)  # fmt: skip
+    columns = (Column(words.figures, 3), Column("", 1, "right"))
+    story: list[Block] = [
+        Figure(HEADER_H, partial(_header, report)),
+        Table(columns, tuple(tuple(pair) for pair in report.figures)),
+    ]
+    for i, chart in enumerate(report.charts):
+        # each chart's box: its title above, the chart, the axis labels below
+        story += [Space(CHART_GAP - CHART_ABOVE - CHART_BELOW)] if i else []
+        story.append(Figure(CHART_ABOVE + CHART_H + CHART_BELOW, partial(_chart, chart, lang)))
+    pages = flow_story(story, frame, THEME)
     return Document(width, height, tuple(Page(tuple(p)) for p in pages), title=report.title)

@@ -49,6 +49,12 @@ def catch_early() -> None:
         signal.signal(sig, _handler)
 
 
+def ignore() -> None:
+    """Ignore both signals from now on (the process is only exiting)."""
+    for sig in SIGNALS:
+        signal.signal(sig, signal.SIG_IGN)
+
+
 @contextlib.contextmanager
 def install() -> Iterator[None]:
     """Route SIGINT and SIGTERM through `_handler` for the duration of a run."""

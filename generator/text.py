@@ -13,9 +13,9 @@ and line, and a user's template is bounded in size and time.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jinja2
 import jinja2.bccache
@@ -23,6 +23,9 @@ import jinja2.bccache
 from generator.errors import CatalogError, Input, UserError
 from generator.resources import templates_dir
 from generator.templating import Budget, LimitedSandbox, bounded, guarded, is_shipped
+
+if TYPE_CHECKING:
+    from generator.rehearsal import Rehearsal
 
 LANGS = ("de", "en")
 MAX_TEMPLATE_BYTES = 2_000_000
@@ -112,6 +115,8 @@ class Templates:
     """Every template of a run: (name such as "de/worksheet.j2", file label, source)."""
 
     sources: tuple[tuple[str, str, str], ...]
+    # `validate` only: record every template problem and go on with the shipped text
+    rehearsal: Rehearsal | None = field(default=None, compare=False)
 
     def environment(self) -> LimitedSandbox:
         """The environment over these sources (compiled once per distinct set of sources)."""
@@ -172,16 +177,24 @@ class Texts:
             raise UserError(
                 f"expected one of {', '.join(LANGS)}, found '{lang}'", where=Input("lang")
             )
-        self.lang = lang
-        self.env = (templates or shipped_templates()).environment()
+        templates = templates or shipped_templates()
+        self.name, self.lang = name, lang
+        self.env = templates.environment()
         self.path = f"{lang}/{name}.j2"
+        self._rehearsal = templates.rehearsal
+        self._file = self.path
+        self._budget: Budget | None = None
+        self._module = self._load() if self._rehearsal is None else self._rehearsal.module(self)
+
+    def _load(self) -> Any:
+        """The template's macros; any error as one CatalogError naming the file and line."""
         with guarded(self.path):
             template = self.env.get_template(self.path)
         # a user's template is bounded in time; the shipped ones are trusted (and fast)
         self._budget = None if is_shipped(template.filename) else Budget()
         self._file = template.filename or self.path
         with guarded(self._file, self._budget):
-            self._module = template.make_module({"lang": lang})
+            return template.make_module({"lang": self.lang})
 
     def _render(self, key: str, values: dict[str, Any]) -> str:
         macro = getattr(self._module, key, None)
@@ -192,4 +205,6 @@ class Texts:
 
     def __call__(self, key: str, **values: Any) -> str:
         """The text of macro `key`, rendered with `values`, whitespace-trimmed."""
+        if self._rehearsal is not None:
+            return self._rehearsal.call(self, key, values)
         return " ".join(self._render(key, values).split())

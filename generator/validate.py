@@ -6,7 +6,9 @@ failed. Meaning checks go beyond the schema: unknown colours and task types, dic
 that are no Latin square (a warning), tasks no roll can fulfil, board profiles whose
 targets the dice cannot reach or whose constraints contradict each other or cannot
 be met, balance files that the task catalog cannot satisfy, templates that do not
-parse or lack a text the program needs.
+parse or lack a text the program needs. Templates are also rendered: every product
+that uses a checked template is built in memory in every language
+(`generator.rehearsal`), and whatever a macro would fail on is reported at its line.
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ class Report:
     errors: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     files: int = 0
+    # what rendering the products found, by template file (reported with that file)
+    rendered: dict[str, list[CatalogError]] = field(default_factory=dict)
 
     def add(self, exc: CatalogError | UserError) -> None:
         if not isinstance(exc, Incomplete) and str(exc) not in self.errors:
@@ -199,6 +203,8 @@ def _check_template(path: Path, label: str, report: Report, catalog: Catalog) ->
     from generator.templating import Budget, guarded
     from generator.text import MAX_TEMPLATE_BYTES, make_environment
 
+    for problem in report.rendered.pop(label, []):
+        report_problem(problem)
     env = make_environment()
     source = read_text(path, label, MAX_TEMPLATE_BYTES)
     with guarded(label, Budget()):
@@ -260,17 +266,68 @@ def _files(folder: Path) -> Iterable[Path]:
     )
 
 
+def _render_products(catalog_folder: Path | None, files: list[Path], report: Report) -> None:
+    """Build every product whose templates are checked, in every language, with them."""
+    from generator.io.userfiles import read_text
+    from generator.rehearsal import rehearse
+    from generator.text import (
+        LANGS,
+        MAX_TEMPLATE_BYTES,
+        Templates,
+        read_templates,
+        shipped_templates,
+    )
+
+    shipped_data = Catalog.default()
+    names: set[str] | None
+    if files:
+        mine = [p for p in files if p.suffix == ".j2" and p.parent.name in LANGS and p.is_file()]
+        replaced = {f"{p.parent.name}/{p.name}": p for p in mine}
+        try:
+            mine_sources = {
+                name: read_text(path, str(path), MAX_TEMPLATE_BYTES)
+                for name, path in replaced.items()
+            }
+        except CatalogError:
+            return  # reported where the file is checked
+        sources = tuple(
+            (name, str(replaced[name]), mine_sources[name])
+            if name in replaced
+            else (name, label, source)
+            for name, label, source in shipped_templates().sources
+        )
+        names = {p.stem for p in mine}
+        catalog, templates, label = shipped_data, Templates(sources), "templates"
+    elif catalog_folder is not None:
+        folder = catalog_folder / "templates"
+        names = {p.stem for p in folder.glob("*/*.j2")} if folder.is_dir() else set()
+        catalog, label = Catalog.default(catalog_folder), str(folder)
+        try:
+            templates = read_templates([folder])
+        except CatalogError:
+            return  # a template that cannot be read is reported where the file is checked
+    else:
+        names, catalog, label = None, shipped_data, str(templates_dir())
+        templates = shipped_templates()
+    if names is not None and not names:
+        return
+    for problem in rehearse(catalog, templates, shipped_data, names, label).problems:
+        report.rendered.setdefault(problem.file, []).append(problem)
+
+
 def validate(catalog_folder: Path | None = None, files: Iterable[Path] = ()) -> Report:
     """Check a user's catalog folder, single files, or (neither given) the shipped catalog."""
     report = Report()
     files = list(files)
     catalog = Catalog.default(catalog_folder)
+    _render_products(catalog_folder, files, report)
     if files:
         for path in files:
             if not path.is_file():
                 report.errors.append(f"{path}: no such file")
                 continue
             _check_file(path, str(path), _kind_by_place(path, None), report, catalog, False)
+        _report_rest(report)
         return report
     roots = [catalog_folder] if catalog_folder is not None else [catalog_dir(), templates_dir()]
     for root in roots:
@@ -280,9 +337,16 @@ def validate(catalog_folder: Path | None = None, files: Iterable[Path] = ()) -> 
                 report.add(confined_error(path))
                 continue
             rel = path.relative_to(root)
-            if rel.parts[0] == "templates" or root == templates_dir():
-                kind: str | None = "template"
-            else:
-                kind = _kind_by_place(path, root)
+            template = rel.parts[0] == "templates" or root == templates_dir()
+            kind = "template" if template else _kind_by_place(path, root)
             _check_file(path, catalog.label(path), kind, report, catalog, True)
+    _report_rest(report)
     return report
+
+
+def _report_rest(report: Report) -> None:
+    """What rendering found outside the checked files (a whole product failing)."""
+    for problems in report.rendered.values():
+        for problem in problems:
+            report.add(problem)
+    report.rendered.clear()

@@ -38,3 +38,11 @@ def _session_cache(tmp_path_factory: pytest.TempPathFactory):
         os.environ.pop("DICESHEETS_CACHE", None)
     else:
         os.environ["DICESHEETS_CACHE"] = old
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """One clear line at the end when the real-browser tests could not run here."""
+    if not Path("/usr/bin/chromium").exists():
+        terminalreporter.write_line(
+            "browser tests skipped: /usr/bin/chromium is missing (apt-get install chromium)"
+        )

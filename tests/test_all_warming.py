@@ -70,3 +70,14 @@ def test_all_writes_in_order_while_a_warm_up_runs(
     assert result.exit_code == 0, result.output
     assert written == ["a", "b", "c", "d"]
     assert built == ["a", "c", "d", "b"]  # c and d were built while b's solver work ran
+
+
+def test_no_warm_up_when_the_cache_cannot_keep_its_results(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DICESHEETS_CACHE", str(tmp_path / "new" / "cache"))
+    assert all_cli._cache_writable()  # made on the first store
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("DICESHEETS_CACHE", str(blocker / "cache"))
+    assert not all_cli._cache_writable()

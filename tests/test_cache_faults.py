@@ -22,7 +22,7 @@ def _kniffel_rules():
 
     full = load_rules("kniffel")
     # three boxes instead of thirteen: the same solver and table, solved in milliseconds
-    return dataclasses.replace(full, categories=full.categories[:2] + full.categories[-1:])
+    return dataclasses.replace(full, boxes=full.boxes[:2] + full.boxes[-1:])
 
 
 def kniffel_table() -> Any:
@@ -89,6 +89,13 @@ def worksheet_pool() -> Any:
     return found.solvable, found.impossible
 
 
+def template_bytecode() -> Any:
+    from generator import text
+
+    text._ENVIRONMENTS.clear()  # compile again, through the bytecode cache of this folder
+    return text.Texts("kniffel_block", "de")("game_label", n=2)
+
+
 KINDS: dict[str, Callable[[], Any]] = {
     "kniffel table": kniffel_table,
     "kniffel scores": kniffel_scores,
@@ -98,6 +105,7 @@ KINDS: dict[str, Callable[[], Any]] = {
     "kribbeln row policy": kribbeln_row_policy,
     "kribbeln holds": kribbeln_holds,
     "worksheet pool": worksheet_pool,
+    "template bytecode": template_bytecode,
 }
 
 
@@ -109,6 +117,10 @@ def _same(a: Any, b: Any) -> bool:
 
 def _wrong_structure(path: Path) -> bytes:
     """A well-formed entry with a sound checksum but the wrong structure."""
+    if path.suffix == ".cache":  # Jinja2's bytecode: the right magic, then no code object
+        import jinja2.bccache
+
+        return cache._seal(jinja2.bccache.bc_magic + b"not pickled, not marshalled")
     if path.suffix == ".json":
         payload = json.dumps({"solvable": [[1]], "p_above": "x", "p_success": 7}).encode()
     else:

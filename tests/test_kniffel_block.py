@@ -90,7 +90,7 @@ def test_pdf_text_geometry_fonts(run_cli, tmp_path: Path, rules, lang, paper, si
     for name, text in zip(NAMES, texts):
         assert name in text
     ruleset = load_rules(rules)
-    for cat in ruleset.categories:
+    for cat in ruleset.boxes:
         assert cat.label[lang] in texts[0]
     for row in block_rows(spec(rules, lang)):
         assert row.label in texts[0]

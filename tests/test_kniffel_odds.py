@@ -200,3 +200,18 @@ def test_odds_bad_games_exit_2(run_cli, tmp_path: Path) -> None:
     result = run_cli("kniffel", "odds", "--games", "5", "--out", tmp_path / "x.pdf")
     assert result.exit_code == 2 and "--games" in result.stderr
     assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("landscape", [False, True])
+def test_a_card_whose_words_overflow_the_page_says_which_option(card, landscape: bool) -> None:
+    """A long text (a user's template) does not spill into the histogram's column or page."""
+    import dataclasses
+
+    from generator.errors import DoesNotFit
+    from generator.kniffel.oddscard_layout import layout_odds
+
+    words = dict(card.words, spread=" ".join(["Streuung"] * 900))
+    with pytest.raises(DoesNotFit, match="does not fit the page height") as raised:
+        layout_odds(dataclasses.replace(card, words=words), "a4", landscape)
+    assert raised.value.subject == "paper"
+    assert raised.value.needed > raised.value.available > 150  # mm of the A4 page's height

@@ -6,7 +6,7 @@ import pytest
 
 from generator.kniffel.rules import load_rules
 from generator.kniffel.scoring import (
-    allowed_categories,
+    allowed_boxes,
     extra_bonus,
     possible_scores,
     score,
@@ -18,7 +18,7 @@ YAHTZEE = load_rules("yahtzee")
 
 
 def s(roll: str, box: str, rules=KNIFFEL, filled=None) -> int:
-    return score(tuple(int(c) for c in roll), rules.category(box), rules, filled or {})
+    return score(tuple(int(c) for c in roll), rules.box(box), rules, filled or {})
 
 
 @pytest.mark.parametrize(
@@ -60,7 +60,7 @@ def test_kniffel_has_no_joker_and_no_extra_bonus() -> None:
     assert s("33333", "full_house", filled=filled) == 0
     assert s("33333", "small_straight", filled=filled) == 0
     assert extra_bonus((3, 3, 3, 3, 3), KNIFFEL, filled) == 0
-    assert len(allowed_categories((3,) * 5, KNIFFEL, filled)) == 12
+    assert len(allowed_boxes((3,) * 5, KNIFFEL, filled)) == 12
 
 
 def test_upper_bonus_at_62_and_63() -> None:
@@ -78,11 +78,11 @@ def test_yahtzee_forced_joker() -> None:
     filled = {"yahtzee": 50}
     roll = (4, 4, 4, 4, 4)
     # the matching upper box is open: it is the only choice
-    assert [c.id for c in allowed_categories(roll, YAHTZEE, filled)] == ["fours"]
+    assert [c.id for c in allowed_boxes(roll, YAHTZEE, filled)] == ["fours"]
     assert extra_bonus(roll, YAHTZEE, filled) == 100
     # matching upper box filled: any open lower box at full value
     filled2 = {**filled, "fours": 12}
-    allowed = {c.id for c in allowed_categories(roll, YAHTZEE, filled2)}
+    allowed = {c.id for c in allowed_boxes(roll, YAHTZEE, filled2)}
     assert allowed == {"three_of_a_kind", "four_of_a_kind", "full_house", "small_straight",
                        "large_straight", "chance"}  # fmt: skip
     assert s("44444", "large_straight", YAHTZEE, filled2) == 40
@@ -93,7 +93,7 @@ def test_yahtzee_forced_joker() -> None:
     # all lower boxes filled too: a zero in an upper box
     lower = {c.id: 0 for c in YAHTZEE.lower}
     filled3 = {**lower, "fours": 12}
-    assert {c.id for c in allowed_categories(roll, YAHTZEE, filled3)} == {
+    assert {c.id for c in allowed_boxes(roll, YAHTZEE, filled3)} == {
         "ones", "twos", "threes", "fives", "sixes"}  # fmt: skip
     assert s("44444", "ones", YAHTZEE, filled3) == 0
 
@@ -110,14 +110,14 @@ def test_yahtzee_bonus_needs_fifty_in_the_box() -> None:
 def test_free_joker_any_open_box_full_value_once_the_upper_box_is_filled() -> None:
     free = YAHTZEE.__class__(**{**YAHTZEE.__dict__, "joker": "free"})
     filled = {"yahtzee": 50}
-    assert len(allowed_categories((4,) * 5, free, filled)) == 12
+    assert len(allowed_boxes((4,) * 5, free, filled)) == 12
     # the matching upper box (fours) is open: a straight scores its own pattern, 0
-    assert score((4,) * 5, free.category("large_straight"), free, filled) == 0
-    assert score((4,) * 5, free.category("ones"), free, filled) == 0
-    assert score((4,) * 5, free.category("chance"), free, filled) == 20
+    assert score((4,) * 5, free.box("large_straight"), free, filled) == 0
+    assert score((4,) * 5, free.box("ones"), free, filled) == 0
+    assert score((4,) * 5, free.box("chance"), free, filled) == 20
     filled = {"yahtzee": 50, "fours": 8}
-    assert score((4,) * 5, free.category("large_straight"), free, filled) == 40
-    assert score((4,) * 5, free.category("full_house"), free, filled) == 25
+    assert score((4,) * 5, free.box("large_straight"), free, filled) == 40
+    assert score((4,) * 5, free.box("full_house"), free, filled) == 25
 
 
 def test_filled_box_cannot_be_written_again() -> None:
@@ -126,12 +126,12 @@ def test_filled_box_cannot_be_written_again() -> None:
 
 
 def test_possible_scores() -> None:
-    assert possible_scores(KNIFFEL.category("twos"), KNIFFEL) == {0, 2, 4, 6, 8, 10}
-    assert possible_scores(KNIFFEL.category("full_house"), KNIFFEL) == {0, 25}
-    assert possible_scores(KNIFFEL.category("three_of_a_kind"), KNIFFEL) == {0, *range(5, 31)}
-    assert possible_scores(KNIFFEL.category("chance"), KNIFFEL) == {0, *range(5, 31)}
+    assert possible_scores(KNIFFEL.box("twos"), KNIFFEL) == {0, 2, 4, 6, 8, 10}
+    assert possible_scores(KNIFFEL.box("full_house"), KNIFFEL) == {0, 25}
+    assert possible_scores(KNIFFEL.box("three_of_a_kind"), KNIFFEL) == {0, *range(5, 31)}
+    assert possible_scores(KNIFFEL.box("chance"), KNIFFEL) == {0, *range(5, 31)}
 
 
 def test_labels_and_ids_find_the_same_box() -> None:
-    assert KNIFFEL.category("Große Straße") is KNIFFEL.category("large_straight")
-    assert YAHTZEE.category("aces").face == 1
+    assert KNIFFEL.box("Große Straße") is KNIFFEL.box("large_straight")
+    assert YAHTZEE.box("aces").face == 1

@@ -164,3 +164,14 @@ def test_a_catalog_folder_may_keep_its_tasks_as_csv(run_cli, tmp_path: Path) -> 
     write(folder, "tasks.yaml", "tasks:\n  - {id: a, type: most, color: red}\n")
     result = run_cli("kribbeln", "analyze", "--catalog", tmp_path / "mine")
     assert result.exit_code == 2 and "keep one of the two task files" in result.stderr
+
+
+def test_export_takes_the_tasks_of_the_catalog_in_force(run_cli, tmp_path: Path) -> None:
+    folder = tmp_path / "mine" / "kribbeln"
+    folder.mkdir(parents=True)
+    write(folder, "tasks.yaml", "rolls: 2\ntasks:\n  - {id: a, type: equal, colors: [red, blue]}\n")
+    result = run_cli("kribbeln", "export-tasks", "--catalog", tmp_path / "mine")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == (
+        "# rolls: 2\n" + ",".join(COLUMNS) + "\na,equal,red blue,,,,,,,1,comparison\n"
+    )

@@ -337,6 +337,11 @@ def test_long_values_and_line_breaks_stay_on_one_short_line(run_cli, tmp_path: P
     assert len(err) < 500
     err = one_line_error(run_cli("kniffel", "block", "--rules", "a\nb\rc" + huge))
     assert len(err) < 500 and "a\\nb\\rc" in err
+    for args in (
+        ["kniffel", "block", "--players", "a\nb"],
+        ["kniffel", "block", "--paper", "a\nb"],
+    ):
+        assert "a\\nb" in one_line_error(run_cli(*args))
     from generator.errors import UserError
 
     assert "\n" not in str(UserError("line 1\nline 2\u2028x", where="w\n"))
@@ -390,3 +395,69 @@ def test_every_whole_number_option_states_its_limits_in_help() -> None:
 def test_sizes_above_their_limit_are_refused(run_cli, tmp_path: Path, args: list[str]) -> None:
     (tmp_path / "x.pdf").write_bytes(b"%PDF-1.4\n")
     one_line_error(run_cli(*args), args[-2])
+
+
+# 12. concurrent writers replace the PDF and its manifest as a pair
+def test_concurrent_writers_never_mix_a_pdf_and_another_runs_manifest(
+    tmp_path: Path, monkeypatch
+) -> None:
+    import threading
+    import time
+
+    from generator.io import writer
+
+    real_replace = os.replace
+
+    def slow_replace(src, dst):  # widen the window between the two renames
+        real_replace(src, dst)
+        time.sleep(0.002)
+
+    monkeypatch.setattr(writer.os, "replace", slow_replace)
+    pdf, manifest = tmp_path / "x.pdf", tmp_path / "x.json"
+    mixed = 0
+    for round_ in range(25):
+        threads = [
+            threading.Thread(
+                target=writer.write_files_atomic,
+                args=([(pdf, f"pdf {round_} {t}".encode()), (manifest, f"{round_} {t}".encode())],),
+            )
+            for t in range(3)
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        mixed += pdf.read_bytes() != b"pdf " + manifest.read_bytes()
+    assert mixed == 0
+    assert not list(tmp_path.glob("*.tmp"))
+
+
+def test_a_failed_write_removes_the_folders_it_made(run_cli, tmp_path: Path) -> None:
+    result = run_cli("kniffel", "block", "--out", "made/deeper/" + "x" * 300 + "/")
+    one_line_error(result, "File name too long")
+    assert sorted(tmp_path.iterdir()) == []
+
+
+def test_a_batch_line_without_end_is_refused(run_cli) -> None:
+    one_line_error(run_cli("numbers", "solve", "--batch", "/dev/zero"), "--batch", "longer than")
+
+
+@pytest.mark.parametrize(("sig", "code"), [("SIGINT", 130), ("SIGTERM", 143)])
+def test_a_signal_that_a_library_turns_into_another_error_still_ends_the_run(
+    run_cli, tmp_path: Path, monkeypatch, sig: str, code: int
+) -> None:
+    import signal
+
+    from generator.render import draw
+
+    def render_and_lose_the_signal(doc):
+        try:  # ReportLab catches the interrupt deep inside and raises a KeyError instead
+            os.kill(os.getpid(), getattr(signal, sig))
+        except BaseException:
+            raise KeyError("font") from None
+
+    monkeypatch.setattr(draw, "render_pdf", render_and_lose_the_signal)
+    result = run_cli("kniffel", "block", "--out", "b.pdf")
+    assert result.exit_code == code
+    assert "Traceback" not in result.output and "interrupted" in result.stderr
+    assert sorted(tmp_path.iterdir()) == []

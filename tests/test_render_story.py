@@ -13,10 +13,10 @@ from generator.render.flow import (
     Column,
     ColumnBreak,
     Columns,
-    DoesNotFit,
     Figure,
     Group,
     Heading,
+    Overflow,
     PageBreak,
     PageFrame,
     Paragraph,
@@ -197,8 +197,8 @@ def test_a_fixed_figure_moves_on_whole_and_space_counts() -> None:
     assert len(pages) == 2 and drawn == [TOP]
 
 
-def test_a_one_page_story_that_overflows_raises_does_not_fit() -> None:
-    with pytest.raises(DoesNotFit):
+def test_a_one_page_story_that_overflows_raises_overflow() -> None:
+    with pytest.raises(Overflow):
         flow_story([Paragraph(words(400, 10))], frame(spill=False), THEME)
     assert len(flow_story([Paragraph("kurz")], frame(spill=False), THEME)) == 1
 

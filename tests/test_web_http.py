@@ -101,7 +101,9 @@ def test_the_form_follows_the_command() -> None:
     form = PAGES["worksheet"].form(catalog_for(None))
     names = {f.name for f in form.fields}
     options = {p.name for p in worksheet.params if isinstance(p, click.Option)}
-    assert names == options - {"roster", "key_file", "out", "catalog", "png", "dpi", "watch"}
+    # the class list box stands for --roster (and --names: the same list, typed)
+    left_out = {"roster", "names", "key_file", "out", "catalog", "png", "dpi", "watch"}
+    assert names == options - left_out
     assert form.field("family").kind == "choice" and "24" in form.field("family").choices
     assert form.field("large_print").kind == "flag"
 
@@ -176,6 +178,30 @@ def test_uploaded_class_list_gives_the_same_pdf(client, run_cli, tmp_path: Path)
     response = client.post("/download/worksheet", data={**WORKSHEET, "part": "both"}, files=files)
     assert response.status_code == 200
     assert response.content == (tmp_path / "ws.pdf").read_bytes()
+
+
+def test_an_excel_class_list_with_large_print_gives_the_cli_pdf(
+    client, run_cli, tmp_path: Path
+) -> None:
+    """A CSV as Excel saves it (Windows-1252, ';', a header, a Großdruck column) plus one
+    pupil named for large print in the form: the same PDF as the CLI, large print where asked."""
+    table = "Vorname;Nachname;Klasse;Großdruck\r\nZoë;Åberg;3b;\r\nÖmer;Demir;3b;x\r\n"
+    table += "Jörg;Weiß;3b;\r\nAnna;Groß;3b;\r\n"
+    raw = table.encode("cp1252")
+    (tmp_path / "klasse.csv").write_bytes(raw)
+    result = run_cli("worksheet", "--level", "2", "--versions", "3", "--seed", "7",
+                     "--roster", tmp_path / "klasse.csv", "--large-print-for", "Anna",
+                     "--out", tmp_path / "ws.pdf")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    files = {"roster_file": ("klasse.csv", raw, "text/csv")}
+    data = {**WORKSHEET, "large_print_for": "Anna", "part": "both"}
+    response = client.post("/download/worksheet?lang=de", data=data, files=files)
+    assert response.status_code == 200, response.text[:400]
+    assert response.content == (tmp_path / "ws.pdf").read_bytes()
+    texts = pdf_text(response.content)
+    assert any("Ömer Demir" in t for t in texts) and any("Anna Groß" in t for t in texts)
+    preview = client.post("/api/preview/worksheet?lang=de", data=data, files=files).json()
+    assert preview["ok"] and "4 mit Namen" in preview["figures_html"]
 
 
 def test_other_products_match_the_cli(client, run_cli, tmp_path: Path) -> None:
@@ -338,6 +364,9 @@ def test_a_build_past_the_time_limit_is_stopped() -> None:
         assert "0 s" in response.json()["message"] or "s" in response.json()["message"]
         # the worker is free again afterwards
         assert slow.app.state.pool.admitted == 0
+        workers = list(slow.app.state.pool._executor._processes.values())
+    # and the workers end with the server (they are the fork server's children, not ours)
+    assert workers and all(not w.is_alive() for w in workers)
 
 
 def test_identical_requests_come_from_the_cache(client, monkeypatch) -> None:
@@ -498,6 +527,12 @@ def test_playtest_page_shows_problems_and_follows_changes(tmp_path: Path) -> Non
         report = c.get("/api/playtest/report?lang=en").json()["html"]
         assert re.search(r"broken\.yaml:\d+:\d+", report), report
         assert "Playtest" in c.get("/?lang=en").text  # in the navigation with --catalog
+        # a profile added to the catalog is a choice at once
+        (folder / "koepfchen" / "broken.yaml").unlink()
+        shutil.copy(folder / "koepfchen" / "plus-minus.yaml", folder / "koepfchen" / "mine.yaml")
+        time.sleep(0.6)
+        board = c.post("/api/preview/koepfchen?lang=en", data={"profile": "mine", "seed": "2"})
+        assert board.status_code == 200, board.text
 
 
 # --- the command --------------------------------------------------------------------------------

@@ -158,3 +158,50 @@ def test_one_page_shrinks_dice_and_box_never_the_writing_lines() -> None:
     with pytest.raises(PagesDoNotFit) as info:
         fitted(base, sheet(fits + 1), WORDS, None, True)
     assert info.value.fit == fits and info.value.needed > info.value.room
+
+
+def answer_key(rows_per_version: tuple[int, ...], sections: int = 1):
+    from generator.worksheet.model import AnswerKey, KeySection, KeyVersion
+
+    def rows(n: int) -> tuple[tuple[str, ...], ...]:
+        return tuple((str(i), "1 · 2 · 3", "6", "1 + 2 + 3", "4", "2") for i in range(1, n + 1))
+
+    versions = tuple(
+        KeyVersion(f"Gruppe {chr(65 + v)}",
+                   tuple(KeySection(f"Teil {s + 1}" if sections > 1 else "", rows(n))
+                         for s in range(sections)))
+        for v, n in enumerate(rows_per_version)
+    )  # fmt: skip
+    return AnswerKey(
+        "Lösungen", ("Einleitung " * 30,), ("Nr.", "Würfel", "Ziel", "Lösung", "Anzahl", "Stufe"),
+        versions, "Klassenliste", ("Name", "Gruppe"), (), "Fußzeile",
+        lambda k, n: f"Seite {k}/{n}",
+    )  # fmt: skip
+
+
+def key_page_texts(key) -> list[list[Text]]:
+    from generator.worksheet.layout import key_pages
+
+    w, h = page_size("a4")
+    return [[i for i in page.items if isinstance(i, Text)] for page in key_pages(key, w, h)]
+
+
+def test_the_first_version_stays_under_the_overview_when_it_fits_whole() -> None:
+    pages = key_page_texts(answer_key((20, 20, 20)))
+    firsts = [[t.text for t in page if t.text.startswith("Gruppe")] for page in pages]
+    assert firsts == [["Gruppe A"], ["Gruppe B"], ["Gruppe C"]]
+    assert [page[-1].text for page in pages] == ["Seite 1/3", "Seite 2/3", "Seite 3/3"]
+    # 38 rows fit a page (40 would), not under the overview (35 would): A starts page 2, whole
+    pages = key_page_texts(answer_key((38, 5)))
+    assert not any(t.text == "Gruppe A" for t in pages[0])
+    assert pages[1][0].text == "Gruppe A" and sum(t.text == "Nr." for t in pages[1]) == 1
+
+
+def test_a_long_version_continues_under_its_header_and_no_section_heading_ends_a_page() -> None:
+    pages = key_page_texts(answer_key((90,), sections=3))
+    assert len(pages) >= 4 and pages[1][0].text == "Gruppe A"  # too long: it starts a page
+    for page in pages[2:]:  # a table continues under its header again, or a part begins
+        assert page[0].text == "Nr." or page[0].text.startswith("Teil")
+    for page in pages:
+        body = [t for t in page if not t.text.startswith(("Seite", "Fußzeile"))]
+        assert not body[-1].text.startswith("Teil")

@@ -56,8 +56,14 @@ class LazyGroup(click.Group):
 class RootGroup(LazyGroup):
     """The top-level group: turns user errors into one line and exit status 2."""
 
-    def main(self, args: Any = None, prog_name: Any = None, complete_var: Any = None,
-             standalone_mode: bool = True, **extra: Any) -> Any:  # fmt: skip
+    def main(
+        self,
+        args: Any = None,
+        prog_name: Any = None,
+        complete_var: Any = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
         from generator import interrupts
         from generator.cli import runopts
 
@@ -75,12 +81,15 @@ class RootGroup(LazyGroup):
                     page.update(error)
                     stamps = runopts.snapshot(runopts.watched_files(args, page.folder))
                     took = time.monotonic() - started
-                    click.echo(f"[watch] built in {took:.2f} s (exit {code}); waiting for changes",
-                               err=True)  # fmt: skip
+                    click.echo(
+                        f"[watch] built in {took:.2f} s (exit {code}); waiting for changes",
+                        err=True,
+                    )
                     changed = runopts.wait_for_change(args, stamps, page.folder)
                     names = ", ".join(p.name for p in changed[:3])
-                    click.echo(f"[watch] changed: {names}{' …' if len(changed) > 3 else ''}",
-                               err=True)  # fmt: skip
+                    click.echo(
+                        f"[watch] changed: {names}{' …' if len(changed) > 3 else ''}", err=True
+                    )
                     code, started, error = self._run_once(args, prog_name, complete_var, extra)
                     if code in INTERRUPTED:
                         sys.exit(code)
@@ -91,8 +100,9 @@ class RootGroup(LazyGroup):
             finally:
                 runopts.reset()  # a run's --catalog must not outlive it (tests, benchmarks)
 
-    def _run_once(self, args: list[str], prog_name: Any, complete_var: Any,
-                  extra: dict[str, Any]) -> tuple[int, float, str | None]:  # fmt: skip
+    def _run_once(
+        self, args: list[str], prog_name: Any, complete_var: Any, extra: dict[str, Any]
+    ) -> tuple[int, float, str | None]:
         """Run the command once: its exit status, start time and error line (errors → status)."""
         from generator import interrupts
 
@@ -110,11 +120,12 @@ class RootGroup(LazyGroup):
             click.echo("dicesheets: interrupted", err=True)
             return signalled, started, "interrupted"
 
-    def _invoke(self, args: list[str], prog_name: Any, complete_var: Any,
-                extra: dict[str, Any]) -> tuple[int, str | None]:  # fmt: skip
+    def _invoke(
+        self, args: list[str], prog_name: Any, complete_var: Any, extra: dict[str, Any]
+    ) -> tuple[int, str | None]:
         """Run the command; a user error, an OS error or bad arguments become one line, status 2."""
         from generator.cli import runopts
-        from generator.errors import one_line, os_error
+        from generator.errors import os_error
 
         runopts.SETTINGS.preview_dir, runopts.SETTINGS.previewed = None, []
         try:
@@ -135,11 +146,14 @@ class RootGroup(LazyGroup):
         except click.exceptions.Abort:
             raise
         except click.ClickException as exc:
-            return self._failed(exc.exit_code, one_line(exc.format_message()))
+            return self._failed(exc.exit_code, exc.format_message())
         return (result if isinstance(result, int) else 0), None
 
     @staticmethod
     def _failed(code: int, message: str) -> tuple[int, str]:
+        from generator.errors import one_line
+
+        message = one_line(message)  # whatever the source: one line of bounded length
         click.echo(f"dicesheets: error: {message}", err=True)
         return code, message
 

@@ -32,7 +32,9 @@ def all_command(out: str, seed: int) -> None:
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     items = list(default_set(seed, run_catalog()))
-    with _warming([item.warm for item in items]) as warm:
+    # the warm-up hands its results over through the solver cache: no use if it is read-only
+    jobs = [item.warm for item in items] if _cache_writable() else []
+    with _warming(jobs) as warm:
         ahead: dict[int, Built] = {}
         for i, item in enumerate(items):
             if not warm.ready(i):
@@ -83,6 +85,15 @@ def _warming(jobs: Sequence[Callable[[], object] | None]) -> Iterator[_Warm]:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGTERM)
                 os.waitpid(pid, 0)
+
+
+def _cache_writable() -> bool:
+    from generator.io.cache import cache_dir
+
+    folder = cache_dir()
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent  # the cache folder is made on the first store
+    return folder.is_dir() and os.access(folder, os.W_OK | os.X_OK)
 
 
 def _spare_processors() -> bool:

@@ -126,7 +126,7 @@ def _strategy(rules: str, joker: str | None) -> Any:
     from generator.progress import progress
 
     ruleset = with_joker(load_rules(rules, run_catalog()), joker)
-    with progress(len(ruleset.categories), "solving the optimal strategy") as tick:
+    with progress(len(ruleset.boxes), "solving the optimal strategy") as tick:
         return load_strategy(ruleset, tick)
 
 
@@ -195,7 +195,7 @@ def solve(rules: str, joker: str | None, games: int, seed: int, as_json: bool) -
     check_games(games)
     report = solve_report(_strategy(rules, joker), games, seed)
     if as_json:
-        echo_json(report)
+        echo_json(report.to_json())
     else:
         click.echo(format_report(report))
 

@@ -94,11 +94,11 @@ def analyze(profile: str, seed: int, players: int, games: int, as_json: bool) ->
     from generator.koepfchen.build import analyze as run
     from generator.koepfchen.build import format_analysis
 
-    data = run(profile, seed, players, games, run_catalog())
+    analysis = run(profile, seed, players, games, run_catalog())
     if as_json:
-        echo_json(data)
+        echo_json(analysis.to_json())
     else:
-        click.echo(format_analysis(data))
+        click.echo(format_analysis(analysis))
 
 
 @koepfchen.command()

@@ -236,9 +236,19 @@ def block(
 
     seed, drawn = fresh_seed(seed)
     req = BlockRequest(
-        pages, seed, balance_file, dice_file, tasks_file, players, names, lang, paper.lower(),
-        landscape, rules, key,
-    )  # fmt: skip
+        pages,
+        seed,
+        balance_file,
+        dice_file,
+        tasks_file,
+        players,
+        names,
+        lang,
+        paper.lower(),
+        landscape,
+        rules,
+        key,
+    )
     built = build_block(load_block(req, run_catalog()), req)
     write_out(built, out)
     if drawn:  # after writing, so an error stays the only line
@@ -326,9 +336,17 @@ def simulate(
 
         raise OptionError("--block", "give --pages FILE or --block FILE, not both")
     result, warnings = run(
-        players, games, seed, goal, pages_file, block_file, balance_file, dice_file, tasks_file,
+        players,
+        games,
+        seed,
+        goal,
+        pages_file,
+        block_file,
+        balance_file,
+        dice_file,
+        tasks_file,
         run_catalog(),
-    )  # fmt: skip
+    )
     warn(warnings)
     if as_json:
         echo_json(result.to_json())

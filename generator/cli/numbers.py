@@ -134,11 +134,11 @@ def _solve_batch(ctx: click.Context, lines: IO[str], rules: Rules, all_solutions
     """Stream the batch: one JSON line per puzzle line; exit status 2 if any line was bad."""
     import json
 
-    from generator.numbers.batch import solve_lines
+    from generator.numbers.batch import read_lines, solve_lines
 
     failed = False
     try:
-        for record in solve_lines(lines, rules, all_solutions):
+        for record in solve_lines(read_lines(lines), rules, all_solutions):
             failed = failed or "error" in record
             click.echo(json.dumps(record, sort_keys=True, ensure_ascii=False))
     except UnicodeDecodeError:

@@ -155,8 +155,11 @@ class PreviewPage:
         documents = [(pdf.name, list(pngs)) for pdf, pngs in self.shown]
         page = write_page(self.folder, self.title, status, documents, error)
         if first:
-            click.echo(f"[watch] preview: {page.resolve().as_uri()} (open it once; it "
-                       "follows every rebuild)", err=True)  # fmt: skip
+            click.echo(
+                f"[watch] preview: {page.resolve().as_uri()} (open it once; it "
+                "follows every rebuild)",
+                err=True,
+            )
 
 
 def watched_files(args: Iterable[str], skip: Path | None = None) -> list[Path]:

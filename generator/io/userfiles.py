@@ -35,12 +35,10 @@ def read_bytes(path: Path, name: str, max_bytes: int) -> bytes:
     return data
 
 
-def read_text(path: Path, name: str, max_bytes: int) -> str:
+def read_text(path: Path, name: str, max_bytes: int, advice: str = "save it as UTF-8") -> str:
     """The UTF-8 text of the regular file `path` (a byte-order mark is dropped)."""
     data = read_bytes(path, name, max_bytes)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise CatalogError(
-            f"not UTF-8 text (byte {exc.start}); save it as UTF-8", file=name
-        ) from None
+        raise CatalogError(f"not UTF-8 text (byte {exc.start}); {advice}", file=name) from None

@@ -128,13 +128,13 @@ def write_files_atomic(files: Iterable[tuple[Path, bytes]], role: str = "pdf") -
     """
     files = list(files)
     check_distinct([path for path, _ in files], role)
-    folders = []
-    for path, _ in files:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        folders.append(path.parent)
+    folders = [path.parent for path, _ in files]
     pending: list[tuple[str, Path]] = []
+    created: list[Path] = []  # folders this call made: removed again if it fails
     with interrupts.deferred():
         try:
+            for folder in folders:
+                _make_folder(folder, created)
             for path, data in files:
                 try:
                     fd, tmp = tempfile.mkstemp(
@@ -152,10 +152,30 @@ def write_files_atomic(files: Iterable[tuple[Path, bytes]], role: str = "pdf") -
                 for tmp, path in pending:
                     os.replace(tmp, path)
             pending.clear()
+            created.clear()
         finally:
             for tmp, _ in pending:
                 with contextlib.suppress(OSError):
                     os.unlink(tmp)
+            for folder in reversed(created):
+                with contextlib.suppress(OSError):
+                    folder.rmdir()
+
+
+def _make_folder(folder: Path, created: list[Path]) -> None:
+    """Create `folder` and its missing parents, noting each one made in `created`."""
+    missing = []
+    while not folder.exists() and folder != folder.parent:
+        missing.append(folder)
+        folder = folder.parent
+    for path in reversed(missing):
+        try:
+            path.mkdir()
+        except FileExistsError:
+            continue  # made meanwhile by a concurrent run: not ours to remove
+        except OSError as exc:
+            raise os_error(exc, path) from None
+        created.append(path)
 
 
 def build_manifest(

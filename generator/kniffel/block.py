@@ -15,7 +15,7 @@ MAX_COPIES = 1000  # 8,000 blocks: a few seconds and a few MB (the grid is one P
 
 @dataclass(frozen=True)
 class BlockRow:
-    """One row of the block: a box to fill (`category`), or a sum line."""
+    """One row of the block: a box to fill (kind "category", the manifest's word), or a sum line."""
 
     kind: str  # "category" | "sum" | "total" | "yahtzee_bonus"
     key: str
@@ -85,8 +85,8 @@ def block_rows(spec: BlockSpec) -> list[BlockRow]:
         BlockRow("total", "upper_total", t("upper_total")),
     ]
     rows += [BlockRow("category", c.id, c.label[lang], c.hint[lang]) for c in rules.lower]
-    if rules.has_yahtzee_bonus and rules.yahtzee_category is not None:
-        ycat = rules.yahtzee_category
+    if rules.has_yahtzee_bonus and rules.yahtzee_box is not None:
+        ycat = rules.yahtzee_box
         rows.append(
             BlockRow(
                 "yahtzee_bonus",

@@ -18,6 +18,7 @@ from generator.render.primitives import (
     UseForm,
     page_size,
 )
+from generator.render.style import INK, MID_GREY, centred
 
 MARGIN = 12 * MM
 GAP = 8 * MM  # between two blocks on a page
@@ -113,7 +114,7 @@ def _row_items(row: BlockRow, x: float, y: float, geo: BlockGeometry, games: int
         items.append(Text(x + pad, y - 0.82 * h, row.hint, hint_size, color="#444444"))
     else:
         size = fit_size(row.label, 9, LABEL_W - 2 * pad, bold=bold)
-        items.append(Text(x + pad, y - 0.5 * h - 0.36 * size, row.label, size, bold=bold))
+        items.append(Text(x + pad, centred(y - 0.5 * h, size), row.label, size, bold=bold))
     for g in range(games):
         cx = x + LABEL_W + g * geo.col_w
         items.append(Rect(cx, y - h, geo.col_w, h, fill=fill, line_width=0.6))
@@ -159,14 +160,14 @@ def block_form(spec: BlockSpec, geo: BlockGeometry, words: dict[str, str]) -> tu
         size = fit_size(label, 8, geo.col_w - 1.5 * MM, bold=True)
         items.append(Rect(cx, y - geo.row_h, geo.col_w, geo.row_h, fill=TOTAL_SHADE))
         items.append(
-            Text(cx + geo.col_w / 2, y - geo.row_h / 2 - 0.36 * size, label, size, True, "center")
+            Text(cx + geo.col_w / 2, centred(y - geo.row_h / 2, size), label, size, True, "center")
         )
     y -= geo.row_h
     for row in block_rows(spec):
         items += _row_items(row, x, y, geo, spec.games)
         y -= geo.row_h
     # a heavier frame around the table and a rule between the two sections
-    items.append(Rect(x, y, geo.block_w, geo.table_h - geo.row_h, stroke="#000000", line_width=1.4))
+    items.append(Rect(x, y, geo.block_w, geo.table_h - geo.row_h, stroke=INK, line_width=1.4))
     n_upper = len(spec.rules.upper) + 3
     split_y = top - TITLE_H - geo.row_h * (1 + n_upper)
     items.append(Line(x, split_y, x + geo.block_w, split_y, line_width=1.4))
@@ -177,7 +178,7 @@ def block_form(spec: BlockSpec, geo: BlockGeometry, words: dict[str, str]) -> tu
             y - 3.5 * MM,
             words["footer"],
             footer_size,
-            color="#666666",
+            color=MID_GREY,
             align="right",
         )
     )

@@ -139,7 +139,7 @@ def load_odds(req: OddsRequest, catalog: Catalog | None = None) -> OddsInputs:
     base = load_rules(req.rules, catalog)
     rules = with_joker(base, req.joker)
     check_games(req.games)
-    turns = len(rules.categories)
+    turns = len(rules.boxes)
     with progress(turns, "solving the optimal strategy") as tick:
         strategy = load_strategy(rules, tick)
     with progress(turns, "simulating games") as tick:

@@ -30,7 +30,7 @@ class Position:
 
     rules: RuleSet
     filled: dict[str, int]  # box id -> points, in rule order
-    mask: int  # bit i: categories[i] is filled
+    mask: int  # bit i: boxes[i] is filled
     upper: int  # sum of the filled upper boxes (uncapped)
     flag: int  # 1: the Yahtzee box holds its full score
 
@@ -99,9 +99,9 @@ def parse_filled(text: str | None, rules: RuleSet) -> dict[str, int]:
         if not sep or not value.strip():
             raise InputError("filled", f"'{part.strip()}': expected BOX=POINTS, e.g. Einser=3")
         try:
-            cat = rules.category(name)
+            cat = rules.box(name)
         except KeyError:
-            known = ", ".join(c.label[rules.lang] for c in rules.categories)
+            known = ", ".join(c.label[rules.lang] for c in rules.boxes)
             raise InputError(
                 "filled", f"unknown box '{name.strip()}' (expected one of {known})"
             ) from None
@@ -116,19 +116,19 @@ def parse_filled(text: str | None, rules: RuleSet) -> dict[str, int]:
                 "filled", f"{points} is not a possible score for '{cat.label[rules.lang]}'"
             )
         found[cat.id] = points
-    return {c.id: found[c.id] for c in rules.categories if c.id in found}
+    return {c.id: found[c.id] for c in rules.boxes if c.id in found}
 
 
 def make_position(rules: RuleSet, filled_text: str | None, upper: int | None) -> Position:
     """The position of `--filled` and `--upper`; InputError if wrong or if the game is over."""
     filled = parse_filled(filled_text, rules)
-    if len(filled) == len(rules.categories):
+    if len(filled) == len(rules.boxes):
         raise InputError("filled", "every box is filled: the game is over")
-    upper_sum = sum(v for k, v in filled.items() if rules.category(k).kind == "upper")
+    upper_sum = sum(v for k, v in filled.items() if rules.box(k).kind == "upper")
     if upper is not None and upper != upper_sum:
         raise InputError("upper", f"the filled upper boxes add up to {upper_sum}, found {upper}")
-    mask = sum(1 << i for i, c in enumerate(rules.categories) if c.id in filled)
-    ycat = rules.yahtzee_category
+    mask = sum(1 << i for i, c in enumerate(rules.boxes) if c.id in filled)
+    ycat = rules.yahtzee_box
     flag = int(ycat is not None and filled.get(ycat.id) == ycat.score)
     return Position(rules, filled, mask, upper_sum, flag)
 
@@ -172,7 +172,7 @@ def advise(
     keeps = tuple(
         Option(keep, None, None, 0, position.points + value, best - value) for keep, value in ranked
     )
-    stop_box = strategy.rules.categories[int(choice[0, state])].id
+    stop_box = strategy.rules.boxes[int(choice[0, state])].id
     return Advice(position, roll, rolls_left, keeps, stop_box)
 
 
@@ -182,7 +182,7 @@ def _box_options(strategy: Strategy, position: Position, state: int) -> list[Opt
     face = max(range(1, FACES + 1), key=lambda f: game.counts[f, state])
     five = state in set(game.yahtzee_states.tolist())
     rows = []
-    for box, cat in enumerate(game.rules.categories):
+    for box, cat in enumerate(game.rules.boxes):
         if position.mask >> box & 1 or (five and not allowed[box, face - 1]):
             continue
         where = np.asarray(box), np.asarray(state), np.asarray(position.mask)
@@ -205,7 +205,7 @@ def _box_options(strategy: Strategy, position: Position, state: int) -> list[Opt
 def format_advice(advice: Advice) -> str:
     """The advice as a small text table for the terminal."""
     rules = advice.position.rules
-    label = {c.id: c.label[rules.lang] for c in rules.categories}
+    label = {c.id: c.label[rules.lang] for c in rules.boxes}
     joker = f" ({rules.joker} joker)" if rules.joker != "none" else ""
     pos = advice.position
     boxes = f"{len(pos.filled)} box{'es' if len(pos.filled) != 1 else ''}"

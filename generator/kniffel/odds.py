@@ -17,7 +17,7 @@ from fractions import Fraction
 import numpy as np
 
 from generator.core.rollhold import single_roll_probability, success_probability
-from generator.kniffel.rules import Category, RuleSet
+from generator.kniffel.rules import Box, RuleSet
 from generator.kniffel.scoring import raw_score
 from generator.kniffel.solver import DICE, FACES, ROLLS, dice_space
 
@@ -33,23 +33,23 @@ class PatternOdds:
     """One pattern: which box it belongs to and its exact probabilities."""
 
     key: str  # the box id (lower boxes) or "<box id>_3" (at least three of an upper face)
-    category: Category
+    box: Box
     one_roll: Fraction
     three_rolls: Fraction
 
     @property
     def is_upper(self) -> bool:
-        return self.category.kind == "upper"
+        return self.box.kind == "upper"
 
 
-def pattern_categories(rules: RuleSet) -> list[Category]:
+def pattern_boxes(rules: RuleSet) -> list[Box]:
     """The boxes with a pattern, in card order: lower (rarest first), then upper."""
     lower = [c for c in rules.lower if c.kind in _KIND_ORDER]
     lower.sort(key=lambda c: (_KIND_ORDER[c.kind], -c.length, -c.count))
     return lower + list(rules.upper)
 
 
-def pattern_mask(cat: Category) -> np.ndarray:
+def pattern_mask(cat: Box) -> np.ndarray:
     """1.0 for every dice state that shows the box's pattern, else 0.0."""
     states = dice_space().states
     if cat.kind == "upper":
@@ -69,12 +69,12 @@ def pattern_odds(rules: RuleSet) -> list[PatternOdds]:
     """Every pattern of the rule set with its odds in one roll and within three rolls."""
     space = dice_space()
     out = []
-    for cat in pattern_categories(rules):
+    for cat in pattern_boxes(rules):
         mask = pattern_mask(cat)
         out.append(
             PatternOdds(
                 key=f"{cat.id}_{UPPER_COUNT}" if cat.kind == "upper" else cat.id,
-                category=cat,
+                box=cat,
                 one_roll=exact(single_roll_probability(space, mask), ONE_ROLL_DENOMINATOR),
                 three_rolls=exact(success_probability(space, mask, ROLLS), THREE_ROLL_DENOMINATOR),
             )

@@ -104,7 +104,7 @@ def make_card(
     """Put the figures and the card's words together."""
     t = Texts("kniffel_odds", lang, templates)
     name = rules.name[lang]
-    ycat = rules.yahtzee_category
+    ycat = rules.yahtzee_box
     hist = make_histogram(dist)
     words = {
         "title": t("title", rules_name=name),
@@ -145,7 +145,7 @@ def make_card(
     }
     rows = []
     for item in odds:
-        label = item.category.label[lang]
+        label = item.box.label[lang]
         if item.is_upper:
             label = t("upper_pattern", label=label, count=UPPER_COUNT)
         rows.append(

@@ -7,17 +7,31 @@ rectangles and lines (no plotting library) and takes the height that is left.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from functools import partial
 
 from generator.errors import DoesNotFit
 from generator.kniffel.oddscard import OddsCard, share_ticks
-from generator.render.flow import wrap
-from generator.render.fonts import ascent, descent, fit_size, text_width
+from generator.render.flow import (
+    Block,
+    ColumnBreak,
+    Columns,
+    Cursor,
+    Figure,
+    Heading,
+    Overflow,
+    PageFrame,
+    Paragraph,
+    TextStyle,
+    Theme,
+    flow_story,
+    wrap,
+)
+from generator.render.fonts import fit_size, text_width
 from generator.render.primitives import MM, Document, Item, Line, Page, Rect, Text, page_size
+from generator.render.style import BASELINE_CENTRED, GREY, INK, WHITE, centred
 
 MARGIN = 15 * MM
 COLUMN_GAP = 10 * MM
-GREY = "#555555"
 LIGHT = "#eeeeee"
 HEAD = "#d6dde6"
 BAR = "#5f86b3"
@@ -27,29 +41,6 @@ MIN_CHART_H = 120.0
 TABLE_SIZE = 9.0
 MIN_TABLE_SIZE = 6.5
 LEFT_SHARE = 0.58  # landscape: at most this much of the width for the odds table
-
-
-@dataclass
-class Frame:
-    """A column being filled from the top: x, width, and the current top edge."""
-
-    x: float
-    w: float
-    top: float
-    bottom: float
-
-
-def _paragraph(
-    frame: Frame, text: str, size: float, *, bold: bool = False, color: str = "#000000",
-    leading: float = 1.3, gap_after: float = 0.0,
-) -> list[Item]:  # fmt: skip
-    items: list[Item] = []
-    for line in wrap(text, size, frame.w, bold):
-        frame.top -= ascent(size) + (leading - 1) * size / 2
-        items.append(Text(frame.x, frame.top, line, size, bold, "left", color))
-        frame.top -= descent(size) + (leading - 1) * size / 2
-    frame.top -= gap_after
-    return items
 
 
 PAD = 1.8 * MM
@@ -82,32 +73,42 @@ def table_width(card: OddsCard, size: float) -> float:
     return _widths(card, size)[0]
 
 
-def _table(card: OddsCard, frame: Frame) -> list[Item]:
-    """The odds table: pattern | one roll (fraction, %) | three rolls (fraction, %)."""
-    w = card.words
-    pad = PAD
+def table_size(card: OddsCard, width: float) -> float:
+    """The largest font size (from TABLE_SIZE down) at which the odds table fits `width`."""
     size = TABLE_SIZE
-    total, widths = _widths(card, size)
-    while total > frame.w:
+    while (total := table_width(card, size)) > width:
         size -= 0.25
         if size < MIN_TABLE_SIZE:
             message = "the odds table does not fit the page width"
-            raise DoesNotFit("paper", message, total / MM, frame.w / MM)
-        total, widths = _widths(card, size)
-    label_w = frame.w - sum(widths)  # the pattern column takes the slack
+            raise DoesNotFit("paper", message, total / MM, width / MM)
+    return size
+
+
+def table_figure(card: OddsCard, size: float) -> Figure:
+    """The odds table as a story figure: two header rows, one row per pattern, a gap below."""
+    row_h = size * 1.75
+    return Figure((2 + len(card.rows)) * row_h + 2.5 * MM, partial(_table, card, size))
+
+
+def _table(card: OddsCard, size: float, frame: Cursor, theme: Theme) -> list[Item]:
+    """The odds table: pattern | one roll (fraction, %) | three rolls (fraction, %)."""
+    w = card.words
+    pad = PAD
+    _, widths = _widths(card, size)
+    label_w = frame.width - sum(widths)  # the pattern column takes the slack
     row_h = size * 1.75
     items: list[Item] = []
-    x0 = frame.x
+    x0 = frame.left
     xs = [x0, x0 + label_w]
     for cw in widths:
         xs.append(xs[-1] + cw)
     top = frame.top
 
     def baseline(row_top: float) -> float:
-        return row_top - row_h / 2 - 0.36 * size
+        return centred(row_top - row_h / 2, size)
 
     # two header rows: the groups, then fraction / percent
-    items.append(Rect(x0, top - 2 * row_h, frame.w, 2 * row_h, stroke=None, fill=HEAD))
+    items.append(Rect(x0, top - 2 * row_h, frame.width, 2 * row_h, stroke=None, fill=HEAD))
     items.append(Text(x0 + pad, baseline(top - row_h / 2), w["col_pattern"], size, True))
     for g, key in enumerate(("col_one_roll", "col_three_rolls")):
         centre = (xs[1 + 2 * g] + xs[3 + 2 * g]) / 2
@@ -119,7 +120,7 @@ def _table(card: OddsCard, frame: Frame) -> list[Item]:
     y = top - 2 * row_h
     for i, row in enumerate(card.rows):
         if i % 2:
-            items.append(Rect(x0, y - row_h, frame.w, row_h, stroke=None, fill=LIGHT))
+            items.append(Rect(x0, y - row_h, frame.width, row_h, stroke=None, fill=LIGHT))
         label_size = fit_size(row.label, size, label_w - 2 * pad, bold=True)
         items.append(Text(x0 + pad, baseline(y), row.label, label_size, True))
         cells = (row.one_roll_text, row.one_roll_percent, row.three_rolls_text,
@@ -128,63 +129,65 @@ def _table(card: OddsCard, frame: Frame) -> list[Item]:
             items.append(Text(xs[2 + c] - pad, baseline(y), text, size, c % 2 == 1, "right"))
         y -= row_h
     # rules: under the headers, between the groups, and a frame
-    items.append(Line(x0, top - 2 * row_h, x0 + frame.w, top - 2 * row_h, line_width=0.8))
+    items.append(Line(x0, top - 2 * row_h, x0 + frame.width, top - 2 * row_h, line_width=0.8))
     for x in (xs[1], xs[3]):
         items.append(Line(x, top, x, y, line_width=0.5, stroke=GREY))
-    items.append(Rect(x0, y, frame.w, top - y, line_width=0.8))
-    frame.top = y - 2.5 * MM
+    items.append(Rect(x0, y, frame.width, top - y, line_width=0.8))
     return items
 
 
-def _percentiles(card: OddsCard, frame: Frame) -> list[Item]:
-    items = _paragraph(frame, card.words["percentiles_heading"], 8, color=GREY, gap_after=2)
+PERCENTILE_H = 24.0
+
+
+def _percentiles(card: OddsCard, frame: Cursor, theme: Theme) -> list[Item]:
+    """A row of cells: each percentile's label above its score, the median shaded."""
+    items: list[Item] = []
     n = len(card.percentiles)
-    cell_w = frame.w / n
-    cell_h = 24.0
+    cell_w = frame.width / n
+    cell_h = PERCENTILE_H
     top = frame.top
     for i, (p, label, score) in enumerate(card.percentiles):
-        x = frame.x + i * cell_w
+        x = frame.left + i * cell_w
         fill = HEAD if p == 50 else LIGHT
         items.append(Rect(x + 1, top - cell_h, cell_w - 2, cell_h, stroke=None, fill=fill))
         lsize = fit_size(label, 7, cell_w - 4)
         items.append(Text(x + cell_w / 2, top - 8.5, label, lsize, False, "center", GREY))
         items.append(Text(x + cell_w / 2, top - cell_h + 5, str(score), 11, True, "center"))
-    frame.top = top - cell_h - 4 * MM
     return items
 
 
-def _histogram(card: OddsCard, frame: Frame) -> list[Item]:
+def _histogram(card: OddsCard, frame: Cursor, theme: Theme) -> list[Item]:
     """Bars of the simulated final scores, gridlines in % of games, the exact mean marked."""
     w = card.words
     hist = card.histogram
-    items = _paragraph(frame, w["histogram_heading"], 10, bold=True, gap_after=3)
+    items: list[Item] = []
     tick_size = 7.0
-    tails_lines = wrap(w["tails"], 7, frame.w)
+    tails_lines = wrap(w["tails"], 7, frame.width)
     footer_room = len(tails_lines) * 9 + 4
     axis_label_h = 2 * tick_size + 8  # tick numbers and the axis title below the chart
     ticks = share_ticks(card)
     left = max(text_width(label, tick_size) for _, label in ticks) + 4
-    x0 = frame.x + left
-    chart_w = frame.w - left
+    x0 = frame.left + left
+    chart_w = frame.width - left
     top = frame.top - tick_size - 4  # room for the y-axis title above
     bottom = frame.bottom + footer_room + axis_label_h
     chart_h = top - bottom
     if chart_h < MIN_CHART_H:
         message = "the histogram does not fit on the page"
         raise DoesNotFit("paper", message, MIN_CHART_H / MM, max(0.0, chart_h) / MM)
-    items.append(Text(frame.x, top + 4, w["axis_share"], tick_size, False, "left", GREY))
+    items.append(Text(frame.left, top + 4, w["axis_share"], tick_size, False, "left", GREY))
     scale = max(t for t, _ in ticks) if ticks else max(hist.counts) / hist.games
     scale = max(scale, max(hist.counts) / hist.games) * 1.08
     for share, label in ticks:
         y = bottom + chart_h * share / scale
         items.append(Line(x0, y, x0 + chart_w, y, stroke=GRID, line_width=0.4))
-        items.append(Text(x0 - 3, y - 0.36 * tick_size, label, tick_size, False, "right", GREY))
+        items.append(Text(x0 - 3, centred(y, tick_size), label, tick_size, False, "right", GREY))
     bar_w = chart_w / len(hist.counts)
     for i, count in enumerate(hist.counts):
         h = chart_h * count / hist.games / scale
         if h > 0:
             items.append(
-                Rect(x0 + i * bar_w, bottom, bar_w, h, stroke="#ffffff", fill=BAR, line_width=0.3)
+                Rect(x0 + i * bar_w, bottom, bar_w, h, stroke=WHITE, fill=BAR, line_width=0.3)
             )
     items.append(Line(x0, bottom, x0 + chart_w, bottom, line_width=0.8))
     span = hist.hi - hist.lo
@@ -208,12 +211,32 @@ def _histogram(card: OddsCard, frame: Frame) -> list[Item]:
             items.append(Text(mx + 3, top - 2 - msize, marker, msize, True, "left", MEAN))
         else:
             items.append(Text(mx - 3, top - 2 - msize, marker, msize, True, "right", MEAN))
-    frame.top = bottom - axis_label_h - 3
+    y = bottom - axis_label_h - 3
     for line in tails_lines:
-        frame.top -= 7
-        items.append(Text(frame.x, frame.top, line, 7, False, "left", GREY))
-        frame.top -= 2
+        y -= 7
+        items.append(Text(frame.left, y, line, 7, False, "left", GREY))
+        y -= 2
     return items
+
+
+def odds_theme(title_size: float) -> Theme:
+    """The card's text: glyphs centred in their lines, one style per kind of text."""
+
+    def style(size: float, after: float, bold: bool = False, color: str = INK) -> TextStyle:
+        return TextStyle(size, bold, color, after=after, baseline=BASELINE_CENTRED)
+
+    return Theme(
+        headings={1: style(title_size, 1, bold=True), 2: style(12, 2, bold=True),
+                  3: style(10, 3, bold=True)},
+        paragraphs={
+            "rules": style(8.5, 4 * MM, color=GREY),
+            "footnote": style(7, 5 * MM, color=GREY),
+            "expected": style(15, 1, bold=True),
+            "note": style(8, 1, color=GREY),
+            "spread": style(9.5, 2 * MM),
+            "caption": style(8, 2, color=GREY),
+        },
+    )  # fmt: skip
 
 
 def layout_odds(card: OddsCard, paper: str, landscape: bool) -> Document:
@@ -221,35 +244,38 @@ def layout_odds(card: OddsCard, paper: str, landscape: bool) -> Document:
     width, height = page_size(paper, landscape)
     content_w = width - 2 * MARGIN
     footer_size = 6.5
-    page = Frame(MARGIN, content_w, height - MARGIN, MARGIN + footer_size + 3 * MM)
-    items: list[Item] = []
-    title_size = fit_size(card.words["title"], 20, content_w, bold=True)
-    items += _paragraph(page, card.words["title"], title_size, bold=True, gap_after=1)
-    items += _paragraph(page, card.words["rules"], 8.5, color=GREY, gap_after=4 * MM)
+    w = card.words
+    footer_pt = fit_size(w["footer"], footer_size, content_w)
+    footer = Text(width - MARGIN, MARGIN, w["footer"], footer_pt, False, "right", GREY)
+    frame = PageFrame(
+        width, height, MARGIN, width - MARGIN, height - MARGIN, MARGIN + footer_size + 3 * MM,
+        COLUMN_GAP, footer=lambda k, n: [footer], spill=False,
+    )  # fmt: skip
+    story: list[Block] = [Heading(w["title"], 1), Paragraph(w["rules"], "rules")]
+    left_w = content_w
     if landscape:
         left_w = min(table_width(card, TABLE_SIZE), LEFT_SHARE * (content_w - COLUMN_GAP))
-        left = Frame(MARGIN, left_w, page.top, page.bottom)
-        right = Frame(MARGIN + left_w + COLUMN_GAP, content_w - left_w - COLUMN_GAP, page.top,
-                      page.bottom)  # fmt: skip
-    else:
-        left = right = page
-    items += _paragraph(left, card.words["heading_odds"], 12, bold=True, gap_after=2)
-    items += _table(card, left)
-    items += _paragraph(left, card.words["footnote"], 7, color=GREY, gap_after=5 * MM)
-    items += _paragraph(left, card.words["heading_optimal"], 12, bold=True, gap_after=2)
-    items += _paragraph(left, card.words["expected"], 15, bold=True, gap_after=1)
-    items += _paragraph(left, card.words["expected_note"], 8, color=GREY, gap_after=1)
-    items += _paragraph(left, card.words["spread"], 9.5, gap_after=2 * MM)
-    items += _percentiles(card, left)
-    if left.top < left.bottom:
+        story.append(Columns(widths=(left_w, content_w - left_w - COLUMN_GAP)))
+    story += [
+        Heading(w["heading_odds"], 2),
+        table_figure(card, table_size(card, left_w)),
+        Paragraph(w["footnote"], "footnote"),
+        Heading(w["heading_optimal"], 2),
+        Paragraph(w["expected"], "expected"),
+        Paragraph(w["expected_note"], "note"),
+        Paragraph(w["spread"], "spread"),
+        Paragraph(w["percentiles_heading"], "caption"),
+        Figure(PERCENTILE_H + 4 * MM, partial(_percentiles, card)),
+    ]
+    if landscape:
+        story.append(ColumnBreak())
+    story += [Heading(w["histogram_heading"], 3), Figure(None, partial(_histogram, card))]
+    title_size = fit_size(w["title"], 20, content_w, bold=True)
+    try:
+        (items,) = flow_story(story, frame, odds_theme(title_size))
+    except Overflow as full:
         message = "the odds card does not fit the page height"
-        available = page.top - page.bottom
-        raise DoesNotFit(
-            "paper", message, (available + left.bottom - left.top) / MM, available / MM
-        )
-    items += _histogram(card, right)
-    items.append(
-        Text(width - MARGIN, MARGIN, card.words["footer"], fit_size(card.words["footer"],
-             footer_size, content_w), False, "right", GREY)
-    )  # fmt: skip
-    return Document(width, height, (Page(tuple(items)),), title=card.words["title"])
+        available = frame.top - frame.bottom
+        needed = available - full.room + full.needed  # at least: what is placed and what is not
+        raise DoesNotFit("paper", message, needed / MM, available / MM) from None
+    return Document(width, height, (Page(tuple(items)),), title=w["title"])

@@ -17,7 +17,7 @@ SUBDIR = "kniffel"
 
 
 @dataclass(frozen=True)
-class Category:
+class Box:
     """One box of the block: what it scores and what it is called."""
 
     id: str
@@ -39,7 +39,7 @@ class RuleSet:
     id: str
     name: dict[str, str]
     lang: str
-    categories: tuple[Category, ...]
+    boxes: tuple[Box, ...]
     bonus_threshold: int
     bonus_value: int
     extra_yahtzee_bonus: int
@@ -47,36 +47,37 @@ class RuleSet:
     source: str
 
     @property
-    def upper(self) -> tuple[Category, ...]:
-        return tuple(c for c in self.categories if c.section == "upper")
+    def upper(self) -> tuple[Box, ...]:
+        return tuple(c for c in self.boxes if c.section == "upper")
 
     @property
-    def lower(self) -> tuple[Category, ...]:
-        return tuple(c for c in self.categories if c.section == "lower")
+    def lower(self) -> tuple[Box, ...]:
+        return tuple(c for c in self.boxes if c.section == "lower")
 
-    def category(self, key: str) -> Category:
-        """A category by id or by its label in any language (case-insensitive)."""
+    def box(self, key: str) -> Box:
+        """A box by id or by its label in any language (case-insensitive)."""
         wanted = key.strip().casefold()
-        for cat in self.categories:
+        for cat in self.boxes:
             names = {cat.id.casefold()} | {v.casefold() for v in cat.label.values()}
             if wanted in names:
                 return cat
         raise KeyError(key)
 
     @property
-    def yahtzee_category(self) -> Category | None:
-        return next((c for c in self.categories if c.kind == "yahtzee"), None)
+    def yahtzee_box(self) -> Box | None:
+        return next((c for c in self.boxes if c.kind == "yahtzee"), None)
 
     @property
     def has_yahtzee_bonus(self) -> bool:
         return self.extra_yahtzee_bonus > 0
 
 
-def _category(data: object, file: str, index: int) -> Category:
+def _box(data: object, file: str, index: int) -> Box:
+    """One entry of the file's `categories:` list (the file format's word for a box)."""
     f = Fields(data, file, f"categories[{index}]")
     f.unknown_keys({"id", "section", "kind", "face", "count", "length", "score", "label", "hint"})
     kind = f.choice("kind", KINDS)
-    cat = Category(
+    cat = Box(
         id=f.get("id", str),
         section=f.choice("section", ("upper", "lower")),
         kind=kind,
@@ -100,29 +101,29 @@ def load_rules_file(path: Path, label: str) -> RuleSet:
     )
     bonus = Fields(f.get("upper_bonus", dict), label, "upper_bonus")
     raw = f.get("categories", list)
-    categories = tuple(each(raw, lambda i, item: _category(item, label, i)))
-    require_all(list(categories), raw, label)
-    ids = [c.id for c in categories]
+    boxes = tuple(each(raw, lambda i, item: _box(item, label, i)))
+    require_all(list(boxes), raw, label)
+    ids = [c.id for c in boxes]
     for i, cid in enumerate(ids):
         if cid in ids[:i]:
             line, col = position(raw, i)
             raise CatalogError(
                 f"category id '{cid}' appears twice", file=label, line=line, column=col
             )
-    if not categories:
+    if not boxes:
         raise f.error("categories", "expected at least one category")
     rules = RuleSet(
         id=f.ident("id"),
         name=f.texts("name"),
         lang=f.choice("lang", LANGS),
-        categories=categories,
+        boxes=boxes,
         bonus_threshold=bonus.int_in("threshold", 0, 1000),
         bonus_value=bonus.int_in("value", 0, 1000),
         extra_yahtzee_bonus=f.int_in("extra_yahtzee_bonus", 0, 1000, 0),
         joker=f.choice("joker", JOKERS, "none"),
         source=label,
     )
-    if rules.joker != "none" and rules.yahtzee_category is None:
+    if rules.joker != "none" and rules.yahtzee_box is None:
         raise f.error("joker", "a joker needs a category of kind 'yahtzee'")
     return rules
 

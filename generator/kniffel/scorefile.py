@@ -35,9 +35,9 @@ def _game(data: Any, rules: RuleSet, file: str, where: str) -> dict[str, Any]:
                 raise f.error(key, f"{where}: rule set '{rules.id}' has no extra bonus")
             continue
         try:
-            cat = rules.category(str(key))
+            cat = rules.box(str(key))
         except KeyError:
-            known = ", ".join(c.id for c in rules.categories)
+            known = ", ".join(c.id for c in rules.boxes)
             raise f.error(key, f"{where}: unknown box '{key}' (expected one of {known})") from None
         if cat.id in filled:
             raise f.error(key, f"{where}: box '{cat.id}' is filled twice")
@@ -47,7 +47,7 @@ def _game(data: Any, rules: RuleSet, file: str, where: str) -> dict[str, Any]:
                 key, f"{where}: {value} is not a possible score for '{cat.label[rules.lang]}'"
             )
         filled[cat.id] = value
-    missing = [c.id for c in rules.categories if c.id not in filled]
+    missing = [c.id for c in rules.boxes if c.id not in filled]
     if missing:
         raise f.error(None, f"{where}: boxes not filled: {', '.join(missing)}")
     t = totals(filled, rules, ticks)

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from itertools import pairwise
 
-from generator.kniffel.rules import Category, RuleSet
+from generator.kniffel.rules import Box, RuleSet
 
 Roll = tuple[int, ...]
 
@@ -32,7 +32,7 @@ def _longest_run(roll: Iterable[int]) -> int:
     return best
 
 
-def raw_score(roll: Roll, cat: Category) -> int:
+def raw_score(roll: Roll, cat: Box) -> int:
     """The score of `roll` in `cat` by the box's own pattern, without jokers."""
     counts = Counter(roll)
     total = sum(roll)
@@ -48,7 +48,7 @@ def raw_score(roll: Roll, cat: Category) -> int:
         return cat.score if len(counts) == 1 and len(roll) == 5 else 0
     if cat.kind == "chance":
         return total
-    raise ValueError(f"unknown category kind {cat.kind}")  # pragma: no cover
+    raise ValueError(f"unknown box kind {cat.kind}")  # pragma: no cover
 
 
 def is_yahtzee(roll: Roll) -> bool:
@@ -57,13 +57,13 @@ def is_yahtzee(roll: Roll) -> bool:
 
 def joker_active(roll: Roll, rules: RuleSet, filled: Mapping[str, int]) -> bool:
     """True when the roll is an extra Yahtzee and the rule set's joker applies."""
-    ycat = rules.yahtzee_category
+    ycat = rules.yahtzee_box
     return rules.joker != "none" and ycat is not None and is_yahtzee(roll) and ycat.id in filled
 
 
-def allowed_categories(roll: Roll, rules: RuleSet, filled: Mapping[str, int]) -> list[Category]:
+def allowed_boxes(roll: Roll, rules: RuleSet, filled: Mapping[str, int]) -> list[Box]:
     """The open boxes this roll may be written into (the forced joker narrows the choice)."""
-    open_cats = [c for c in rules.categories if c.id not in filled]
+    open_cats = [c for c in rules.boxes if c.id not in filled]
     if rules.joker == "forced" and joker_active(roll, rules, filled):
         upper = [c for c in open_cats if c.kind == "upper" and c.face == roll[0]]
         if upper:
@@ -74,9 +74,7 @@ def allowed_categories(roll: Roll, rules: RuleSet, filled: Mapping[str, int]) ->
     return open_cats
 
 
-def score(
-    roll: Roll, cat: Category, rules: RuleSet, filled: Mapping[str, int] | None = None
-) -> int:
+def score(roll: Roll, cat: Box, rules: RuleSet, filled: Mapping[str, int] | None = None) -> int:
     """Points written into box `cat` for `roll`, given the boxes already `filled` (id → points).
 
     Raises ValueError if the box is filled or the forced joker does not allow it.
@@ -84,7 +82,7 @@ def score(
     filled = filled or {}
     if cat.id in filled:
         raise ValueError(f"box '{cat.id}' is already filled")
-    if cat not in allowed_categories(roll, rules, filled):
+    if cat not in allowed_boxes(roll, rules, filled):
         raise ValueError(f"the joker rule does not allow box '{cat.id}' for this roll")
     if joker_active(roll, rules, filled) and cat.kind in ("full_house", "straight"):
         matching = [c for c in rules.upper if c.face == roll[0]]
@@ -95,7 +93,7 @@ def score(
 
 def extra_bonus(roll: Roll, rules: RuleSet, filled: Mapping[str, int]) -> int:
     """The extra-Yahtzee bonus paid for this roll (0 under Kniffel rules)."""
-    ycat = rules.yahtzee_category
+    ycat = rules.yahtzee_box
     if not rules.has_yahtzee_bonus or ycat is None or not is_yahtzee(roll):
         return 0
     return rules.extra_yahtzee_bonus if filled.get(ycat.id) == ycat.score else 0
@@ -127,7 +125,7 @@ def totals(filled: Mapping[str, int], rules: RuleSet, yahtzee_bonus_count: int =
     )
 
 
-def possible_scores(cat: Category, rules: RuleSet) -> frozenset[int]:
+def possible_scores(cat: Box, rules: RuleSet) -> frozenset[int]:
     """Every value the box can hold in some game (used to check filled-in blocks)."""
     from itertools import combinations_with_replacement
 

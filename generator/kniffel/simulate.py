@@ -16,12 +16,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from generator.core.rollhold import IdenticalDice, policy
+from generator.kniffel.rules import RuleSet
 from generator.kniffel.simsize import check_games
 from generator.kniffel.solver import (
     DICE,
@@ -132,7 +132,7 @@ def simulate_scores(
             upper[idx] = np.where(is_upper, np.minimum(game.cap, upper[idx] + pts), upper[idx])
             if n_y == 2:
                 ybox = box == game.yahtzee_box
-                full = pts == game.rules.categories[game.yahtzee_box].score
+                full = pts == game.rules.boxes[game.yahtzee_box].score
                 flag[idx] = np.where(ybox, full, flag[idx])
             filled[idx] = f | (1 << box)
         if tick is not None:
@@ -229,37 +229,49 @@ def score_distribution(
     return Distribution(arrays["counts"].astype(np.int64), seed)
 
 
-def solve_report(strategy: Strategy, games: int, seed: int) -> dict[str, object]:
-    """What `dicesheets kniffel solve` prints: the exact expectation and the simulated spread."""
+@dataclass(frozen=True)
+class SolveReport:
+    """What `dicesheets kniffel solve` reports: the exact expectation and the simulated spread."""
+
+    rules: RuleSet
+    expected_score: float  # exact, from the solved table
+    distribution: Distribution  # simulated
+
+    def to_json(self) -> dict[str, object]:
+        """The JSON of `kniffel solve --json` (made at the edge)."""
+        rules = self.rules
+        return {
+            "rules": rules.id,
+            "rules_file": rules.source,
+            "joker": rules.joker,
+            "extra_yahtzee_bonus": rules.extra_yahtzee_bonus,
+            "expected_score": self.expected_score,
+            "expected_score_method": "exact",
+            "distribution": self.distribution.summary(),
+        }
+
+
+def solve_report(strategy: Strategy, games: int, seed: int) -> SolveReport:
+    """Simulate `games` games (or read them from the cache) beside the exact expectation."""
     from generator.progress import progress
 
     check_games(games)
-    with progress(len(strategy.rules.categories), "simulating games") as tick:
+    with progress(len(strategy.rules.boxes), "simulating games") as tick:
         dist = score_distribution(strategy, games, seed, tick)
-    rules = strategy.rules
-    return {
-        "rules": rules.id,
-        "rules_file": rules.source,
-        "joker": rules.joker,
-        "extra_yahtzee_bonus": rules.extra_yahtzee_bonus,
-        "expected_score": strategy.expected_score(),
-        "expected_score_method": "exact",
-        "distribution": dist.summary(),
-    }
+    return SolveReport(strategy.rules, strategy.expected_score(), dist)
 
 
-def format_report(report: dict[str, Any]) -> str:
+def format_report(report: SolveReport) -> str:
     """The report as a few lines for the terminal."""
-    dist = report["distribution"]
-    pct = " | ".join(f"{row['p']}%: {row['score']}" for row in dist["percentiles"])
+    rules, dist = report.rules, report.distribution
+    pct = " | ".join(f"{p}%: {dist.percentile(p)}" for p in PERCENTILES)
     return "\n".join(
         [
-            f"rules {report['rules']} (joker: {report['joker']}, extra bonus: "
-            f"{report['extra_yahtzee_bonus']})",
-            f"optimal expected score (exact): {report['expected_score']:.6f}",
-            f"simulation of {dist['games']} games (seed {dist['seed']}): mean "
-            f"{dist['mean']:.2f} ± {dist['standard_error']:.2f}, sd {dist['sd']:.2f}, "
-            f"min {dist['min']}, max {dist['max']}",
+            f"rules {rules.id} (joker: {rules.joker}, extra bonus: {rules.extra_yahtzee_bonus})",
+            f"optimal expected score (exact): {report.expected_score:.6f}",
+            f"simulation of {dist.games} games (seed {dist.seed}): mean "
+            f"{dist.mean:.2f} ± {dist.standard_error:.2f}, sd {dist.sd:.2f}, "
+            f"min {dist.minimum}, max {dist.maximum}",
             f"percentiles: {pct}",
         ]
     )

@@ -1,7 +1,7 @@
 """Optimal solitaire Kniffel/Yahtzee: the expected final score of every game state, exactly.
 
 Between two turns a game is in a state (F, u, y):
-- F: the filled boxes, a bit mask over the rule set's boxes (bit i = `categories[i]`);
+- F: the filled boxes, a bit mask over the rule set's boxes (bit i = `boxes[i]`);
 - u: the upper sum so far, capped at the bonus threshold (a higher sum never matters);
 - y: 1 if the Yahtzee box holds its full score. Only rule sets that pay an extra
   Yahtzee bonus need it (the bonus is paid only then); for the others y is always 0.
@@ -43,7 +43,7 @@ import numpy.typing as npt
 
 from generator.core.rollhold import IdenticalDice, start_value
 from generator.errors import InputError, UserError
-from generator.kniffel.rules import JOKERS, Category, RuleSet
+from generator.kniffel.rules import JOKERS, Box, RuleSet
 from generator.kniffel.scoring import extra_bonus, raw_score, score
 
 # Bump when anything changes the stored values (part of every cache key).
@@ -164,7 +164,7 @@ def rules_fingerprint(rules: RuleSet) -> dict[str, Any]:
     """Everything about a rule set the values depend on (not its words): a cache-key part."""
     return {
         "boxes": [
-            [c.id, c.section, c.kind, c.face, c.count, c.length, c.score] for c in rules.categories
+            [c.id, c.section, c.kind, c.face, c.count, c.length, c.score] for c in rules.boxes
         ],
         "bonus": [rules.bonus_threshold, rules.bonus_value],
         "extra": rules.extra_yahtzee_bonus,
@@ -178,14 +178,14 @@ def with_joker(rules: RuleSet, joker: str | None) -> RuleSet:
         return rules
     if joker not in JOKER_SETTINGS:
         raise InputError("joker", f"expected one of {', '.join(JOKER_SETTINGS)}, found '{joker}'")
-    if joker != "none" and rules.yahtzee_category is None:
+    if joker != "none" and rules.yahtzee_box is None:
         raise InputError("joker", f"rule set '{rules.id}' has no Yahtzee box for a joker")
     return dataclasses.replace(rules, joker=joker)
 
 
 def make_game(rules: RuleSet) -> Game:
     """Turn a rule set into the arrays the solver works with (points from `scoring`)."""
-    n = len(rules.categories)
+    n = len(rules.boxes)
     if n > MAX_BOXES:
         raise UserError(
             f"rule set '{rules.id}' has {n} boxes; the solver handles at most {MAX_BOXES}",
@@ -193,23 +193,23 @@ def make_game(rules: RuleSet) -> Game:
         )
     space = dice_space()
     rolls = space.states
-    raw = np.array([[raw_score(s, c) for s in rolls] for c in rules.categories], dtype=np.int64)
+    raw = np.array([[raw_score(s, c) for s in rolls] for c in rules.boxes], dtype=np.int64)
     fives = [(f,) * DICE for f in range(1, FACES + 1)]
-    joker = np.array([[raw_score(s, c) for s in fives] for c in rules.categories], dtype=np.int64)
-    ycat = rules.yahtzee_category
+    joker = np.array([[raw_score(s, c) for s in fives] for c in rules.boxes], dtype=np.int64)
+    ycat = rules.yahtzee_box
     if ycat is not None and rules.joker != "none":
         # full joker points of every box (the caller masks them while the upper box is open)
         free = dataclasses.replace(rules, joker="free")
         done = {ycat.id: 0, **{u.id: 0 for u in rules.upper}}
 
-        def full(s: tuple[int, ...], c: Category) -> int:
+        def full(s: tuple[int, ...], c: Box) -> int:
             if c is ycat:
                 return 0
             return raw_score(s, c) if c.section == "upper" else score(s, c, free, done)
 
-        joker = np.array([[full(s, c) for s in fives] for c in rules.categories], dtype=np.int64)
+        joker = np.array([[full(s, c) for s in fives] for c in rules.boxes], dtype=np.int64)
     counts = np.array([[s.count(f) for s in rolls] for f in range(FACES + 1)], dtype=np.intp)
-    faces = tuple(c.face if c.kind == "upper" else 0 for c in rules.categories)
+    faces = tuple(c.face if c.kind == "upper" else 0 for c in rules.boxes)
     max_upper = DICE * sum(faces)
     reachable_bonus = rules.bonus_value > 0 and rules.bonus_threshold <= max_upper
     extra = 0 if ycat is None else extra_bonus(fives[0], rules, {ycat.id: ycat.score})
@@ -220,7 +220,7 @@ def make_game(rules: RuleSet) -> Game:
         bonus=rules.bonus_value if reachable_bonus else 0,
         n_flags=2 if extra else 1,
         faces=faces,
-        yahtzee_box=rules.categories.index(ycat) if ycat is not None else -1,
+        yahtzee_box=rules.boxes.index(ycat) if ycat is not None else -1,
         raw_points=raw,
         joker_points=joker,
         counts=counts,
@@ -322,9 +322,14 @@ def _by_count(
 
 
 def _lower_value(
-    game: Game, flat: FloatArray, filled: IntArray, upper: IntArray, flag: IntArray, box: int,
+    game: Game,
+    flat: FloatArray,
+    filled: IntArray,
+    upper: IntArray,
+    flag: IntArray,
+    box: int,
     new_flag: IntArray | int,
-) -> FloatArray:  # fmt: skip
+) -> FloatArray:
     """(batch,): V after writing into lower `box` (y becomes `new_flag`); −inf where filled."""
     is_open, after = _after(game, filled, box)
     return np.where(is_open, flat[(after + upper) * game.n_flags + new_flag], -np.inf)
@@ -350,7 +355,7 @@ def _box_by_box(
             # its full score sets y (the extra bonus depends on it), a 0 clears it
             v0 = _lower_value(game, flat, filled, upper, flag, box, 0)
             v1 = _lower_value(game, flat, filled, upper, flag, box, n_y - 1)
-            full = (game.raw_points[box] == game.rules.categories[box].score)[:, None]
+            full = (game.raw_points[box] == game.rules.boxes[box].score)[:, None]
             np.add(np.where(full, v1, v0), game.points_f[box][:, None], out=cand)
         else:
             v = _lower_value(game, flat, filled, upper, flag, box, flag)
@@ -510,7 +515,7 @@ def best_boxes(
         new_upper = np.minimum(game.cap, upper + pts) if game.faces[box] else upper
         new_flag = flag
         if box == game.yahtzee_box:
-            new_flag = (pts == game.rules.categories[box].score) * (n_y - 1)
+            new_flag = (pts == game.rules.boxes[box].score) * (n_y - 1)
         index = ((filled | (1 << box)) * n_u + new_upper) * n_y + new_flag
         value = np.where(ok, pts + flat[np.where(ok, index, 0)], -np.inf)
         better = value > best

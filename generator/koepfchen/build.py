@@ -13,7 +13,7 @@ from typing import Any
 from generator.built import Built
 from generator.errors import InputError
 from generator.io.catalog import Catalog
-from generator.koepfchen.analysis import race_exact, simulate, turn_stats
+from generator.koepfchen.analysis import RaceStats, Simulation, race_exact, simulate, turn_stats
 from generator.koepfchen.board import Board
 from generator.koepfchen.pages import Figures
 from generator.koepfchen.profile import Profile, load_profile
@@ -154,9 +154,43 @@ def _contents(board: Board, figures: Figures, req: BoardRequest, sheet: Any, har
     }
 
 
+@dataclass(frozen=True)
+class Analysis:
+    """`koepfchen analyze` as a value: the board, its exact figures and a seeded Monte Carlo."""
+
+    board: Board
+    figures: Figures
+    seed: int
+    games: int
+    exact: RaceStats  # the exact race of `players`
+    monte_carlo: Simulation
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON of `koepfchen analyze --json` (made at the edge)."""
+        sim, exact = self.monte_carlo, self.exact
+        return {
+            "kind": "koepfchen-analysis",
+            "seed": self.seed,
+            **board_json(self.board),
+            **_figures_json(self.figures),
+            "monte_carlo": {
+                "players": exact.players,
+                "games": self.games,
+                "seed": self.seed,
+                "mean_rounds": _r(sim.mean_rounds),
+                "se_rounds": _r(sim.se_rounds) if self.games > 1 else None,
+                "median_rounds": sim.median_rounds,
+                "win_by_seat": [_r(w) for w in sim.win_by_seat],
+                "unfinished": sim.unfinished,
+                "exact_rounds": _r(exact.expected_rounds),
+                "exact_win_by_seat": [_r(w) for w in exact.win_by_seat],
+            },
+        }
+
+
 def analyze(
     profile_name: str, seed: int, players: int, games: int, catalog: Catalog | None = None
-) -> dict[str, Any]:
+) -> Analysis:
     """Exact figures for one player and for races, and a seeded Monte Carlo of `players`."""
     if not 1 <= players <= 6:
         raise InputError("players", f"expected 1–6 players, found {players}")
@@ -165,29 +199,14 @@ def analyze(
     profile = load_profile(profile_name, catalog)
     board, figures = make_board(profile, seed)
     exact = race_exact(board.success, players)
-    sim = simulate(board.success, players, games, seed)
-    return {
-        "kind": "koepfchen-analysis",
-        "seed": seed,
-        **board_json(board),
-        **_figures_json(figures),
-        "monte_carlo": {
-            "players": players,
-            "games": games,
-            "seed": seed,
-            "mean_rounds": _r(sim.mean_rounds),
-            "se_rounds": _r(sim.se_rounds) if games > 1 else None,
-            "median_rounds": sim.median_rounds,
-            "win_by_seat": [_r(w) for w in sim.win_by_seat],
-            "unfinished": sim.unfinished,
-            "exact_rounds": _r(exact.expected_rounds),
-            "exact_win_by_seat": [_r(w) for w in exact.win_by_seat],
-        },
-    }
+    return Analysis(
+        board, figures, seed, games, exact, simulate(board.success, players, games, seed)
+    )
 
 
-def format_analysis(data: dict[str, Any]) -> str:
+def format_analysis(analysis: Analysis) -> str:
     """A plain-text report (numbers and field names only)."""
+    data = analysis.to_json()
     lines = [
         f"profile {data['profile']} ({data['profile_file']}), seed {data['seed']}: "
         f"{data['track_length']} fields, {data['dice']['count']} d{data['dice']['faces']}, "
@@ -222,7 +241,10 @@ def format_analysis(data: dict[str, Any]) -> str:
         f"Monte Carlo, {mc['players']} player(s), {mc['games']} games, seed {mc['seed']}: "
         f"{mc['mean_rounds']:.2f}{se} rounds (exact {mc['exact_rounds']:.2f}), "
         f"median {mc['median_rounds']:g}",
-        "  win by seat " + " ".join(f"{w:.3f}" for w in mc["win_by_seat"])
-        + "  (exact " + " ".join(f"{w:.3f}" for w in mc["exact_win_by_seat"]) + ")",
-    ]  # fmt: skip
+        "  win by seat "
+        + " ".join(f"{w:.3f}" for w in mc["win_by_seat"])
+        + "  (exact "
+        + " ".join(f"{w:.3f}" for w in mc["exact_win_by_seat"])
+        + ")",
+    ]
     return "\n".join(lines)

@@ -42,7 +42,7 @@ from generator.render.primitives import (
     Text,
     page_size,
 )
-from generator.render.style import DARK_GREY, MID_GREY
+from generator.render.style import DARK_GREY, GREY, MID_GREY, WHITE, centred
 
 MARGIN = 12 * MM
 GLUE_MARGIN = 24 * MM  # part 2's left margin: room for the glue strip
@@ -58,10 +58,9 @@ TARGET_MAX_PT = 40.0
 INDEX_PT = 7.0
 ARROW = "#4d4d4d"
 FILLS = {0: "#d6ebf7", 1: "#e3f2dc", 2: "#fcf1cc", 3: "#f9dccf"}  # start, easy, medium, hard
-PLAIN = "#ffffff"
+PLAIN = WHITE
 GOAL_FILL = "#ffd966"
 GLUE_FILL = "#e6e6e6"
-GREY = "#555555"
 
 
 @dataclass(frozen=True)
@@ -194,7 +193,7 @@ def target_size(view: BoardView, geo: BoardGeometry) -> float:
 
 def target_baseline(slot: Slot, size: float) -> float:
     """Targets sit above the middle; the lower part of a cell is room for pawns."""
-    return slot.y + 0.60 * slot.h - 0.36 * size
+    return centred(slot.y + 0.60 * slot.h, size)
 
 
 def index_origin(slot: Slot) -> tuple[float, float]:
@@ -251,7 +250,7 @@ def _dots(x_right: float, y: float, level: int) -> list[Item]:
     for i in range(3):
         cx = x_right - (2 - i) * 2.9 * MM
         if i < level:
-            items.append(Circle(cx, y, 1.1 * MM, stroke=None, fill="#333333"))
+            items.append(Circle(cx, y, 1.1 * MM, stroke=None, fill=DARK_GREY))
         else:
             items.append(Circle(cx, y, 1.0 * MM, stroke="#8c8c8c", line_width=0.5))
     return items
@@ -271,7 +270,7 @@ def _cell(slot: Slot, cell: tuple[int, int | None, int], view: BoardView, size: 
     if target is None:  # the start
         word = view.words["start"]
         s = fit_size(word, 15, 0.84 * slot.w, bold=True)
-        items.append(Text(slot.cx, slot.y + 0.55 * slot.h - 0.36 * s, word, s, True, "center"))
+        items.append(Text(slot.cx, centred(slot.y + 0.55 * slot.h, s), word, s, True, "center"))
         return items
     items.append(Text(slot.cx, target_baseline(slot, size), str(target), size, True, "center"))
     if view.marks and not goal:
@@ -295,7 +294,7 @@ def _legend(view: BoardView, right: float, y: float) -> tuple[list[Item], float]
     for (lv, word), width in zip(parts, widths):
         for i in range(lv):
             items.append(Circle(x + 1.1 * MM + i * 2.9 * MM, y + 1.0 * MM, 1.1 * MM,
-                                stroke=None, fill="#333333"))  # fmt: skip
+                                stroke=None, fill=DARK_GREY))  # fmt: skip
         items.append(Text(x + width - text_width(word, size), y, word, size))
         x += width + 3 * MM
     return items, total
@@ -325,7 +324,7 @@ def _header(view: BoardView, geo: BoardGeometry, page: int) -> list[Item]:
         lines = [words["reminder"]]  # shrink to one line rather than run into the board
     for i, line in enumerate(lines):
         s = fit_size(line, 8.5, room)
-        items.append(Text(x0, top - 12.5 * MM - i * 3.6 * MM, line, s, color="#333333"))
+        items.append(Text(x0, top - 12.5 * MM - i * 3.6 * MM, line, s, color=DARK_GREY))
     return items
 
 
@@ -336,9 +335,9 @@ def _footer(view: BoardView, geo: BoardGeometry, page: int) -> list[Item]:
     if geo.parts == 2:
         hint = view.words["glue_hint"]
         size = fit_size(hint, 7.5, geo.width, bold=True)
-        items.append(Text(x0, y + 3.6 * MM, hint, size, bold=True, color="#333333"))
+        items.append(Text(x0, y + 3.6 * MM, hint, size, bold=True, color=DARK_GREY))
     footer = view.words["footer"]
-    items.append(Text(x0, y, footer, fit_size(footer, 7, geo.width), color="#666666"))
+    items.append(Text(x0, y, footer, fit_size(footer, 7, geo.width), color=MID_GREY))
     return items
 
 
@@ -352,7 +351,7 @@ def _glue_marks(view: BoardView, geo: BoardGeometry) -> dict[int, list[Item]]:
     room = geo.page_w - geo.cut_x - 5 * MM  # right of the cut: this strip is cut away
     for i, line in enumerate(wrap(cut, 7, room)):
         y = geo.top - 3 * MM - i * 3 * MM
-        one.append(Text(geo.cut_x + 1.5 * MM, y, line, fit_size(line, 7, room), color="#333333"))
+        one.append(Text(geo.cut_x + 1.5 * MM, y, line, fit_size(line, 7, room), color=DARK_GREY))
     strip_x = 5 * MM
     two: list[Item] = [
         Rect(strip_x, bottom, geo.glue_x - strip_x, top - bottom, stroke=None, fill=GLUE_FILL),
@@ -364,7 +363,7 @@ def _glue_marks(view: BoardView, geo: BoardGeometry) -> dict[int, list[Item]]:
     cx = (strip_x + geo.glue_x) / 2
     for i in range(geo.rows):  # between the ticks, so the word never meets an arrow
         y = ticks[i] - (geo.cell_h + GAP) / 2 + 1 * MM if i < geo.rows - 1 else ticks[i] - 6 * MM
-        two.append(Text(cx, y, glue, size, align="center", color="#666666"))
+        two.append(Text(cx, y, glue, size, align="center", color=MID_GREY))
     return {0: one, 1: two}
 
 

@@ -24,16 +24,6 @@ AREA_ORDERS = ("rising", "flat")
 AREAS = 3
 TASKS_PER_AREA = 2
 TASKS_PER_SHEET = AREAS * TASKS_PER_AREA
-# the constraints by the key that states them (messages and the manifest use these names)
-CONSTRAINTS = (
-    "p_range",
-    "families",
-    "areas",
-    "mean_tolerance",
-    "area_mean_tolerance",
-    "max_color_per_sheet",
-    "unique_tasks",
-)
 
 
 @dataclass(frozen=True)

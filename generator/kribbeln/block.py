@@ -35,10 +35,6 @@ class Row:
     area: int  # 1–3, or FINAL_AREA for the fourth Kribbeln row
     task: int | None = None  # index into Sheet.tasks for a task row
 
-    @property
-    def is_final(self) -> bool:
-        return self.area == FINAL_AREA
-
 
 def _rows() -> tuple[Row, ...]:
     rows: list[Row] = []

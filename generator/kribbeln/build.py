@@ -120,9 +120,15 @@ def sample_block_of(inputs: BlockInputs, pages: int, seed: int) -> KribbelnBlock
     sampled = sample_block(facts, inputs.balance, pages, seed)
     sheets = tuple(sheets_from_ids(sampled.sheets, tasks))
     return KribbelnBlock(
-        inputs.dice, tasks, inputs.balance, sheets, figures, seed, sampled.attempts,
+        inputs.dice,
+        tasks,
+        inputs.balance,
+        sheets,
+        figures,
+        seed,
+        sampled.attempts,
         inputs.templates,
-    )  # fmt: skip
+    )
 
 
 def _r(x: float) -> float:
@@ -203,11 +209,12 @@ def build_block(inputs: BlockInputs, req: BlockRequest) -> Built:
         rules_blocks(block.dice, len(block.sheets), lang, rolls, templates) if req.rules else None
     )
     key = (
-        key_view(block.sheets, block.dice, block.figures, block.balance, lang, req.seed, rolls,
-                 templates)
+        key_view(
+            block.sheets, block.dice, block.figures, block.balance, lang, req.seed, rolls, templates
+        )
         if req.key
         else None
-    )  # fmt: skip
+    )
     layout = layout_block(views, rules, key, req.paper, req.landscape, views[0].words["title"])
     doc = layout.document
     contents = block_contents(block, lang)

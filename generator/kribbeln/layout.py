@@ -47,7 +47,7 @@ from generator.render.primitives import (
     Text,
     page_size,
 )
-from generator.render.style import DARK_GREY, LIGHT_GREY
+from generator.render.style import DARK_GREY, GREY, INK, LEADING, LIGHT_GREY, WHITE, centred
 
 MARGIN = 12 * MM
 BAND_W = 9 * MM
@@ -67,7 +67,6 @@ KRIBBELN_SHARE = 0.85  # a Kribbeln row is this much the height of a task row
 SWATCH = 5.6 * MM
 PAD = 1.8 * MM
 THIN, THICK = 0.6, 1.5
-GREY = "#555555"
 POINTS_FILL = "#eeeeee"
 
 
@@ -153,7 +152,7 @@ def _bottom_lines(view: SheetView, width: float) -> list[str]:
 
 def bottom_height(view: SheetView, width: float) -> float:
     """Tiebreak line, reminder, legend and footer below the table."""
-    return 8 * MM + len(_bottom_lines(view, width)) * 7 * 1.3 + 8 * MM + 4 * MM
+    return 8 * MM + len(_bottom_lines(view, width)) * 7 * LEADING + 8 * MM + 4 * MM
 
 
 def sheet_geometry(view: SheetView, paper: str, landscape: bool) -> SheetGeometry:
@@ -250,14 +249,14 @@ def _band(geo: SheetGeometry, area: int, top: float, bottom: float, label: str) 
     items += pattern(x, bottom, w, h, style.pattern, style.ink)
     cy = (top + bottom) / 2
     r = 3.1 * MM
-    items.append(Circle(x + w / 2, cy, r, stroke=style.ink, fill="#ffffff", line_width=1.0))
-    items.append(Text(x + w / 2, cy - 0.36 * 11, label, 11, True, "center", style.ink))
-    items.append(Rect(x, bottom, w, h, stroke="#000000", line_width=THIN))
+    items.append(Circle(x + w / 2, cy, r, stroke=style.ink, fill=WHITE, line_width=1.0))
+    items.append(Text(x + w / 2, centred(cy, 11), label, 11, True, "center", style.ink))
+    items.append(Rect(x, bottom, w, h, stroke=INK, line_width=THIN))
     return items
 
 
 HINT_SIZE = 6.5
-LEADING = 1.18
+TASK_LEADING = 1.18  # task texts are set tight to fit their cells
 STACK_BELOW = 40 * MM  # text narrower than this beside the swatches: swatches go on top
 
 
@@ -282,7 +281,7 @@ def text_box(row: RowView, cell_w: float) -> TextBox:
 def _fits(row: RowView, size: float, box: TextBox, h: float, hint: bool = True) -> bool:
     """Whether the task text fits its cell at this size (above the hint line, if any)."""
     lines = wrap(row.text, size, box.width, bold=True)
-    text_bottom = box.drop + 0.8 * size + (len(lines) - 1) * size * LEADING + 0.3 * size
+    text_bottom = box.drop + 0.8 * size + (len(lines) - 1) * size * TASK_LEADING + 0.3 * size
     limit = h - PAD - 0.2 * HINT_SIZE - 0.8 * HINT_SIZE - 1.0 if hint else h - PAD
     return text_bottom <= limit and all(text_width(line, size, True) <= box.width for line in lines)
 
@@ -320,7 +319,7 @@ def _task_cell(view: SheetView, row: RowView, x: float, top: float, w: float, h:
     y = top - box.drop - 0.8 * size
     for line in wrap(row.text, size, box.width, bold=True):
         items.append(Text(x + box.dx, y, line, size, bold=True))
-        y -= size * LEADING
+        y -= size * TASK_LEADING
     for hint in hints:
         items.append(Text(x + box.dx, top - h + PAD + 0.2 * HINT_SIZE, hint, HINT_SIZE,
                           color=GREY))  # fmt: skip
@@ -355,7 +354,7 @@ def _kribbeln_cell(row: RowView, x: float, top: float, w: float, h: float) -> li
             lines += more
     y = first - 0.85 * hint_size
     for line in lines:
-        items.append(Text(x + PAD, y, line, hint_size, color="#333333"))
+        items.append(Text(x + PAD, y, line, hint_size, color=DARK_GREY))
         y -= hint_size * 1.22
     return items
 
@@ -374,14 +373,15 @@ def sheet_items(view: SheetView, geo: SheetGeometry, text_size: float | None = N
     y = geo.header_top
     head_h = NAME_H + SUB_H
     items.append(Rect(x0, y - head_h, BAND_W + geo.task_w, head_h, stroke=None, fill="#f4f4f4"))
-    items.append(Text(x0 + BAND_W + PAD, y - head_h / 2 - 0.36 * 9, words["players"], 9, bold=True))
+    label_y = centred(y - head_h / 2, 9)
+    items.append(Text(x0 + BAND_W + PAD, label_y, words["players"], 9, bold=True))
     for p, name in enumerate(view.names):
         px = geo.players_x + p * geo.player_w
         items.append(Rect(px, y - NAME_H, geo.player_w, NAME_H, line_width=THICK))
         if name:
             size = fit_size(name, 10.5, geo.player_w - 2 * 1.2 * MM, bold=True, minimum=6)
             items.append(
-                Text(px + geo.player_w / 2, y - NAME_H / 2 - 0.36 * size, name, size, True,
+                Text(px + geo.player_w / 2, centred(y - NAME_H / 2, size), name, size, True,
                      "center")
             )  # fmt: skip
         sub = y - NAME_H
@@ -395,7 +395,7 @@ def sheet_items(view: SheetView, geo: SheetGeometry, text_size: float | None = N
             (words["points"], px + geo.pip_w + geo.points_w / 2, geo.points_w),
         ):
             s = fit_size(label, 6.5, w - 1.0 * MM, minimum=4.5)
-            items.append(Text(cx, sub - SUB_H / 2 - 0.36 * s, label, s, align="center"))
+            items.append(Text(cx, centred(sub - SUB_H / 2, s), label, s, align="center"))
     # the ten rows
     tops = geo.row_tops([r.kind for r in view.rows])
     task_x = x0 + BAND_W
@@ -434,24 +434,24 @@ def sheet_items(view: SheetView, geo: SheetGeometry, text_size: float | None = N
     items.append(Rect(x0, t_top - TOTAL_H, BAND_W + geo.task_w, TOTAL_H, fill="#f4f4f4",
                       line_width=THIN))  # fmt: skip
     items.append(
-        Text(task_x + geo.task_w - PAD, t_top - TOTAL_H / 2 - 0.36 * 10, words["total"], 10,
+        Text(task_x + geo.task_w - PAD, centred(t_top - TOTAL_H / 2, 10), words["total"], 10,
              True, "right")
     )  # fmt: skip
     for p in range(geo.players):
         px = geo.players_x + p * geo.player_w
         items.append(Rect(px, t_top - TOTAL_H, geo.player_w, TOTAL_H, line_width=THICK))
     items.append(Rect(x0, geo.table_bottom, geo.table_w, geo.header_top - geo.table_bottom,
-                      stroke="#000000", line_width=THICK))  # fmt: skip
+                      stroke=INK, line_width=THICK))  # fmt: skip
     # below the table: tiebreak line, reminder, legend, footer
     y = geo.table_bottom - 6 * MM
     items.append(Text(x0, y, words["tiebreak"], 10, bold=True))
     y -= 4.5 * MM
     for line in _bottom_lines(view, geo.table_w):
-        items.append(Text(x0, y, line, 7, color="#333333"))
-        y -= 7 * 1.3
+        items.append(Text(x0, y, line, 7, color=DARK_GREY))
+        y -= 7 * LEADING
     y -= 5.5 * MM
     items += legend_row(words["legend"], view.legend, x0, y, 8)
-    items.append(Text(right, MARGIN - 4 * MM, words["footer"], 6, color="#777777", align="right"))
+    items.append(Text(right, MARGIN - 4 * MM, words["footer"], 6, color=LIGHT_GREY, align="right"))
     return items
 
 

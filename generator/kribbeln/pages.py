@@ -100,8 +100,9 @@ def sheet_view(
                 )
             )
         elif row.area == FINAL_AREA:
-            rows.append(RowView(row.number, "kribbeln", row.area, t("final_label"),
-                                (t("final_hint"),)))  # fmt: skip
+            rows.append(
+                RowView(row.number, "kribbeln", row.area, t("final_label"), (t("final_hint"),))
+            )
         else:
             hints = (t("kribbeln_hint_use"), t("kribbeln_hint_roll"))
             rows.append(
@@ -243,7 +244,7 @@ def key_view(
         ),
     )
     columns = tuple(
-        t(k) for k in ("col_row", "col_area", "col_task", "col_family", "col_p", "col_pips",
-                       "col_stars")
-    )  # fmt: skip
+        t(k)
+        for k in ("col_row", "col_area", "col_task", "col_family", "col_p", "col_pips", "col_stars")
+    )
     return KeyView(t("title"), intro, columns, tuple(sections), t("footer", seed=seed))

@@ -126,9 +126,11 @@ def _find_task(catalog: TaskCatalog, task_id: str) -> Task:
     except KeyError:
         close = difflib.get_close_matches(task_id, [t.id for t in catalog.tasks], n=3)
         hint = f" (did you mean {', '.join(close)}?)" if close else ""
-        raise InputError("task", f"no task '{task_id}' in {catalog.source}{hint}; "
-            "`dicesheets kribbeln analyze` lists them"
-        ) from None  # fmt: skip
+        raise InputError(
+            "task",
+            f"no task '{task_id}' in {catalog.source}{hint}; "
+            "`dicesheets kribbeln analyze` lists them",
+        ) from None
 
 
 def hold(

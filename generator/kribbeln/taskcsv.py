@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 import yaml
 
 from generator.errors import CatalogError
+from generator.io.userfiles import read_text
 from generator.io.yamlload import MAX_BYTES, LocDict, LocList
 
 if TYPE_CHECKING:
@@ -38,21 +39,6 @@ DELIMITERS = (",", ";", "\t")
 _ROLLS = re.compile(r"#\s*rolls\s*:\s*(.*?)\s*")
 
 Cell = tuple[str, int, int]  # text, line, column
-
-
-def read_text(path: Path, label: str) -> str:
-    """The file as text (UTF-8, a byte-order mark dropped), with the loader's size limit."""
-    try:
-        size = path.stat().st_size
-        if size > MAX_BYTES:
-            raise CatalogError(f"file is larger than {MAX_BYTES} bytes", file=label)
-        return path.read_bytes().decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise CatalogError(
-            f"not UTF-8 text (byte {exc.start}); save the sheet as 'CSV UTF-8'", file=label
-        ) from None
-    except OSError as exc:
-        raise CatalogError(f"cannot read file: {exc.strerror}", file=label) from None
 
 
 def _scan(text: str, delimiter: str, label: str) -> Iterator[list[Cell]]:
@@ -118,7 +104,7 @@ def _value(column: str, cell: Cell) -> object:
 
 def read_task_rows(path: Path, label: str) -> tuple[LocList, int | None, tuple[int, int]]:
     """The tasks of a CSV file as positioned mappings, the `# rolls:` setting and its place."""
-    text = read_text(path, label)
+    text = read_text(path, label, MAX_BYTES, advice="save the sheet as 'CSV UTF-8'")
     delimiter = _delimiter(text)
     header: list[tuple[str, int, int]] | None = None
     rolls: int | None = None

@@ -20,15 +20,16 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import IO, Any
 
-from generator.errors import UserError
+from generator.errors import InputError, UserError
 from generator.numbers.rules import MAX_NUMBERS, Rules, validate_numbers
 from generator.numbers.solver import solve
 
 MAX_VALUE = 10**6
 """The largest number and the largest target a puzzle may have."""
 MAX_TARGETS = 1000
+MAX_LINE_CHARS = 10_000  # a puzzle line is short; a longer one (e.g. /dev/zero) is no batch
 """The most targets one odds table may list."""
 
 _MAX_DIGITS = 30  # anything longer is out of range anyway; spares int() huge strings
@@ -159,6 +160,16 @@ def solve_record(puzzle: Puzzle, rules: Rules, all_solutions: bool = False) -> d
     if all_solutions:
         record["solutions"] = [s.text for s in found]
     return record
+
+
+def read_lines(stream: IO[str]) -> Iterator[str]:
+    """The lines of a batch stream, each read with a bounded length (no line floods memory)."""
+    number = 0
+    while line := stream.readline(MAX_LINE_CHARS + 1):
+        number += 1
+        if len(line) > MAX_LINE_CHARS and not line.endswith("\n"):
+            raise InputError("batch", f"line {number} is longer than {MAX_LINE_CHARS:,} characters")
+        yield line
 
 
 def solve_lines(

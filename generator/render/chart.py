@@ -13,8 +13,9 @@ from dataclasses import dataclass
 
 from generator.render.fonts import fit_size
 from generator.render.primitives import Item, Line, Rect, Text
+from generator.render.style import DARK_GREY, centred
 
-AXIS = "#333333"
+AXIS = DARK_GREY
 GRID = "#d8d8d8"
 PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2")
 
@@ -61,7 +62,8 @@ def axes(
         if y > frame.y + frame.h + 0.01:
             continue
         items.append(Line(frame.x, y, frame.x + frame.w, y, stroke=GRID, line_width=0.4))
-        items.append(Text(frame.x - 2, y - 0.36 * size, _label(tick, decimal), size, align="right"))
+        label = _label(tick, decimal)
+        items.append(Text(frame.x - 2, centred(y, size), label, size, align="right"))
     items.append(Line(frame.x, frame.y, frame.x + frame.w, frame.y, stroke=AXIS, line_width=0.8))
     items.append(Line(frame.x, frame.y, frame.x, frame.y + frame.h, stroke=AXIS, line_width=0.8))
     if title:

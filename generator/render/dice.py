@@ -6,7 +6,7 @@ from functools import partial
 
 from generator.render.flow import Cursor, Figure, Theme
 from generator.render.primitives import MM, Circle, Item, Rect, Text
-from generator.render.style import centred
+from generator.render.style import INK, WHITE, centred
 
 ROW_DIE = 9 * MM  # a die in a line of text (a rules page's example roll)
 ROW_TEXT = 12.0
@@ -27,9 +27,9 @@ def die_face(
     y: float,
     size: float,
     value: int,
-    fill: str = "#ffffff",
-    pips: str = "#000000",
-    stroke: str = "#000000",
+    fill: str = WHITE,
+    pips: str = INK,
+    stroke: str = INK,
 ) -> list[Item]:
     """A die of side `size`, lower-left corner at (x, y); values above 6 print as a digit."""
     items: list[Item] = [

@@ -271,11 +271,14 @@ class PageFrame:
     column_gap: float = 0.0
     footer: Callable[[int, int], list[Item]] | None = None  # (page k, pages N) → items
     footer_first: bool = False  # draw the footer before the content (the order of items only)
-    spill: bool = True  # False: what does not fit its column raises DoesNotFit
+    spill: bool = True  # False: what does not fit its column raises Overflow
 
 
-class DoesNotFit(ValueError):
-    """A story that must stay within one page (or a block within an empty page) does not."""
+class Overflow(ValueError):
+    """A story that must stay within one page (or a block within an empty page) does not.
+
+    The layout that poured the story turns it into `errors.DoesNotFit` for its product.
+    """
 
     def __init__(self, needed: float, room: float) -> None:
         super().__init__(f"needs {needed / MM:.0f} mm, the column has {room / MM:.0f} mm")
@@ -344,9 +347,9 @@ class _Flow:
             self._new_page()
 
     def overflow(self, needed: float) -> None:
-        """What follows does not fit here: the next column, or DoesNotFit if nothing may spill."""
+        """What follows does not fit here: the next column, or Overflow if nothing may spill."""
         if not self.frame.spill:
-            raise DoesNotFit(needed, self.cursor.room())
+            raise Overflow(needed, self.cursor.room())
         self.next_column()
 
     def fresh(self) -> bool:
@@ -511,7 +514,7 @@ class _Flow:
             rows = rows[placed:]
             if rows:
                 if placed == 0 and self.fresh() and self.column == 0:
-                    raise DoesNotFit(2 * style.row_h, self.cursor.room())
+                    raise Overflow(2 * style.row_h, self.cursor.room())
                 self.overflow(2 * style.row_h)
         self.cursor.top -= style.after
 

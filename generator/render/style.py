@@ -12,6 +12,9 @@ LEADING = 1.3
 BASELINE_RAISE = 0.25
 """A flowing line's baseline sits this share of the size above the foot of its line box."""
 
+BASELINE_CENTRED = 0.24 + (LEADING - 1) / 2
+"""The baseline of a line whose glyphs sit centred in their line box (descent + half leading)."""
+
 CENTRE = 0.36
 """`middle - CENTRE * size` is the baseline that centres digits and capitals on `middle`."""
 

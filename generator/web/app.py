@@ -28,6 +28,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from generator.io.catalog import Catalog
 from generator.web.forms import Form, FormErrors, error_field, parse
 from generator.web.guard import Guard, TooLarge
 from generator.web.messages import in_language
@@ -93,6 +94,7 @@ class CatalogStamp:
         self._checked = 0.0
 
     def value(self) -> str:
+        """The fingerprint now (the same string while nothing changed)."""
         if self.folder is None:
             return ""
         now = time.monotonic()
@@ -105,6 +107,21 @@ class CatalogStamp:
             self._value = digest.hexdigest()[:16]
             self._checked = now
         return self._value
+
+
+class CatalogForms:
+    """Every page's form, made again when the catalog changes (a new profile is a new choice)."""
+
+    def __init__(self, catalog: Catalog, stamp: CatalogStamp) -> None:
+        self.catalog, self.stamp = catalog, stamp
+        self._made_for: str | None = None
+        self._forms: dict[str, Form] = {}
+
+    def __getitem__(self, page: str) -> Form:
+        if self._made_for != self.stamp.value():
+            self._forms = {p.id: p.form(self.catalog) for p in PAGES.values()}
+            self._made_for = self.stamp.value()
+        return self._forms[page]
 
 
 # --- reading a request --------------------------------------------------------------------
@@ -187,7 +204,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     cache = ResultCache(settings.cache_entries)
     stamp = CatalogStamp(settings.catalog)
     catalog = catalog_for(settings.catalog)
-    forms = {page.id: page.form(catalog) for page in PAGES.values()}
+    forms = CatalogForms(catalog, stamp)
 
     async def execute(job: Job, form: Form | None = None) -> Result:
         key = cache_key(job, form, stamp.value()) if form is not None else None
@@ -298,7 +315,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 "warnings": list(result.warnings),
                 "figures_html": figures,
                 "command": command_line(page, args, roster is not None, lang),
-                "seed": job.params.get("seed"),
+                "seed": result.seed,
             }
         )
 

@@ -34,7 +34,7 @@ def boxes(rules_id: str, catalog: Any) -> list[dict[str, Any]]:
     return [
         {"id": c.id, "label": c.label, "section": c.section,
          "scores": sorted(possible_scores(c, rules))}
-        for c in rules.categories
+        for c in rules.boxes
     ]  # fmt: skip
 
 

@@ -38,6 +38,20 @@ class Page:
     has_seed: bool = True
     # CLI options the page asks for in its own way (a class list box for --roster)
     own_fields: tuple[tuple[str, str], ...] = ()
+    # fields shown together under a heading (words: group_<id>); "roster" is the class list
+    # box; fields of no group (a new option) follow in a last group, "more"
+    groups: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+    def grouped(self, form: Form) -> list[tuple[str, list[str]]]:
+        """The form's field names (and "roster") under their group ids, seed left out."""
+        names = [f.name for f in form.fields if f.name != "seed" or not self.has_seed]
+        if not self.groups:
+            return [("", names)]
+        placed = {n for _, members in self.groups for n in members}
+        out = [(g, [n for n in members if n in names or n == "roster"]) for g, members in
+               self.groups]  # fmt: skip
+        rest = [n for n in names if n not in placed]
+        return [(g, m) for g, m in [*out, ("more", rest)] if m]
 
     def form(self, catalog: Catalog) -> Form:
         command = _command(self.command)
@@ -74,8 +88,14 @@ PAGES: dict[str, Page] = {
     for page in (
         Page(
             "worksheet", "generator.cli.worksheet:worksheet", "worksheet", "worksheet",
-            skip=frozenset({"roster", "key_file"}), parts=("both", "sheets", "key"),
+            skip=frozenset({"roster", "key_file", "names"}), parts=("both", "sheets", "key"),
             choices=_worksheet_choices, own_fields=(("--roster", "roster"),),
+            groups=(
+                ("problems", ("family", "level", "ops", "targets", "problems", "impossible",
+                              "versions", "spec")),
+                ("class", ("roster", "large_print", "large_print_for", "klass", "date", "title")),
+                ("print", ("paper", "lang", "per_page", "one_page", "duplex", "key")),
+            ),
         ),
         # a score block draws nothing at random: its seed only reaches the CLI's manifest
         Page(

@@ -105,6 +105,14 @@ class BuildPool:
             self.admitted -= 1
 
     def close(self) -> None:
+        """Stop the workers (a running build is ended, not waited for)."""
         if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
+            executor, self._executor = self._executor, None
+            # the workers are forked by the fork server, not by us: end them, or they outlive
+            # the server
+            workers = list(getattr(executor, "_processes", {}).values())
+            executor.shutdown(wait=False, cancel_futures=True)
+            for worker in workers:
+                worker.terminate()
+            for worker in workers:
+                worker.join(5)

@@ -46,6 +46,7 @@ class Result:
     pngs: tuple[bytes, ...] = ()
     figures: dict[str, Any] = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
+    seed: int | None = None  # the seed the build used (drawn by the build when none was given)
     error: str | None = None  # the message, as the CLI prints it after "error: "
     error_option: str | None = None  # "--versions": the option it concerns
     error_text: str | None = None  # the message without the "where" part
@@ -117,7 +118,7 @@ def _finish(job: Job, built: Built, figures: dict[str, Any] | None = None) -> Re
 
     # a warning about an input names its option, as on the command line
     warnings = tuple(w if isinstance(w, str) else user_message(w) for w in built.warnings)
-    result = Result(filename=name, figures=figures or {}, warnings=warnings)
+    result = Result(filename=name, figures=figures or {}, warnings=warnings, seed=built.seed)
     if job.action == "preview":
         pngs, pages = preview_pngs(pdf, job.preview_pages)
         return replace(result, pngs=pngs, pages=pages)
@@ -144,8 +145,9 @@ def _worksheet(job: Job) -> Result:
     from generator.worksheet.build import WorksheetRequest, build_worksheet, load_worksheet
     from generator.worksheet.roster import roster_from_bytes
 
-    separate = job.action in ("sheets", "key")
-    req = request(WorksheetRequest, job.params, key_file="key.pdf" if separate else None)
+    # "sheets" and "key" are the CLI's --key-file: the key as a document of its own
+    separate = {"key_file": "key.pdf", "key": True} if job.action in ("sheets", "key") else {}
+    req = request(WorksheetRequest, job.params, **separate)
     inputs = load_worksheet(req, catalog())
     if job.roster is not None:
         # the class list arrives as bytes, never as a file: the request only names it

@@ -402,9 +402,14 @@ def answer_key(ws: Worksheet) -> AnswerKey:
             sections.append(KeySection(heading, rows))
         versions.append(KeyVersion(t("key_version", version=letter), tuple(sections)))
     intro = [
-        t("key_intro", title=ws.title, versions=len(ws.letters), problems=ws.spec.problems,
-          seed=ws.seed),
-    ]  # fmt: skip
+        t(
+            "key_intro",
+            title=ws.title,
+            versions=len(ws.letters),
+            problems=ws.spec.problems,
+            seed=ws.seed,
+        ),
+    ]
     if len(ws.sections) == 1:
         only = ws.sections[0]
         intro.append(

@@ -43,7 +43,7 @@ from generator.render.primitives import (
     UseForm,
     page_size,
 )
-from generator.render.style import GREY
+from generator.render.style import DARK_GREY, GREY, INK, LEADING, WHITE, centred
 from generator.worksheet.model import AnswerKey, SheetCopy, SheetWords, ShownProblem, VersionSheet
 
 MARGIN = 14 * MM
@@ -178,7 +178,7 @@ def card_face(x: float, y: float, w: float, value: int, size: float) -> list[Ite
     size = fit_size(text, size, w - 1.5 * MM, bold=True)
     return [
         Rect(x, y, w, h, fill="#fbfbf4", line_width=max(0.8, w / 30), radius=w / 8),
-        Text(x + w / 2, y + h / 2 - 0.36 * size, text, size, True, "center"),
+        Text(x + w / 2, centred(y + h / 2, size), text, size, True, "center"),
     ]
 
 
@@ -187,7 +187,7 @@ def _arrow(x1: float, x2: float, y: float) -> list[Item]:
     return [
         Line(x1, y, x2 - head, y, line_width=1.4),
         Polygon(((x2, y), (x2 - head, y + head * 0.6), (x2 - head, y - head * 0.6)), stroke=None,
-                fill="#000000"),
+                fill=INK),
     ]  # fmt: skip
 
 
@@ -201,9 +201,9 @@ def cell_items(problem: ShownProblem, x: float, top: float, geo: Geometry) -> li
     mid = top - PAD - geo.row_h / 2
     r = geo.badge_r
     cx = x + PAD + r
-    items.append(Circle(cx, mid, r, stroke=None, fill="#333333"))
+    items.append(Circle(cx, mid, r, stroke=None, fill=DARK_GREY))
     size = fit_size(str(problem.number), style.number, 1.7 * r, bold=True)
-    items.append(Text(cx, mid - 0.36 * size, str(problem.number), size, True, "center", "#ffffff"))
+    items.append(Text(cx, centred(mid, size), str(problem.number), size, True, "center", WHITE))
     vx = cx + r + GAP
     for value in problem.values:
         if problem.kind == "cards":
@@ -218,7 +218,7 @@ def cell_items(problem: ShownProblem, x: float, top: float, geo: Geometry) -> li
                       radius=1.2 * MM))  # fmt: skip
     target = str(problem.target)
     size = fit_size(target, style.target, style.box - 2 * MM, bold=True)
-    items.append(Text(box_x + style.box / 2, mid - 0.36 * size, target, size, True, "center"))
+    items.append(Text(box_x + style.box / 2, centred(mid, size), target, size, True, "center"))
     line_top = top - PAD - geo.row_h
     for i in range(1, style.lines + 1):
         y = line_top - i * geo.line_gap
@@ -250,7 +250,7 @@ def _badge(letter: str, words: SheetWords, geo: Geometry) -> tuple[list[Item], f
     items: list[Item] = [
         Text(x + side / 2, label_y, words.version, label_size, align="center"),
         Rect(x, box_top - side, side, side, line_width=2.2, radius=2 * MM),
-        Text(x + side / 2, box_top - side / 2 - 0.36 * letter_size, letter, letter_size, True,
+        Text(x + side / 2, centred(box_top - side / 2, letter_size), letter, letter_size, True,
              "center"),
     ]  # fmt: skip
     return items, box_top - side
@@ -347,7 +347,7 @@ def _intro(heading: str, instruction: str, geo: Geometry) -> tuple[float, list[t
     width = geo.right - geo.left
     lines = [(line, True) for line in wrap(heading, style.heading, width, bold=True)]
     lines += [(line, False) for line in wrap(instruction, style.instruction, width)]
-    height = sum((style.heading if bold else style.instruction) * 1.3 for _, bold in lines)
+    height = sum((style.heading if bold else style.instruction) * LEADING for _, bold in lines)
     return height + SECTION_GAP, lines
 
 
@@ -380,7 +380,7 @@ def version_pages(
                 if index == 0:
                     for text, bold in lines:
                         size = geo.style.heading if bold else geo.style.instruction
-                        y -= size * 1.3
+                        y -= size * LEADING
                         items.append(Text(geo.left, y + 0.28 * size, text, size, bold))
                     y -= SECTION_GAP
                 row_top = y

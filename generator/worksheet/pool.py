@@ -170,10 +170,17 @@ def _valid_pool(level: Level) -> Callable[[Any], bool]:
             return False
         for numbers, target, count, simplest, parts, focus in data["solvable"]:
             a, b, brackets, fractions = parts
-            if not (numbers_ok(numbers) and whole(target, low, high) and whole(count, 1, 10**6)
-                    and isinstance(simplest, str) and whole(a, 1, 6) and whole(b, 0, 100)
-                    and type(brackets) is bool and type(fractions) is bool
-                    and type(focus) is bool):  # fmt: skip
+            if not (
+                numbers_ok(numbers)
+                and whole(target, low, high)
+                and whole(count, 1, 10**6)
+                and isinstance(simplest, str)
+                and whole(a, 1, 6)
+                and whole(b, 0, 100)
+                and type(brackets) is bool
+                and type(fractions) is bool
+                and type(focus) is bool
+            ):
                 return False
         return all(numbers_ok(n) and whole(t, 0, high) for n, t in data["impossible"])
 

@@ -73,12 +73,16 @@ function randomSeed() {
 
 function setupProduct(form) {
   const status = document.getElementById("preview-status");
-  const post = livePoster(form, () => form.dataset.preview, (data) => showPreview(data, status), status);
+  const seed = form.querySelector("[name=seed]");
+  const post = livePoster(form, () => form.dataset.preview, (data) => {
+    showPreview(data, status);
+    // an empty seed field: the build drew one; show it, so "same again" can find it
+    if (seed && !seed.value.trim() && data.seed) seed.value = String(data.seed);
+  }, status);
   const refresh = debounce(post, 250);
   form.addEventListener("input", (e) => { if (e.target.type !== "file") refresh(); });
   form.addEventListener("change", refresh);
   form.querySelectorAll(".refresh").forEach((b) => { b.hidden = true; });
-  const seed = form.querySelector("[name=seed]");
   const again = form.querySelector("[data-action=same-again]");
   const previous = [];
   const reseed = form.querySelector("[data-action=reseed]");

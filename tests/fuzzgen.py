@@ -1,0 +1,273 @@
+"""A seeded generator of hostile command lines and input files for the fuzz test.
+
+Every command's options come from click itself (so a new option is fuzzed without
+touching this file); values are drawn per option type and name from pools of
+valid, boundary and hostile values. Input files of every kind are the shipped
+ones and small valid examples, mutated (lines dropped or doubled, numbers made
+negative, huge or fractional, values turned into text or lists, control
+characters, truncation, non-UTF-8 bytes, alias bombs, deep nesting), plus
+user catalogs with mutated YAML and hostile templates.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import click
+
+from generator.cli import COMMANDS, cli
+from generator.resources import catalog_dir, templates_dir
+
+# not one-shot commands: a server and a file watcher never end by themselves
+SKIPPED_COMMANDS = {"serve"}
+SKIPPED_OPTIONS = {"--watch", "--help", "--version"}
+
+INTS = ["-1", "0", "1", "2", "3", "5", "7", "100", "1000", "999999999999", "4294967296", "x",
+        "1.5", "", "-0", "٣"]  # fmt: skip
+FLOATS = ["0", "0.5", "-1", "1e308", "nan", "inf", "x"]
+TEXTS = ["", "x", "Zoë,Łukasz,Ömer", "a\nb", "a\tb", "ü" * 300, "9" * 400, "../../etc/passwd",
+         "/tmp", "%s%n{0}", "{{ 7*7 }}", ",,,", "-", "--out", "a" * 5000]  # fmt: skip
+BY_NAME = {
+    "rules": ["kniffel", "yahtzee", "nope", "../kniffel/kniffel", "KNIFFEL", "@rules"],
+    "profile": ["classic", "einmaleins", "plus-minus", "challenge", "nope", "../x", "@profile"],
+    "names": ["Anna,Jörg", "Anna,,Ben", "Zoë", ",", "A" * 300, "a\nb,c", "1,2,3,4,5,6,7,8,9"],
+    "title": ["Klasse 3b", "", "x" * 2000, "Zoë\nŁukasz", "\u202e\u0000"[:1]],
+    "filled": ["Einser=3", "Einser=3,Kniffel=0", "Einser=99", "x=1", "=", "Einser=3,Einser=3"],
+    "roll": ["1 3 3 4 6", "13346", "7 7 7 7 7", "", "1 2 3 4 5 6", "3 5 1 6 2 2", "a b"],
+    "task": ["nope", "", "x" * 100],
+    "targets": ["1-40", "5", "0-1000000", "a", "1,2,5-9", "9-1", "-"],
+    "ops": ["+-", "*/", "+-*/", "x", "", "−×÷:"],
+    "family": ["koepfchen", "24", "nope", "../x"],
+    "target": ["8", "24", "0", "-1", "1000001", "x", ""],
+    "spec": ["mixed", "nope", "@spec"],
+    "game": ["kribbeln", "koepfchen", "nope"],
+}
+KNIFFEL_GAME = """rules: kniffel
+players:
+  - name: Zoë
+    games:
+      - {Einser: 3, Zweier: 6, Dreier: 9, Vierer: 12, Fünfer: 15, Sechser: 18,
+         Dreierpasch: 20, Viererpasch: 0, Full House: 25, Kleine Straße: 30,
+         Große Straße: 0, Kniffel: 50, Chance: 22}
+"""
+KRIBBELN_GAME = "names: [Anna, Ben]\nrows:\n" + "".join(
+    f"  - [{20 + i}, {'X' if i % 3 else 18 + i}]\n" for i in range(10)
+)
+HOSTILE_TEMPLATE_LINES = [
+    '{{ "".__class__.__mro__ }}', '{% include "missing.j2" %}', "{{ 1 / 0 }}",
+    '{{ "x" * 10**9 }}', '{{ "%0999999999d" % 1 }}', "{{ lipsum(10**6) }}",
+    '{{ "x"|center(10**9) }}', "{{ range(10**9)|list }}", "{% macro %}", "{{ undefined_name }}",
+    "{% for i in range(9999) %}{% for j in range(9999) %}{% endfor %}{% endfor %}",
+    "{% macro m(a) %}{{ m(a) }}{% endmacro %}{{ m(1) }}", "{{ 7 ** 7 ** 7 }}",
+]  # fmt: skip
+
+
+def _mutate_text(text: str, rng: random.Random) -> str:
+    lines = text.splitlines()
+    kind = rng.randrange(12)
+    if not lines:
+        return text + "\x00"
+    i = rng.randrange(len(lines))
+    if kind == 0:
+        del lines[i]
+    elif kind == 1:
+        lines.insert(i, lines[i])
+    elif kind == 2:
+        lines[i] = re.sub(r"\d+", lambda m: rng.choice(["-1", "0", "1e9", "2.5", "99999999"]),
+                          lines[i], count=1)  # fmt: skip
+    elif kind == 3:
+        lines[i] = re.sub(r":\s*(\S.*)$", lambda m: rng.choice([": [1, 2]", ": {a: 1}", ": ~",
+                          ': "x"', ": yes", ": ''"]), lines[i], count=1)  # fmt: skip
+    elif kind == 4:
+        lines[i] += rng.choice(["\x01", "\x7f", "\u2028", '"\\0"', "\t", "\ufeff"])
+    elif kind == 5:
+        return text[: rng.randrange(len(text) + 1)]
+    elif kind == 6:
+        lines.insert(0, "a0: &a0 [x, x, x, x, x, x, x, x, x, x]")
+        lines.insert(1, "a1: &a1 [" + ", ".join(["*a0"] * 10) + "]")
+        lines.insert(2, "a2: &a2 [" + ", ".join(["*a1"] * 10) + "]")
+        lines.insert(3, "a3: [" + ", ".join(["*a2"] * 90) + "]")
+    elif kind == 7:
+        lines[i] = "[" * 60 + lines[i]
+    elif kind == 8:
+        lines[i] = lines[i].replace(":", "", 1)
+    elif kind == 9:
+        lines[i] = "  " + lines[i]
+    elif kind == 10:
+        lines[i] = lines[i] + " # " + "x" * rng.choice([10, 100_000])
+    else:
+        lines[i] = re.sub(r"\b[a-z_]+\b", "id: ../../escape", lines[i], count=1)
+    return "\n".join(lines) + "\n"
+
+
+def _mutate(data: bytes, rng: random.Random) -> bytes:
+    if rng.random() < 0.08:
+        return data[:20] + b"\xff\xfe" + data[20:]
+    return _mutate_text(data.decode("utf-8"), rng).encode("utf-8", "surrogatepass")
+
+
+class Inputs:
+    """The pool of input files and catalog folders (made once, reused by every input)."""
+
+    def __init__(self, root: Path, rng: random.Random, block_manifest: bytes | None) -> None:
+        self.root = root
+        self.files: dict[str, list[Path]] = {}
+        root.mkdir(parents=True, exist_ok=True)
+        shipped = {p.relative_to(catalog_dir()).as_posix(): p.read_bytes()
+                   for p in sorted(catalog_dir().rglob("*.yaml"))}  # fmt: skip
+        examples = {
+            "kniffel-game": KNIFFEL_GAME.encode(),
+            "kribbeln-game": KRIBBELN_GAME.encode(),
+            "pages": b"sheets:\n  - [a, b, c, d, e, f]\n",
+            "roster": "Zoë\nŁukasz\n\nNguyễn Văn An\n".encode(),
+            "batch": b"3 3 8 8 -> 24\n1, 2, 3, 4 -> 24 # c\nx -> y\n",
+            "block": block_manifest or b"{}",
+        }
+        n = 0
+        for name, data in [*shipped.items(), *examples.items()]:
+            kind = name.split("/")[0] if "/" in name else name
+            variants = [data] + [_mutate(data, rng) for _ in range(4)]
+            for v in variants:
+                n += 1
+                suffix = ".json" if name == "block" else ".txt" if name in ("roster", "batch") \
+                    else ".yaml"  # fmt: skip
+                path = root / f"in{n}-{kind}{suffix}"
+                path.write_bytes(v)
+                self.files.setdefault(kind, []).append(path)
+                self.files.setdefault("any", []).append(path)
+        deep = root / "deep.json"
+        deep.write_text("[" * 50_000)
+        self.files["block"].append(deep)
+        odd = root / "a folder.yaml"
+        odd.mkdir()
+        fifo = root / "fifo.yaml"
+        os.mkfifo(fifo)
+        self.odd = [odd, fifo, Path("/dev/zero"), root / "missing.yaml", Path("/proc/self/status")]
+        self.pdf = root / "doc.pdf"
+        self.catalogs = [self._catalog(i, rng, shipped) for i in range(8)]
+
+    def _catalog(self, i: int, rng: random.Random, shipped: dict[str, bytes]) -> Path:
+        folder = self.root / f"catalog{i}"
+        (folder / "templates" / "de").mkdir(parents=True)
+        (folder / "templates" / "en").mkdir(parents=True)
+        for rel in rng.sample(sorted(shipped), 2):
+            target = folder / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(_mutate(shipped[rel], rng) if i else shipped[rel])
+        for path in rng.sample(sorted(templates_dir().glob("*/*.j2")), 3):
+            text = path.read_text(encoding="utf-8")
+            lines = text.splitlines()
+            at = rng.randrange(len(lines) + 1)
+            lines.insert(at, rng.choice(HOSTILE_TEMPLATE_LINES))
+            mutated = "\n".join(lines) + "\n"
+            (folder / "templates" / path.parent.name / path.name).write_text(mutated)
+        if i % 4 == 3:  # a link out of the catalog
+            (folder / "kniffel").mkdir(exist_ok=True)
+            link = folder / "kniffel" / "linked.yaml"
+            if not link.exists():
+                link.symlink_to(self.root / "in1-kniffel.yaml")
+        return folder
+
+    def pick(self, kind: str, rng: random.Random) -> str:
+        if rng.random() < 0.15:
+            # a batch is a stream on purpose (`--batch <(…)`): a FIFO without writer waits
+            odd = [p for p in self.odd if not (kind == "batch" and p.name == "fifo.yaml")]
+            return str(rng.choice(odd))
+        pool = self.files.get(kind) or self.files["any"]
+        return str(rng.choice(pool))
+
+
+FILE_KINDS = {
+    "dice_file": "kribbeln", "tasks_file": "kribbeln", "balance_file": "kribbeln",
+    "pages_file": "pages", "block_file": "block", "roster": "roster", "batch": "batch",
+}  # fmt: skip
+ARGUMENT_KINDS = {("kniffel", "score"): "kniffel-game", ("kribbeln", "score"): "kribbeln-game",
+                  ("validate", "validate"): "any"}  # fmt: skip
+
+
+def leaf_commands() -> Iterator[tuple[list[str], click.Command]]:
+    """(words, command) for every command the CLI offers (subcommands of groups included)."""
+    ctx = click.Context(cli)
+    for name in sorted(COMMANDS):
+        if name in SKIPPED_COMMANDS:
+            continue
+        command = cli.get_command(ctx, name)
+        if isinstance(command, click.Group):
+            for sub in sorted(command.commands):
+                yield [name, sub], command.commands[sub]
+        else:
+            yield [name], command
+
+
+def _value(words: list[str], param: click.Parameter, inputs: Inputs, rng: random.Random) -> str:
+    name = param.name or ""
+    kind = param.type
+    if name == "out" or "--out" in getattr(param, "opts", ()):
+        return rng.choice(OUTS)
+    if name == "key_file" or "--key-file" in getattr(param, "opts", ()):
+        return rng.choice(["out/k.pdf", "out/a.json", "out/a.pdf", "out/", "out/k/"])
+    if name == "png" or "--png" in getattr(param, "opts", ()):
+        return rng.choice(["png/", "out/png", "out/a.pdf", "png/" + "p" * 300])
+    if name == "catalog":
+        return str(rng.choice(inputs.catalogs)) if rng.random() < 0.9 else str(inputs.odd[1])
+    if name == "folder" and words[0] == "init":
+        return rng.choice(["out/init", "out/", "out/a.pdf"])
+    if name == "folder":
+        return str(rng.choice(inputs.catalogs))
+    if name in FILE_KINDS:
+        return inputs.pick(FILE_KINDS[name], rng)
+    if name == "pdf":
+        return str(inputs.pdf) if rng.random() < 0.7 else inputs.pick("any", rng)
+    if name in BY_NAME:
+        value = rng.choice(BY_NAME[name])
+        if value.startswith("@"):  # a user's file in place of a catalog name
+            return inputs.pick({"@rules": "kniffel", "@profile": "koepfchen",
+                                "@spec": "worksheet"}[value], rng)  # fmt: skip
+        return value
+    if isinstance(kind, click.Choice):
+        return rng.choice([*kind.choices, "nope"]) if rng.random() < 0.9 else "A4"
+    if isinstance(kind, click.types.IntParamType):
+        return rng.choice(INTS)
+    if isinstance(kind, click.types.FloatParamType):
+        return rng.choice(FLOATS)
+    return rng.choice(TEXTS)
+
+
+OUTS = ["out/", "out/a.pdf", "out/a.json", "out/sub/deep/", "out/x" + "y" * 300 + ".pdf",
+        "out/a.pdf/b.pdf", "out", "out/.pdf", "out/a b ü.pdf"]  # fmt: skip
+# sizes that would make a valid run slow (a million games): always drawn from the pool
+ALWAYS = {"games", "copies", "pages", "problems", "versions", "players", "dpi"}
+
+
+def command_line(inputs: Inputs, rng: random.Random, commands: list) -> list[str]:
+    """One random command line."""
+    words, command = rng.choice(commands)
+    args = list(words)
+    for param in command.params:
+        if isinstance(param, click.Option):
+            flag = param.opts[0]
+            if flag in SKIPPED_OPTIONS or (param.name == "as_json" and rng.random() < 0.5):
+                continue
+            if param.name not in ALWAYS and rng.random() < 0.55:
+                continue
+            if param.is_flag:
+                args.append(rng.choice(param.opts + param.secondary_opts))
+            else:
+                args += [flag, _value(words, param, inputs, rng)]
+        elif isinstance(param, click.Argument):
+            if param.nargs == -1:
+                kind = ARGUMENT_KINDS.get((words[0], words[-1]))
+                count = rng.randrange(0, 4 if kind else 7)
+                args += [inputs.pick(kind, rng) if kind else rng.choice([*INTS, "3", "4", "6"])
+                         for _ in range(count)]  # fmt: skip
+            else:
+                kind = ARGUMENT_KINDS.get((words[0], words[-1]), "any")
+                args.append(_value(words, param, inputs, rng) if param.name in ("pdf", "folder")
+                            else inputs.pick(kind, rng))  # fmt: skip
+    if words == ["all"]:
+        args += ["--seed", "-1"]  # the whole default set takes seconds: only its refusals
+    return args
