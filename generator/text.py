@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import jinja2
 import jinja2.bccache
 
-from generator.errors import CatalogError, Input, UserError
+from generator.errors import CatalogError, Input, InputError, UserError
 from generator.resources import templates_dir
 from generator.templating import Budget, LimitedSandbox, bounded, guarded, is_shipped
 
@@ -52,6 +52,15 @@ def percent(value: float, lang: str, digits: int = 1) -> str:
     """A probability as a percentage (de: 12,5 %; en: 12.5%)."""
     text = number(100 * value, lang, digits)
     return f"{text}\u202f%" if lang == "de" else f"{text}%"
+
+
+def comma_names(names: str) -> tuple[str, ...]:
+    """The players' names of a `"Anna, Ben, Cem"` list; an empty one is an input error."""
+    parts = tuple(part.strip() for part in names.split(","))
+    for i, part in enumerate(parts, start=1):
+        if not part:
+            raise InputError("names", f"name {i} is empty (expected comma-separated names)")
+    return parts
 
 
 _SETTINGS: dict[str, Any] = {

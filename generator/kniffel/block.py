@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from generator.errors import InputError
 from generator.kniffel.rules import RuleSet
-from generator.text import Templates, Texts
+from generator.text import Templates, Texts, comma_names
 
 MAX_PLAYERS = 8
 MAX_GAMES = 6
@@ -48,13 +48,7 @@ def make_spec(
     templates: Templates | None = None,
 ) -> BlockSpec:
     """Check the block options against each other and build the spec."""
-    name_list: tuple[str, ...] = ()
-    if names is not None:
-        parts = [part.strip() for part in names.split(",")]
-        for i, part in enumerate(parts, start=1):
-            if not part:
-                raise InputError("names", f"name {i} is empty (expected comma-separated names)")
-        name_list = tuple(parts)
+    name_list = comma_names(names) if names is not None else ()
     if players is None:
         players = len(name_list) or 1
     if not 1 <= players <= MAX_PLAYERS:

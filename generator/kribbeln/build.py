@@ -23,7 +23,7 @@ from generator.kribbeln.dice import DiceSet, load_dice
 from generator.kribbeln.sampler import MAX_PAGES, sample_block
 from generator.kribbeln.solver import TaskFigures, analyze_tasks
 from generator.kribbeln.tasks import TEMPLATE, TaskCatalog, load_tasks, task_text
-from generator.text import Templates, Texts
+from generator.text import Templates, Texts, comma_names
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
@@ -70,13 +70,7 @@ class KribbelnBlock:
 
 def player_names(players: int | None, names: str | None) -> tuple[str, ...]:
     """The name of every player column ("" = a blank column to write in)."""
-    given: tuple[str, ...] = ()
-    if names is not None:
-        parts = [part.strip() for part in names.split(",")]
-        for i, part in enumerate(parts, start=1):
-            if not part:
-                raise InputError("names", f"name {i} is empty (expected comma-separated names)")
-        given = tuple(parts)
+    given = comma_names(names) if names is not None else ()
     count = players if players is not None else (len(given) or DEFAULT_PLAYERS)
     if not MIN_PLAYERS <= count <= MAX_PLAYERS:
         raise InputError(
