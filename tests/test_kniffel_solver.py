@@ -9,10 +9,17 @@ from itertools import product
 import numpy as np
 import pytest
 
+from generator.kniffel import simulate
 from generator.kniffel.coach import advise, make_position, parse_roll
 from generator.kniffel.rules import load_rules
 from generator.kniffel.scoring import allowed_boxes, extra_bonus, score
-from generator.kniffel.simulate import Distribution, simulate_scores
+from generator.kniffel.simulate import (
+    PARTS,
+    Distribution,
+    play_part,
+    score_distribution,
+    simulate_scores,
+)
 from generator.kniffel.solver import (
     best_boxes,
     dice_space,
@@ -169,6 +176,29 @@ def test_simulation_mean_agrees_with_the_exact_expectation(kniffel) -> None:
     p = [dist.percentile(q) for q in (1, 25, 50, 75, 99)]
     assert p == sorted(p) and dist.minimum <= p[0] and p[-1] <= dist.maximum
     assert dist.percentile(50) == int(np.median(scores))
+
+
+def test_a_run_played_in_parts_has_the_same_scores(
+    kniffel, tmp_path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    whole = simulate_scores(kniffel, 1001, seed=5)
+    parts = [simulate_scores(kniffel, 1001, seed=5, part=(k, 3)) for k in range(3)]
+    assert [len(p) for p in parts] == [333, 334, 334]
+    assert np.array_equal(np.concatenate(parts), whole)
+    # a part played into the cache (by another process) is added up, not played again
+    monkeypatch.setenv("DICESHEETS_CACHE", str(tmp_path / "cache"))
+    play_part(kniffel, 1001, 5, (PARTS - 1, PARTS))
+    played: list[tuple[int, int]] = []
+
+    def playing(*args, part=(0, 1), **kwargs):
+        played.append(part)
+        return simulate_scores(*args, part=part, **kwargs)
+
+    monkeypatch.setattr(simulate, "simulate_scores", playing)
+    assert np.array_equal(score_distribution(kniffel, 1001, 5).counts, np.bincount(whole))
+    assert played == [(k, PARTS) for k in range(PARTS - 1)]
+    assert np.array_equal(score_distribution(kniffel, 1001, 5).counts, np.bincount(whole))
+    assert len(played) == PARTS - 1  # the whole run's counts are stored now
 
 
 def test_solve_cli_json(run_cli, kniffel) -> None:

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from generator import interrupts
+from generator.heap import keep_freed_memory
 
 if TYPE_CHECKING:
     import numpy as np
@@ -106,6 +107,23 @@ def _accepted(valid: Callable[[Any], bool] | None, value: Any) -> bool:
         return False
 
 
+def stored_arrays(
+    namespace: str, key: str, valid: Callable[[dict[str, np.ndarray]], bool] | None = None
+) -> dict[str, np.ndarray] | None:
+    """The arrays stored under (namespace, key) if sound and `valid`, else None."""
+    import numpy as np  # only array users pay for numpy
+
+    payload = read_entry(cache_dir() / namespace / f"{key}.npz")
+    if payload is None:
+        return None
+    try:
+        with np.load(io.BytesIO(payload), allow_pickle=False) as data:
+            arrays = {name: data[name] for name in data.files}
+    except Exception:  # a sound checksum over a payload numpy cannot read: recompute
+        return None
+    return arrays if _accepted(valid, arrays) else None
+
+
 def cached_arrays(
     namespace: str,
     key: str,
@@ -113,22 +131,16 @@ def cached_arrays(
     valid: Callable[[dict[str, np.ndarray]], bool] | None = None,
 ) -> dict[str, np.ndarray]:
     """The arrays stored under (namespace, key) if sound and `valid`, else computed and stored."""
-    import numpy as np  # only array users pay for numpy
+    import numpy as np
 
-    path = cache_dir() / namespace / f"{key}.npz"
-    payload = read_entry(path)
-    if payload is not None:
-        try:
-            with np.load(io.BytesIO(payload), allow_pickle=False) as data:
-                arrays = {name: data[name] for name in data.files}
-            if _accepted(valid, arrays):
-                return arrays
-        except Exception:  # a sound checksum over a payload numpy cannot read: recompute
-            pass
+    arrays = stored_arrays(namespace, key, valid)
+    if arrays is not None:
+        return arrays
+    keep_freed_memory()  # the computation is about to make many large temporaries
     arrays = compute()
     buffer = io.BytesIO()
     np.savez(buffer, **arrays)  # type: ignore[arg-type]  # numpy's stub types **kwds oddly
-    store_entry(path, buffer.getvalue())
+    store_entry(cache_dir() / namespace / f"{key}.npz", buffer.getvalue())
     return arrays
 
 
@@ -148,6 +160,7 @@ def cached_json(
                 return value
         except (ValueError, RecursionError):
             pass
+    keep_freed_memory()
     value = compute()
     store_entry(path, json.dumps(value, sort_keys=True).encode())
     return value
