@@ -60,6 +60,7 @@ class Expect:
     """What a page kind promises. `body_min` None: not a players' or pupils' page."""
 
     body_min: float | None = 8.0
+    large_print: bool = False  # every text at least `body_min`, fine print too
     min_used: float = 0.25  # share of the printable area a page's content spans at least
     orphans: bool = True  # text pages: no heading as a page's last line
     edge_exempt: tuple[str, ...] = ()  # words allowed near the edge (a cut mark), commented
@@ -152,11 +153,13 @@ def check_overlap(words: Sequence[Word]) -> list[str]:
     return found
 
 
-def check_edge(page: pdfplumber.page.Page, exempt: Sequence[str] = ()) -> list[str]:
+def check_edge(
+    page: pdfplumber.page.Page, words: Sequence[Word], exempt: Sequence[str] = ()
+) -> list[str]:
     """Nothing printed (letters, lines, boxes) within `EDGE` of the paper's edge."""
     found = []
     w, h = page.width, page.height
-    for word in _words(page):
+    for word in words:
         if word.text in exempt:
             continue
         gap = min(word.x0, w - word.x1, word.top, h - word.bottom)
@@ -174,16 +177,25 @@ def check_edge(page: pdfplumber.page.Page, exempt: Sequence[str] = ()) -> list[s
 
 
 def check_size(words: Sequence[Word], body_min: float | None, large_print: bool) -> list[str]:
-    """Body text (ink) at least `body_min`, grey fine print at least `FINE_MIN`."""
+    """Body text (ink) at least `body_min`, grey fine print at least `FINE_MIN` (one line each)."""
     if body_min is None:
         return []
-    found = []
+    small: dict[tuple[float, float, bool], list[Word]] = {}
     for w in words:
         least = body_min if large_print or not w.grey else FINE_MIN
         if w.size < least - 0.05:
-            kind = "fine print" if w.grey else "body text"
-            found.append(f"{w.text!r}: {kind} {w.size:.1f} pt, below {least:g} pt")
+            small.setdefault((round(w.baseline, 1), round(w.size, 1), w.grey), []).append(w)
+    found = []
+    for (_, size, grey), line in small.items():
+        least = body_min if large_print or not grey else FINE_MIN
+        text = " ".join(w.text for w in sorted(line, key=lambda w: w.x0))
+        kind = "fine print" if grey else "body text"
+        found.append(f"{_short(text)!r}: {kind} {size:.1f} pt, below {least:g} pt")
     return found
+
+
+def _short(text: str, most: int = 48) -> str:
+    return text if len(text) <= most else text[: most - 1] + "…"
 
 
 def check_fields(fields: Sequence[Field], page: int) -> list[str]:
@@ -227,43 +239,72 @@ def _lines(words: Sequence[Word]) -> list[list[Word]]:
     return [lines[y] for y in sorted(lines)]
 
 
-def check_orphan(words: Sequence[Word], h: float) -> list[str]:
-    """No heading (bold ink above the body size) as the page's last line above the footer."""
+ORPHAN_LINES = 3  # a heading with no more of its section than this below it is left behind
+
+
+def _body_lines(words: Sequence[Word], h: float) -> tuple[list[list[Word]], float]:
+    """The lines of body text (fine print and footers aside) and the size most letters have."""
     body = [w for w in words if not w.grey and not _is_footer(w, h)]
-    if not body:
-        return []
     sizes = Counter(round(w.size, 1) for w in body for _ in w.text)
-    body_size = sizes.most_common(1)[0][0]
-    last = _lines(body)[-1]
-    worded = any(sum(ch.isalpha() for ch in w.text) >= 2 for w in last)  # not a sum like "4 = 8"
-    if worded and all(w.bold and w.size > body_size + 0.05 for w in last):
-        text = " ".join(w.text for w in sorted(last, key=lambda w: w.x0))
+    return _lines(body), (sizes.most_common(1)[0][0] if sizes else 0.0)
+
+
+def _heading(line: Sequence[Word], body_size: float) -> float | None:
+    """The size of a heading line (bold ink above the body size, words not sums), else None."""
+    worded = any(sum(ch.isalpha() for ch in w.text) >= 2 for w in line)  # not "(1 + 1) · 4 = 8"
+    if worded and all(w.bold and w.size > body_size + 0.05 for w in line):
+        return min(w.size for w in line)
+    return None
+
+
+def check_orphan(words: Sequence[Word], h: float, after: Sequence[Word] | None) -> list[str]:
+    """No heading left at a page's foot: as its last line, or with at most `ORPHAN_LINES`
+    of its section below it while the next page (`after`; None: the last page) goes on
+    with that section (it does not open with a heading as large)."""
+    lines, body_size = _body_lines(words, h)
+    heads = [(i, size) for i, line in enumerate(lines) if (size := _heading(line, body_size))]
+    if not heads:
+        return []
+    i, size = heads[-1]
+    while i > 0 and _heading(lines[i - 1], body_size):  # a heading set on two lines
+        i -= 1
+    text = " ".join(w.text for line in lines[i:] if _heading(line, body_size) for w in line)
+    below = len(lines) - 1 - heads[-1][0]
+    if below == 0:
         return [f"heading {text!r} is the page's last line"]
-    return []
+    if below > ORPHAN_LINES or after is None:
+        return []
+    next_lines, next_size = _body_lines(after, h)
+    opens = _heading(next_lines[0], next_size) if next_lines else None
+    if opens is not None and opens >= size - 0.05:
+        return []
+    return [f"heading {text!r} is left at the page's foot with {below} line(s) of its section"]
 
 
 def page_health(
-    pdf: bytes, document: Document, expect: Expect | Sequence[Expect], large_print: bool = False
+    pdf: bytes, document: Document, expect: Expect | Sequence[Expect]
 ) -> dict[str, list[str]]:
     """Every check's findings (`CHECKS` order), each "page k: …"; `expect` per page or for all."""
     found: dict[str, list[str]] = {name: [] for name in CHECKS}
     with pdfplumber.open(io.BytesIO(pdf)) as doc:
         assert len(doc.pages) == len(document.pages), "the PDF is not this document"
+        words = [_words(page) for page in doc.pages]
         for number, (page, model) in enumerate(zip(doc.pages, document.pages), start=1):
             exp = expect if isinstance(expect, Expect) else expect[number - 1]
-            words = _words(page)
+            here = words[number - 1]
+            after = words[number] if number < len(words) else None
             rects = rects_of(model.items, document.forms)
             w, h = page.width, page.height
             results = {
-                "boxes": check_boxes(words, rects, h),
-                "overlap": check_overlap(words),
-                "edge": check_edge(page, exp.edge_exempt),
-                "size": check_size(words, exp.body_min, large_print),
+                "boxes": check_boxes(here, rects, h),
+                "overlap": check_overlap(here),
+                "edge": check_edge(page, here, exp.edge_exempt),
+                "size": check_size(here, exp.body_min, exp.large_print),
                 "fields": check_fields(exp.fields, number),
                 "used": []
                 if number in exp.blank_pages
-                else check_used(words, rects, w, h, exp.min_used),
-                "orphan": check_orphan(words, h) if exp.orphans else [],
+                else check_used(here, rects, w, h, exp.min_used),
+                "orphan": check_orphan(here, h, after) if exp.orphans else [],
             }
             for name, lines in results.items():
                 found[name] += [f"page {number}: {line}" for line in dict.fromkeys(lines)]

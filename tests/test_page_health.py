@@ -38,6 +38,7 @@ assert len(TITLE) == 90
 LANGS = ("de", "en")
 PAPERS = (("a4", False), ("a4", True), ("letter", False), ("letter", True))
 PLAYERS = Expect(body_min=8.0, orphans=False)  # a sheet players write on: no story
+LARGE_PRINT = Expect(body_min=16.0, large_print=True, orphans=False)  # promised ≥ 16 pt
 TEXT = Expect(body_min=8.0)  # rules pages the players read
 TEACHER = Expect(body_min=None)  # keys and reports: for the grown-up at the table
 
@@ -49,7 +50,6 @@ class Case:
     built: Built
     kinds: tuple[str, ...]  # the page kind of every page
     expect: tuple[Expect, ...]
-    large_print: bool = False
 
 
 # --- the products, loaded once (the inputs do not depend on paper or language) ----------
@@ -83,19 +83,26 @@ def _kribbeln_inputs() -> Any:
     return load_block(BlockRequest(pages=2))
 
 
+LARGE = "Maximilian-Alexander, 王小明"  # these pupils get large print
+
+WORKSHEETS = (("koepfchen", 2, NAMES), ("24", 1, "Maximilian-Alexander, Nguyễn Văn An"))
+"""The worksheets of the matrix: family, level and the class (two pupils in large print)."""
+
+
 @cache
-def _worksheet_inputs(lang: str, large_print: bool) -> Any:
+def _worksheet_inputs(family: str, level: int, names: str, lang: str) -> Any:
     from generator.worksheet.build import load_worksheet
 
-    return load_worksheet(_worksheet_request(lang, "a4", large_print))
+    return load_worksheet(_worksheet_request(family, level, names, lang, "a4"))
 
 
-def _worksheet_request(lang: str, paper: str, large_print: bool) -> Any:
+def _worksheet_request(family: str, level: int, names: str, lang: str, paper: str) -> Any:
     from generator.worksheet.build import WorksheetRequest
 
     return WorksheetRequest(
-        level=2, lang=lang, paper=paper, title=TITLE, names=NAMES, large_print=large_print
-    )
+        family=family, level=level, lang=lang, paper=paper, title=TITLE, names=names,
+        large_print_for=LARGE if "王" in names else names.split(",")[0],
+    )  # fmt: skip
 
 
 @cache
@@ -186,17 +193,17 @@ def _worksheet(paper: str, landscape: bool, lang: str) -> list[Case]:
     if landscape:  # worksheets are portrait only
         return []
     cases = []
-    for large in (False, True):
-        built = build_worksheet(
-            _worksheet_inputs(lang, large), _worksheet_request(lang, paper, large)
-        )
-        sheets = built.contents["sheet_pages"]
+    for family, level, names in WORKSHEETS:
+        inputs = _worksheet_inputs(family, level, names, lang)
+        built = build_worksheet(inputs, _worksheet_request(family, level, names, lang, paper))
         n = len(built.document.pages)
-        sheet = "worksheet-large-sheet" if large else "worksheet-sheet"
-        kinds = (sheet,) * sheets + ("worksheet-key",) * (n - sheets)
-        body = replace(PLAYERS, body_min=16.0) if large else PLAYERS
-        expect = (body,) * sheets + (TEACHER,) * (n - sheets)
-        cases.append(Case(built, kinds, expect, large_print=large))
+        kinds, expect = ["worksheet-key"] * n, [TEACHER] * n
+        for sheet in built.contents["sheets"]:
+            large = sheet["large_print"]
+            for k in range(sheet["first_page"] - 1, sheet["first_page"] - 1 + sheet["pages"]):
+                kinds[k] = "worksheet-large-sheet" if large else "worksheet-sheet"
+                expect[k] = LARGE_PRINT if large else PLAYERS
+        cases.append(Case(built, tuple(kinds), tuple(expect)))
     return cases
 
 
@@ -238,7 +245,7 @@ def matrix() -> dict[tuple[str, str], list[str]]:
 def _check(case: Case, where: str, found: dict[tuple[str, str], list[str]]) -> None:
     doc = case.built.document
     pdf = render_pdf(doc)
-    for check, lines in page_health(pdf, doc, case.expect, case.large_print).items():
+    for check, lines in page_health(pdf, doc, case.expect).items():
         for line in lines:  # "page k: …"
             kind = case.kinds[int(line.split(":")[0].split()[1]) - 1]
             found[(kind, check)].append(f"{where} · {case.built.name} {line}")
@@ -252,11 +259,13 @@ KNOWN: dict[tuple[str, str], str] = {
     ("koepfchen-board", "edge"): "#16 16n: '✂ hier abschneiden' ends 3.8 mm from the edge",
     ("koepfchen-board", "size"): "#16 16n: the glue hint and legend in ink at 6.7–7.5 pt",
     ("koepfchen-key", "used"): "#16 16n: overflow pages of the key only 10 % used",
+    ("koepfchen-key", "orphan"): "#16 16n: 'hardest targets' heading left at a page's foot",
     ("kribbeln-sheet", "boxes"): "#16 16k: long names run out of their cells",
     ("kribbeln-sheet", "overlap"): "#16 16k: long names run over their neighbours",
     ("kribbeln-sheet", "size"): "#16 16k: names at 6 pt, task text and row help below 8 pt",
     ("kribbeln-sheet", "fields"): "#16 16k: pip fields 10.6 mm wide with 8 players (≥ 11 mm)",
     ("kribbeln-rules", "used"): "#16 16k: landscape rules end on a page holding only the legend",
+    ("kribbeln-rules", "orphan"): "#16 16k: landscape: 'Farben und Zeichen' left at a page's foot",
     ("worksheet-large-sheet", "size"): "#16 16w: the long title shrinks to 8.2 pt in large print",
     ("report-koepfchen", "used"): "#16 16k: the second page is less than a quarter used",
 }
@@ -288,4 +297,4 @@ if __name__ == "__main__":  # python -m tests.test_page_health [KIND] [CHECK]: t
     want = sys.argv[1:]
     for (kind, check), lines in matrix().items():
         if lines and all(w in (kind, check) or w in kind for w in want):
-            print(f"== {kind}", report({check: lines}, limit=20), sep="\n")
+            print(f"== {kind}", report({check: lines}, limit=40), sep=" · ")
