@@ -43,12 +43,6 @@ def cache_dir() -> Path:
     return Path(base) / "dicesheets"
 
 
-def key_for(*parts: Any) -> str:
-    """A stable hex key for JSON-serialisable parts."""
-    text = json.dumps(parts, sort_keys=True, ensure_ascii=False, default=str)
-    return hashlib.sha256(text.encode()).hexdigest()[:32]
-
-
 def _seal(payload: bytes) -> bytes:
     return FORMAT + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload
 
@@ -107,23 +101,6 @@ def _accepted(valid: Callable[[Any], bool] | None, value: Any) -> bool:
         return False
 
 
-def stored_arrays(
-    namespace: str, key: str, valid: Callable[[dict[str, np.ndarray]], bool] | None = None
-) -> dict[str, np.ndarray] | None:
-    """The arrays stored under (namespace, key) if sound and `valid`, else None."""
-    import numpy as np  # only array users pay for numpy
-
-    payload = read_entry(cache_dir() / namespace / f"{key}.npz")
-    if payload is None:
-        return None
-    try:
-        with np.load(io.BytesIO(payload), allow_pickle=False) as data:
-            arrays = {name: data[name] for name in data.files}
-    except Exception:  # a sound checksum over a payload numpy cannot read: recompute
-        return None
-    return arrays if _accepted(valid, arrays) else None
-
-
 def cached_arrays(
     namespace: str,
     key: str,
@@ -131,16 +108,23 @@ def cached_arrays(
     valid: Callable[[dict[str, np.ndarray]], bool] | None = None,
 ) -> dict[str, np.ndarray]:
     """The arrays stored under (namespace, key) if sound and `valid`, else computed and stored."""
-    import numpy as np
+    import numpy as np  # only array users pay for numpy
 
-    arrays = stored_arrays(namespace, key, valid)
-    if arrays is not None:
-        return arrays
+    path = cache_dir() / namespace / f"{key}.npz"
+    payload = read_entry(path)
+    if payload is not None:
+        try:
+            with np.load(io.BytesIO(payload), allow_pickle=False) as data:
+                arrays = {name: data[name] for name in data.files}
+            if _accepted(valid, arrays):
+                return arrays
+        except Exception:  # a sound checksum over a payload numpy cannot read: recompute
+            pass
     keep_freed_memory()  # the computation is about to make many large temporaries
     arrays = compute()
     buffer = io.BytesIO()
     np.savez(buffer, **arrays)  # type: ignore[arg-type]  # numpy's stub types **kwds oddly
-    store_entry(cache_dir() / namespace / f"{key}.npz", buffer.getvalue())
+    store_entry(path, buffer.getvalue())
     return arrays
 
 
@@ -164,3 +148,13 @@ def cached_json(
     value = compute()
     store_entry(path, json.dumps(value, sort_keys=True).encode())
     return value
+
+
+class DiskStore:
+    """The on-disk cache as a `generator.store.Store`: what the edge gives the solvers."""
+
+    arrays = staticmethod(cached_arrays)
+    json = staticmethod(cached_json)
+
+
+DISK = DiskStore()

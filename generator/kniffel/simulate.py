@@ -36,6 +36,7 @@ from generator.kniffel.solver import (
     hopeless,
     rules_fingerprint,
 )
+from generator.store import Store, key_for
 
 # 3: keeps from rollhold.Policy (its tie rule) instead of the first exact maximum
 SIMULATION_VERSION = 3
@@ -233,8 +234,6 @@ class Distribution:
 
 
 def _scores_key(strategy: Strategy, games: int, seed: int, part: tuple[int, int] | None) -> str:
-    from generator.io.cache import key_for
-
     parts = [] if part is None else [list(part)]  # a whole run keeps the key it always had
     fingerprint = rules_fingerprint(strategy.rules)
     return key_for(
@@ -243,7 +242,7 @@ def _scores_key(strategy: Strategy, games: int, seed: int, part: tuple[int, int]
 
 
 def _counts_of(games: int) -> Callable[[dict[str, np.ndarray]], bool]:
-    """The check of a cache entry holding the score counts of `games` games."""
+    """The check of a stored entry holding the score counts of `games` games."""
 
     def valid(arrays: dict[str, np.ndarray]) -> bool:
         counts = arrays["counts"]
@@ -258,14 +257,22 @@ def _counts_of(games: int) -> Callable[[dict[str, np.ndarray]], bool]:
     return valid
 
 
-def play_part(strategy: Strategy, games: int, seed: int, part: tuple[int, int]) -> None:
-    """Play one part of a run into the solver cache (for a process beside the one that reads it).
+class _Missing(Exception):
+    """A look-up found nothing (raised instead of computing)."""
+
+
+def _raise_missing() -> dict[str, np.ndarray]:
+    raise _Missing
+
+
+def play_part(
+    strategy: Strategy, games: int, seed: int, part: tuple[int, int], *, store: Store
+) -> None:
+    """Play one part of a run into `store` (for a process beside the one that reads it).
 
     `score_distribution` adds the parts it finds up instead of playing their games again.
     """
-    from generator.io.cache import cached_arrays
-
-    cached_arrays(
+    store.arrays(
         "kniffel",
         _scores_key(strategy, games, seed, part),
         lambda: {"counts": np.bincount(simulate_scores(strategy, games, seed, part=part))},
@@ -274,25 +281,32 @@ def play_part(strategy: Strategy, games: int, seed: int, part: tuple[int, int]) 
 
 
 def score_distribution(
-    strategy: Strategy, games: int, seed: int, tick: Callable[[int], None] | None = None
+    strategy: Strategy,
+    games: int,
+    seed: int,
+    tick: Callable[[int], None] | None = None,
+    *,
+    store: Store,
 ) -> Distribution:
-    """The simulated distribution, from the on-disk cache or simulated and stored.
+    """The simulated distribution, from `store` or simulated and stored.
 
-    Parts of the run (`play_part`, in `PARTS` parts) found in the cache are added up;
-    the scores are the same either way.
+    Parts of the run (`play_part`, in `PARTS` parts) found in `store` are added up; the
+    scores are the same either way.
     """
-    from generator.io.cache import cached_arrays, stored_arrays
+
+    def stored(part: tuple[int, int]) -> dict[str, np.ndarray] | None:
+        key, valid = (
+            _scores_key(strategy, games, seed, part),
+            _counts_of(len(part_range(games, part))),
+        )
+        try:
+            return store.arrays("kniffel", key, _raise_missing, valid)
+        except _Missing:
+            return None
 
     def simulate() -> dict[str, np.ndarray]:
         parts = [(k, PARTS) for k in range(PARTS)]
-        found = [
-            stored_arrays(
-                "kniffel",
-                _scores_key(strategy, games, seed, part),
-                _counts_of(len(part_range(games, part))),
-            )
-            for part in parts
-        ]
+        found = [stored(part) for part in parts]
         if not any(found):
             return {"counts": np.bincount(simulate_scores(strategy, games, seed, tick))}
         counts = [
@@ -307,7 +321,7 @@ def score_distribution(
         return {"counts": total}
 
     key = _scores_key(strategy, games, seed, None)
-    arrays = cached_arrays("kniffel", key, simulate, _counts_of(games))
+    arrays = store.arrays("kniffel", key, simulate, _counts_of(games))
     return Distribution(arrays["counts"].astype(np.int64), seed)
 
 
@@ -333,13 +347,17 @@ class SolveReport:
         }
 
 
-def solve_report(strategy: Strategy, games: int, seed: int) -> SolveReport:
-    """Simulate `games` games (or read them from the cache) beside the exact expectation."""
-    from generator.progress import progress
-
+def solve_report(
+    strategy: Strategy,
+    games: int,
+    seed: int,
+    tick: Callable[[int], None] | None = None,
+    *,
+    store: Store,
+) -> SolveReport:
+    """Simulate `games` games (or read them from `store`) beside the exact expectation."""
     check_games(games)
-    with progress(len(strategy.rules.boxes), "simulating games") as tick:
-        dist = score_distribution(strategy, games, seed, tick)
+    dist = score_distribution(strategy, games, seed, tick, store=store)
     return SolveReport(strategy.rules, strategy.expected_score(), dist)
 
 
