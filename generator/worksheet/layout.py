@@ -9,6 +9,7 @@ on. Every page of a version is a reusable form; a pupil's page adds only the nam
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -18,7 +19,6 @@ from generator.render.flow import (
     Column,
     Group,
     Heading,
-    PageBreak,
     PageFrame,
     Paragraph,
     Table,
@@ -26,9 +26,8 @@ from generator.render.flow import (
     TextStyle,
     Theme,
     flow_story,
-    wrap,
 )
-from generator.render.fonts import fit_size, text_width
+from generator.render.fonts import descent, fit_size, text_width
 from generator.render.primitives import (
     MM,
     Align,
@@ -168,6 +167,70 @@ def geometry(paper: str, large_print: bool, max_values: int, cards: bool) -> Geo
     raise AssertionError("unreachable")
 
 
+# --- lines of text -----------------------------------------------------------------------
+
+ORPHAN = 0.25  # a paragraph's last line is at least this share of the width
+NO_BREAK = "\u00a0"  # templates bind words with it ("+, −, · und :" stays on one line)
+
+
+BREAKS = re.compile(r"[^\S\u00a0]+")  # whitespace but the no-break space
+
+
+def _wrap_bound(text: str, size: float, width: float, bold: bool) -> list[list[str]]:
+    """The words of each line (a word longer than a line stands alone)."""
+    lines: list[list[str]] = []
+    for word in BREAKS.split(text.strip()):
+        if lines and text_width(" ".join([*lines[-1], word]), size, bold) <= width:
+            lines[-1].append(word)
+        elif word:
+            lines.append([word])
+    return lines
+
+
+def lines_without_orphan(text: str, size: float, width: float, bold: bool = False) -> list[str]:
+    """The lines of `text`, never a short word alone on the last one ("… ab" / "0."):
+    words move down from the line above until the last line is a quarter of the width.
+    A no-break space binds the words around it."""
+    lines = _wrap_bound(text, size, width, bold)
+    if len(lines) >= 2:
+        above, last = lines[-2], lines[-1]
+        while len(above) > 1 and text_width(" ".join(last), size, bold) < ORPHAN * width:
+            if text_width(" ".join([above[-1], *last]), size, bold) > width:
+                break
+            last.insert(0, above.pop())
+    return [" ".join(line).replace(NO_BREAK, " ") for line in lines]
+
+
+def shortened(text: str, size: float, width: float, bold: bool = False) -> str:
+    """`text`, or as many of its words as fit with "…" (a word cut only when the first
+    one alone is too long)."""
+    if text_width(text, size, bold) <= width:
+        return text
+    words = text.split(" ")
+    while len(words) > 1:
+        words.pop()
+        cut = " ".join(words).rstrip(" –-,;:")
+        if text_width(cut + " …", size, bold) <= width:
+            return cut + " …"
+    cut = words[0]
+    while len(cut) > 1 and text_width(cut + "…", size, bold) > width:
+        cut = cut[:-1]
+    return cut + "…"
+
+
+TITLE_LINES = 2
+TITLE_LEADING = 1.15  # a title's two lines belong together
+
+
+def title_lines(title: str, size: float, width: float) -> list[str]:
+    """The title at its size in at most two lines; a longer one ends in "…"."""
+    lines = lines_without_orphan(title, size, width, bold=True)
+    if len(lines) > TITLE_LINES:
+        rest = " ".join(lines[TITLE_LINES - 1 :])
+        lines = [*lines[: TITLE_LINES - 1], rest]
+    return [shortened(line, size, width, bold=True) for line in lines]
+
+
 # --- one cell ---------------------------------------------------------------------------
 
 
@@ -231,7 +294,7 @@ def cell_items(problem: ShownProblem, x: float, top: float, geo: Geometry) -> li
 
 @dataclass(frozen=True)
 class NameSpot:
-    """Where a pupil's name is written: the start of the name line, its baseline and length."""
+    """Where a pupil's name is written: the start of the name line, its height and length."""
 
     x: float
     y: float
@@ -272,7 +335,7 @@ class Spots:
 
 
 def _spot(start: float, end: float, y: float) -> NameSpot:
-    return NameSpot(start + 1 * MM, y + 1.5, end - start - 2 * MM)
+    return NameSpot(start + 1 * MM, y - 1, end - start - 2 * MM)  # the line of `_field`
 
 
 def _first_header(letter: str, words: SheetWords, geo: Geometry) -> tuple[list[Item], Spots, float]:
@@ -280,9 +343,12 @@ def _first_header(letter: str, words: SheetWords, geo: Geometry) -> tuple[list[I
     style = geo.style
     items, badge_bottom = _badge(letter, words, geo)
     room_right = geo.right - style.badge - 5 * MM
-    title_size = fit_size(words.title, style.title, room_right - geo.left, bold=True)
-    title_y = geo.top - 0.8 * style.title
-    items.append(Text(geo.left, title_y, words.title, title_size, True))
+    lines = title_lines(words.title, style.title, room_right - geo.left)
+    first_y = geo.top - 0.8 * style.title
+    step = style.title * TITLE_LEADING
+    items += [Text(geo.left, first_y - k * step, line, style.title, True)
+              for k, line in enumerate(lines)]  # fmt: skip
+    title_y = first_y - (len(lines) - 1) * step
     row1 = title_y - style.field_gap - 0.25 * style.title
     row2 = row1 - style.field_gap
     width = room_right - geo.left
@@ -345,8 +411,8 @@ def _intro(heading: str, instruction: str, geo: Geometry) -> tuple[float, list[t
     """Height and lines (text, bold) of a section's heading and instruction."""
     style = geo.style
     width = geo.right - geo.left
-    lines = [(line, True) for line in wrap(heading, style.heading, width, bold=True)]
-    lines += [(line, False) for line in wrap(instruction, style.instruction, width)]
+    lines = [(line, True) for line in lines_without_orphan(heading, style.heading, width, True)]
+    lines += [(line, False) for line in lines_without_orphan(instruction, style.instruction, width)]
     height = sum((style.heading if bold else style.instruction) * LEADING for _, bold in lines)
     return height + SECTION_GAP, lines
 
@@ -471,33 +537,40 @@ def fitted(
     return roomier(geo, version, words, per_page)
 
 
+NAME_CLEARANCE = 1.0  # points between the deepest descender (g, p, ç, ą) and the line
+
+
 def name_text(name: str, spot: NameSpot, geo: Geometry) -> Text:
-    """A pupil's name written on the name line."""
-    return Text(spot.x, spot.y, name, fit_size(name, geo.style.name, spot.width))
+    """A pupil's name written on the name line, its descenders clear of the line."""
+    size = fit_size(name, geo.style.name, spot.width)
+    return Text(spot.x, spot.y + descent(size) + NAME_CLEARANCE, name, size)
 
 
 # --- the answer key ---------------------------------------------------------------------
 
 KEY_SIZE = 9.5
-KEY_ROW = 6.2 * MM
+KEY_ROWS = (6.2 * MM, 5.6 * MM, 5.0 * MM)  # row heights to try, roomiest first
 KEY_WIDTHS = (0.5, 1.5, 0.7, 2.5, 0.95, 1.2)
 KEY_ALIGN: tuple[Align, ...] = ("right", "center", "center", "left", "center", "center")
 
 
-KEY_THEME = Theme(
-    headings={
-        1: TextStyle(16, bold=True, after=3 * MM),  # the key's title
-        2: TextStyle(14, bold=True, after=2.5 * MM),  # a version
-        3: TextStyle(12, bold=True, after=2.5 * MM),  # the class list
-        4: TextStyle(10.5, bold=True, after=1.5 * MM),  # a section of a version
-    },
-    paragraphs={"body": TextStyle(KEY_SIZE, after=2.5 * MM)},
-    table=TableStyle(KEY_SIZE, KEY_ROW, after=3 * MM),
-)
+def key_theme(row_h: float = KEY_ROWS[0]) -> Theme:
+    """How the key looks, with table rows `row_h` tall."""
+    return Theme(
+        headings={
+            1: TextStyle(16, bold=True, after=3 * MM),  # the key's title
+            2: TextStyle(14, bold=True, before=4 * MM, after=2.5 * MM),  # a version
+            3: TextStyle(12, bold=True, after=2.5 * MM),  # the class list
+            4: TextStyle(10.5, bold=True, after=1.5 * MM),  # a section of a version
+        },
+        paragraphs={"body": TextStyle(KEY_SIZE, after=2.5 * MM)},
+        table=TableStyle(KEY_SIZE, row_h, after=3 * MM),
+    )
 
 
 def key_story(key: AnswerKey) -> list[Block]:
-    """The answer key: an overview (and the class list), then each version from a new page."""
+    """The answer key: an overview (and the class list), then the versions one below the
+    other, each kept whole on a page where it fits (so a page holds several)."""
     story: list[Block] = [Heading(key.title, 1), *(Paragraph(text) for text in key.intro)]
     if key.roster:
         name_col, version_col = key.roster_columns
@@ -510,20 +583,20 @@ def key_story(key: AnswerKey) -> list[Block]:
         rows = tuple((a[0], a[1], b[0], b[1]) for a, b in zip(key.roster[:half], second))
         story += [Heading(key.roster_heading, 3), Table(columns, rows)]
     columns = tuple(Column(t, w, a) for t, w, a in zip(key.columns, KEY_WIDTHS, KEY_ALIGN))
-    for index, version in enumerate(key.versions):
+    for version in key.versions:
         blocks: list[Block] = [Heading(version.heading, 2)]
         for section in version.sections:
             if section.heading:
                 blocks.append(Heading(section.heading, 4))
             blocks.append(Table(columns, section.rows))
-        # the first version stays below the overview only if it fits there whole
-        story += [PageBreak()] if index else []
+        # a version longer than a page starts on a fresh one and continues under its header
         story.append(Group(tuple(blocks), fresh_if_long=True))
     return story
 
 
 def key_pages(key: AnswerKey, page_w: float, page_h: float) -> list[Page]:
-    """The answer key's pages, each with the footer and "page k of N"."""
+    """The answer key's pages, each with the footer and "page k of N": the fewest pages,
+    then the roomiest rows."""
 
     def footer(k: int, total: int) -> list[Item]:
         return [
@@ -533,7 +606,16 @@ def key_pages(key: AnswerKey, page_w: float, page_h: float) -> list[Page]:
 
     frame = PageFrame(page_w, page_h, MARGIN, page_w - MARGIN, page_h - MARGIN,
                       MARGIN + 8 * MM, footer=footer)  # fmt: skip
-    return [Page(tuple(items)) for items in flow_story(key_story(key), frame, KEY_THEME)]
+    story = key_story(key)
+    tried = [flow_story(story, frame, key_theme(row_h)) for row_h in KEY_ROWS]
+
+    def cost(pages: list[list[Item]]) -> tuple[int, int]:
+        """Pages, then table headers: a table continued on the next page repeats its own."""
+        head = key.columns[0]
+        return len(pages), sum(isinstance(i, Text) and i.text == head for p in pages for i in p)
+
+    best = min(tried, key=cost)  # the first of the cheapest: the roomiest rows
+    return [Page(tuple(items)) for items in best]
 
 
 # --- the whole document -----------------------------------------------------------------
