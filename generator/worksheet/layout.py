@@ -72,7 +72,8 @@ class Style:
     card: float  # the digit on a card
     footer: float
     die: float  # preferred side of a die (width of a card)
-    min_die: float  # below this, one column instead of two
+    min_die: float  # below this, the dice take two rows (large print) or one column
+    squeeze_die: float  # the smallest a one-page sheet may make them
     box: float  # side of the target box
     badge: float  # side of the version badge
     badge_letter: float
@@ -83,14 +84,18 @@ class Style:
 
 NORMAL = Style(
     title=18, label=11, name=14, instruction=10.5, heading=12, number=11, target=20, card=15,
-    footer=7, die=11 * MM, min_die=8 * MM, box=13 * MM, badge=17 * MM, badge_letter=30,
-    lines=2, line_gap=8.5 * MM, field_gap=9 * MM,
+    footer=7, die=11 * MM, min_die=8 * MM, squeeze_die=8 * MM, box=13 * MM, badge=17 * MM,
+    badge_letter=30, lines=2, line_gap=8.5 * MM, field_gap=9 * MM,
 )  # fmt: skip
+# Large print: dice and cards half as big again (never below normal print's largest), the
+# numbers of a problem in two rows where one row would make them smaller than that.
 LARGE = Style(
-    title=22, label=16, name=18, instruction=16, heading=18, number=16, target=28, card=20,
-    footer=16, die=14 * MM, min_die=10.5 * MM, box=18 * MM, badge=21 * MM, badge_letter=38,
-    lines=2, line_gap=12 * MM, field_gap=12.5 * MM,
+    title=22, label=16, name=18, instruction=16, heading=18, number=16, target=28, card=22,
+    footer=16, die=16 * MM, min_die=12 * MM, squeeze_die=10.5 * MM, box=18 * MM, badge=21 * MM,
+    badge_letter=38, lines=2, line_gap=12 * MM, field_gap=12.5 * MM,
 )  # fmt: skip
+DISC_FILL = 0.65  # the widest problem number takes at most this share of its disc
+BOX_PAD = 0.3  # room left and right of the widest target, as a share of its size
 
 
 @dataclass(frozen=True)
@@ -106,6 +111,10 @@ class Geometry:
     die: float  # side of a die, width of a card
     cards: bool  # some problem shows cards (taller than dice)
     line_gap: float  # distance between writing lines (≥ the style's)
+    values: int = 3  # the most numbers a problem shows
+    value_rows: int = 1  # the rows a problem's dice or cards are laid out in
+    disc_r: float = 0.0  # radius of the problem number's disc (0: the style's)
+    box_w: float = 0.0  # width of the target box (0: square)
 
     @property
     def left(self) -> float:
@@ -126,16 +135,31 @@ class Geometry:
 
     @property
     def badge_r(self) -> float:
-        return self.style.number * 0.85  # two bold digits fit at full size
+        return self.disc_r or self.style.number * 0.85
+
+    @property
+    def target_w(self) -> float:
+        return max(self.box_w, self.style.box)
+
+    @property
+    def per_row(self) -> int:
+        """Dice (or cards) in a row of a problem's block."""
+        return -(-self.values // self.value_rows)
 
     @property
     def value_h(self) -> float:
+        """Height of one die or card."""
         return self.die * CARD_RATIO if self.cards else self.die
+
+    @property
+    def block_h(self) -> float:
+        """Height of a problem's dice or cards, all rows."""
+        return self.value_rows * self.value_h + (self.value_rows - 1) * GAP
 
     @property
     def row_h(self) -> float:
         """Height of the row holding the dice and the target box."""
-        return max(self.value_h, self.style.box)
+        return max(self.block_h, self.style.box)
 
     @property
     def cell_h(self) -> float:
@@ -144,26 +168,48 @@ class Geometry:
     def cell_x(self, column: int) -> float:
         return self.left + column * (self.cell_w + COL_GAP)
 
+    def widest_die(self) -> float:
+        """The largest die (up to the style's) a row of the cell has room for."""
+        fixed = PAD + 2 * self.badge_r + GAP + GAP + ARROW_W + GAP + self.target_w + PAD
+        per_row = self.per_row
+        return min(self.style.die, (self.cell_w - fixed - (per_row - 1) * GAP) / per_row)
 
-def _fixed_width(style: Style, geo_badge_r: float) -> float:
-    """Width of a cell's content apart from the dice."""
-    return PAD + 2 * geo_badge_r + GAP + GAP + ARROW_W + GAP + style.box + PAD
+
+def _disc_r(style: Style, last_number: int) -> float:
+    """A disc that holds the widest problem number with room around it."""
+    widest = text_width(str(last_number), style.number, bold=True)
+    return max(style.number * 0.85, widest / 2 / DISC_FILL)
 
 
-def geometry(paper: str, large_print: bool, max_values: int, cards: bool) -> Geometry:
-    """Two columns of cells when the dice fit at a readable size, else one."""
+def _box_w(style: Style, largest_target: int) -> float:
+    """A target box wide enough for the widest target with room beside it."""
+    widest = text_width(str(largest_target), style.target, bold=True)
+    return max(style.box, widest + 2 * BOX_PAD * style.target)
+
+
+def geometry(
+    paper: str,
+    large_print: bool,
+    max_values: int,
+    cards: bool,
+    last_number: int = 20,
+    largest_target: int = 40,
+) -> Geometry:
+    """Two columns of cells when the dice fit at a readable size, else one; in large print
+    a problem's dice may take two rows first (they stay big, and two columns fit)."""
     style = LARGE if large_print else NORMAL
     page_w, page_h = page_size(paper)
     usable = page_w - 2 * MARGIN
-    badge_r = style.number * 0.85
-    for columns in (2, 1):
+    disc_r, box_w = _disc_r(style, last_number), _box_w(style, largest_target)
+    rows = (1, 2) if large_print and max_values > 2 else (1,)
+    options = [(columns, r) for columns in (2, 1) for r in rows]
+    for k, (columns, value_rows) in enumerate(options):
         cell_w = (usable - (columns - 1) * COL_GAP) / columns
-        room = cell_w - _fixed_width(style, badge_r)
-        die = min(style.die, (room - (max_values - 1) * GAP) / max_values)
-        if die >= style.min_die or columns == 1:
-            return Geometry(
-                page_w, page_h, style, large_print, columns, cell_w, die, cards, style.line_gap
-            )
+        geo = Geometry(page_w, page_h, style, large_print, columns, cell_w, style.die, cards,
+                       style.line_gap, max_values, value_rows, disc_r, box_w)  # fmt: skip
+        geo = replace(geo, die=geo.widest_die())
+        if geo.die >= style.min_die or k == len(options) - 1:
+            return geo
     raise AssertionError("unreachable")
 
 
@@ -265,23 +311,33 @@ def cell_items(problem: ShownProblem, x: float, top: float, geo: Geometry) -> li
     r = geo.badge_r
     cx = x + PAD + r
     items.append(Circle(cx, mid, r, stroke=None, fill=DARK_GREY))
-    size = fit_size(str(problem.number), style.number, 1.7 * r, bold=True)
+    size = fit_size(str(problem.number), style.number, 2 * DISC_FILL * r, bold=True)
     items.append(Text(cx, centred(mid, size), str(problem.number), size, True, "center", WHITE))
-    vx = cx + r + GAP
-    for value in problem.values:
-        if problem.kind == "cards":
-            items += card_face(vx, mid - geo.value_h / 2, geo.die, value, style.card)
-        else:
-            items += die_face(vx, mid - geo.die / 2, geo.die, value)
-        vx += geo.die + GAP
+    left = cx + r + GAP
+    values = problem.values
+    rows = [values[i : i + geo.per_row] for i in range(0, len(values), geo.per_row)]
+    block_w = min(len(values), geo.per_row) * (geo.die + GAP) - GAP
+    block_h = len(rows) * (geo.value_h + GAP) - GAP
+    y = mid + block_h / 2  # the top of the first row
+    for row in rows:  # a shorter row sits centred under the one above
+        vx = left + (block_w - (len(row) * (geo.die + GAP) - GAP)) / 2
+        for value in row:
+            if problem.kind == "cards":
+                items += card_face(vx, y - geo.value_h, geo.die, value, style.card)
+            else:
+                items += die_face(vx, y - geo.die, geo.die, value)
+            vx += geo.die + GAP
+        y -= geo.value_h + GAP
+    end = left + block_w
     # the box at the cell's right edge, lined up across cells, but never far from the dice
-    box_x = min(x + geo.cell_w - PAD - style.box, vx + MAX_ARROW + GAP)
-    items += _arrow(vx, box_x - GAP, mid)
-    items.append(Rect(box_x, mid - style.box / 2, style.box, style.box, line_width=1.8,
+    box_w = geo.target_w
+    box_x = min(x + geo.cell_w - PAD - box_w, end + GAP + MAX_ARROW + GAP)
+    items += _arrow(end + GAP, box_x - GAP, mid)
+    items.append(Rect(box_x, mid - style.box / 2, box_w, style.box, line_width=1.8,
                       radius=1.2 * MM))  # fmt: skip
     target = str(problem.target)
-    size = fit_size(target, style.target, style.box - 2 * MM, bold=True)
-    items.append(Text(box_x + style.box / 2, centred(mid, size), target, size, True, "center"))
+    size = fit_size(target, style.target, box_w - 2 * BOX_PAD * style.target, bold=True)
+    items.append(Text(box_x + box_w / 2, centred(mid, size), target, size, True, "center"))
     line_top = top - PAD - geo.row_h
     for i in range(1, style.lines + 1):
         y = line_top - i * geo.line_gap
@@ -401,6 +457,7 @@ class SheetPage:
     items: tuple[Item, ...]
     spots: Spots
     problems: int  # how many problems the page holds
+    rows: int = 0  # rows of cells
 
     @property
     def name(self) -> NameSpot:
@@ -418,18 +475,26 @@ def _intro(heading: str, instruction: str, geo: Geometry) -> tuple[float, list[t
 
 
 def version_pages(
-    version: VersionSheet, words: SheetWords, geo: Geometry, per_page: int | None = None
+    version: VersionSheet,
+    words: SheetWords,
+    geo: Geometry,
+    per_page: int | None = None,
+    row_caps: Sequence[int] = (),
 ) -> list[SheetPage]:
-    """The pages of one version, without any pupil's name; at most `per_page` problems a page."""
-    pages: list[tuple[list[Item], Spots, int]] = []
+    """The pages of one version, without any pupil's name; at most `per_page` problems a
+    page, and page k at most `row_caps[k]` rows of cells (where given)."""
+    pages: list[tuple[list[Item], Spots, int, int]] = []
     items, spots, y = _first_header(version.letter, words, geo)
-    on_page = 0
+    on_page = rows = 0
 
     def new_page() -> None:
-        nonlocal items, spots, y, on_page
-        pages.append((items, spots, on_page))
+        nonlocal items, spots, y, on_page, rows
+        pages.append((items, spots, on_page, rows))
         items, spots, y = _next_header(version.letter, words, geo)
-        on_page = 0
+        on_page = rows = 0
+
+    def capped() -> bool:
+        return len(pages) < len(row_caps) and rows >= row_caps[len(pages)]
 
     for section in version.sections:
         intro_h, lines = _intro(section.heading, section.instruction, geo)
@@ -441,7 +506,7 @@ def version_pages(
                 column = 0
             if column == 0:
                 need = geo.cell_h + (intro_h if index == 0 else 0)
-                if y - need < geo.bottom and on_page:
+                if (y - need < geo.bottom or capped()) and on_page:
                     new_page()
                 if index == 0:
                     for text, bold in lines:
@@ -451,11 +516,12 @@ def version_pages(
                     y -= SECTION_GAP
                 row_top = y
                 y -= geo.cell_h + ROW_GAP
+                rows += 1
             items += cell_items(problem, geo.cell_x(column), row_top, geo)
             column = (column + 1) % geo.columns
             on_page += 1
         y -= SECTION_GAP
-    pages.append((items, spots, on_page))
+    pages.append((items, spots, on_page, rows))
     total = len(pages)
     label = words.large_page if geo.large_print and words.large_page else words.page
     return [
@@ -463,9 +529,42 @@ def version_pages(
             tuple(page_items + _footer(words.footer(version.letter), label(k, total), geo)),
             page_spots,
             count,
+            page_rows,
         )
-        for k, (page_items, page_spots, count) in enumerate(pages, start=1)
+        for k, (page_items, page_spots, count, page_rows) in enumerate(pages, start=1)
     ]
+
+
+def level_rows(rows: Sequence[int]) -> list[int]:
+    """Row caps for the pages but the last that spread `rows` (a page's rows as filled from
+    the top) evenly over as many pages: the last page never holds one lonely row while
+    the others are full. The caps stay within what each page held."""
+    total, most = sum(rows), max(rows)
+    before = list(rows[:-1])
+    for level in range(1, most + 1):
+        caps = [min(r, level) for r in before]
+        rest = total - sum(caps)
+        if rest > level:
+            continue
+        for i in reversed(range(len(caps))):  # earlier pages give a row to the last one
+            if rest >= level - 1:
+                break
+            if caps[i] == level:
+                caps[i] -= 1
+                rest += 1
+        return caps
+    return before
+
+
+def paginate(
+    version: VersionSheet, words: SheetWords, geo: Geometry, per_page: int | None = None
+) -> list[SheetPage]:
+    """The pages of a version with the problems spread evenly over them."""
+    pages = version_pages(version, words, geo, per_page)
+    if len(pages) < 2:
+        return pages
+    even = version_pages(version, words, geo, per_page, level_rows([p.rows for p in pages]))
+    return even if len(even) == len(pages) else pages
 
 
 STRETCH = (1.5, 1.4, 1.3, 1.2, 1.1)
@@ -476,10 +575,10 @@ def roomier(
 ) -> Geometry:
     """The widest line gap (up to 1.5×) that keeps the number of pages: space left on
     the pages becomes writing space."""
-    pages = len(version_pages(version, words, geo, per_page))
+    pages = len(paginate(version, words, geo, per_page))
     for factor in STRETCH:
         wider = replace(geo, line_gap=geo.style.line_gap * factor)
-        if len(version_pages(version, words, wider, per_page)) == pages:
+        if len(paginate(version, words, wider, per_page)) == pages:
             return wider
     return geo
 
@@ -487,11 +586,19 @@ def roomier(
 COMPACT_BOX = 0.78  # the target box may shrink to this share (two digits still fit large)
 
 
-def compact(geo: Geometry) -> Geometry:
-    """The same sheet with the smallest readable dice and a smaller target box: what a
-    one-page sheet may give up. The writing lines keep their minimum distance."""
+def compact(geo: Geometry) -> list[Geometry]:
+    """What a one-page sheet may give up, least first: the dice at their smallest
+    readable size and a smaller target box; in large print then one row of dice (no
+    smaller than `squeeze_die`). The writing lines keep their minimum distance."""
     style = replace(geo.style, box=max(geo.style.min_die, geo.style.box * COMPACT_BOX))
-    return replace(geo, die=min(geo.die, geo.style.min_die), style=style)
+    smaller = replace(geo, die=min(geo.die, geo.style.min_die), style=style)
+    options = [smaller]
+    if geo.value_rows > 1:
+        one_row = replace(smaller, value_rows=1)
+        one_row = replace(one_row, die=one_row.widest_die())
+        if one_row.die >= style.squeeze_die:
+            options.append(one_row)
+    return options
 
 
 class PagesDoNotFit(Exception):
@@ -524,7 +631,7 @@ def fitted(
     """The geometry for one style of print, checked against --per-page and --one-page."""
     problems = sum(len(s.problems) for s in version.sections)
     if one_page:
-        for candidate in (geo, compact(geo)):
+        for candidate in (geo, *compact(geo)):
             pages = version_pages(version, words, candidate)
             if len(pages) == 1:
                 return roomier(candidate, version, words)
@@ -666,10 +773,12 @@ def layout_sheets(
     problems = [p for v in versions for s in v.sections for p in s.problems]
     most = max(len(p.values) for p in problems)
     cards = any(p.kind == "cards" for p in problems)
+    last = max(p.number for p in problems)
+    largest = max(p.target for p in problems)
     styles = sorted({large_print or copy.large_print for copy in copies})
     geos = {
         large: fitted(
-            geometry(paper, large, most, cards),
+            geometry(paper, large, most, cards, last, largest),
             versions[0],
             words,
             pagination.per_page,
@@ -681,7 +790,7 @@ def layout_sheets(
     spots: dict[tuple[int, bool], list[Spots]] = {}
     for large, geo in geos.items():
         for v, version in enumerate(versions):
-            built = version_pages(version, words, geo, pagination.per_page)
+            built = paginate(version, words, geo, pagination.per_page)
             spots[v, large] = [page.spots for page in built]
             for k, page in enumerate(built):
                 forms[form_name(version.letter, k, large)] = page.items
