@@ -15,8 +15,8 @@ from dataclasses import dataclass, replace
 
 from generator.render.dice import die_face
 from generator.render.flow import (
-    Block,
     Column,
+    Flowable,
     Group,
     Heading,
     PageFrame,
@@ -675,10 +675,10 @@ def key_theme(row_h: float = KEY_ROWS[0]) -> Theme:
     )
 
 
-def key_story(key: AnswerKey) -> list[Block]:
+def key_story(key: AnswerKey) -> list[Flowable]:
     """The answer key: an overview (and the class list), then the versions one below the
     other, each kept whole on a page where it fits (so a page holds several)."""
-    story: list[Block] = [Heading(key.title, 1), *(Paragraph(text) for text in key.intro)]
+    story: list[Flowable] = [Heading(key.title, 1), *(Paragraph(text) for text in key.intro)]
     if key.roster:
         name_col, version_col = key.roster_columns
         half = (len(key.roster) + 1) // 2
@@ -691,13 +691,13 @@ def key_story(key: AnswerKey) -> list[Block]:
         story += [Heading(key.roster_heading, 3), Table(columns, rows)]
     columns = tuple(Column(t, w, a) for t, w, a in zip(key.columns, KEY_WIDTHS, KEY_ALIGN))
     for version in key.versions:
-        blocks: list[Block] = [Heading(version.heading, 2)]
+        part: list[Flowable] = [Heading(version.heading, 2)]
         for section in version.sections:
             if section.heading:
-                blocks.append(Heading(section.heading, 4))
-            blocks.append(Table(columns, section.rows))
+                part.append(Heading(section.heading, 4))
+            part.append(Table(columns, section.rows))
         # a version longer than a page starts on a fresh one and continues under its header
-        story.append(Group(tuple(blocks), fresh_if_long=True))
+        story.append(Group(tuple(part), fresh_if_long=True))
     return story
 
 
