@@ -74,6 +74,7 @@ class Style:
     die: float  # preferred side of a die (width of a card)
     min_die: float  # below this, the dice take two rows (large print) or one column
     squeeze_die: float  # the smallest a one-page sheet may make them
+    fill_min: float  # a long name, class or date shrinks to this size, then is shortened
     box: float  # side of the target box
     badge: float  # side of the version badge
     badge_letter: float
@@ -84,15 +85,15 @@ class Style:
 
 NORMAL = Style(
     title=18, label=11, name=14, instruction=10.5, heading=12, number=11, target=20, card=15,
-    footer=7, die=11 * MM, min_die=8 * MM, squeeze_die=8 * MM, box=13 * MM, badge=17 * MM,
-    badge_letter=30, lines=2, line_gap=8.5 * MM, field_gap=9 * MM,
+    footer=7, die=11 * MM, min_die=8 * MM, squeeze_die=8 * MM, fill_min=9, box=13 * MM,
+    badge=17 * MM, badge_letter=30, lines=2, line_gap=8.5 * MM, field_gap=9 * MM,
 )  # fmt: skip
 # Large print: dice and cards half as big again (never below normal print's largest), the
 # numbers of a problem in two rows where one row would make them smaller than that.
 LARGE = Style(
     title=22, label=16, name=18, instruction=16, heading=18, number=16, target=28, card=22,
-    footer=16, die=16 * MM, min_die=12 * MM, squeeze_die=10.5 * MM, box=18 * MM, badge=21 * MM,
-    badge_letter=38, lines=2, line_gap=12 * MM, field_gap=12.5 * MM,
+    footer=16, die=16 * MM, min_die=12 * MM, squeeze_die=10.5 * MM, fill_min=16, box=18 * MM,
+    badge=21 * MM, badge_letter=38, lines=2, line_gap=12 * MM, field_gap=12.5 * MM,
 )  # fmt: skip
 DISC_FILL = 0.65  # the widest problem number takes at most this share of its disc
 BOX_PAD = 0.3  # room left and right of the widest target, as a share of its size
@@ -407,20 +408,21 @@ def _first_header(letter: str, words: SheetWords, geo: Geometry) -> tuple[list[I
     title_y = first_y - (len(lines) - 1) * step
     row1 = title_y - style.field_gap - 0.25 * style.title
     row2 = row1 - style.field_gap
+    # the name has the whole first row (long names stay large); class, date, score below
     width = room_right - geo.left
-    split1 = geo.left + 0.66 * width
-    split2 = geo.left + 0.48 * width
+    split1 = geo.left + 0.22 * width  # a class is short, a date may be "Dienstag, 1. Juni"
+    split2 = geo.left + 0.64 * width
     gap = 4 * MM
-    name_items, name_start = _field(words.name, geo.left, split1 - gap, row1, style.label)
-    class_items, class_start = _field(words.klass, split1, room_right, row1, style.label)
-    date_items, date_start = _field(words.date, geo.left, split2 - gap, row2, style.label)
+    name_items, name_start = _field(words.name, geo.left, room_right, row1, style.label)
+    class_items, class_start = _field(words.klass, geo.left, split1 - gap, row2, style.label)
+    date_items, date_start = _field(words.date, split1, split2 - gap, row2, style.label)
     total_w = text_width(words.score_total, style.label)
     score_items, _ = _field(words.score, split2, room_right - total_w - 1.5 * MM, row2, style.label)
     total = Text(room_right, row2, words.score_total, style.label, align="right")
     items += name_items + class_items + date_items + score_items + [total]
     spots = Spots(
-        _spot(name_start, split1 - gap, row1),
-        _spot(class_start, room_right, row1),
+        _spot(name_start, room_right, row1),
+        _spot(class_start, split1 - gap, row2),
         _spot(date_start, split2 - gap, row2),
     )
     bottom = min(row2 - 0.4 * style.label, badge_bottom) - 3 * MM
@@ -433,10 +435,9 @@ def _next_header(letter: str, words: SheetWords, geo: Geometry) -> tuple[list[It
     items, badge_bottom = _badge(letter, words, geo)
     room_right = geo.right - style.badge - 5 * MM
     row = badge_bottom + 1 * MM
-    end = geo.left + 0.66 * (room_right - geo.left)
-    name_items, name_start = _field(words.name, geo.left, end, row, style.label)
+    name_items, name_start = _field(words.name, geo.left, room_right, row, style.label)
     items += name_items
-    return items, Spots(_spot(name_start, end, row)), badge_bottom - 3 * MM
+    return items, Spots(_spot(name_start, room_right, row)), badge_bottom - 3 * MM
 
 
 def _footer(text: str, page_label: str, geo: Geometry) -> list[Item]:
@@ -648,9 +649,12 @@ NAME_CLEARANCE = 1.0  # points between the deepest descender (g, p, ç, ą) and 
 
 
 def name_text(name: str, spot: NameSpot, geo: Geometry) -> Text:
-    """A pupil's name written on the name line, its descenders clear of the line."""
-    size = fit_size(name, geo.style.name, spot.width)
-    return Text(spot.x, spot.y + descent(size) + NAME_CLEARANCE, name, size)
+    """A pupil's name (or class, date) written on its line, the descenders clear of it;
+    smaller to fit, but not below the page's smallest text, then shortened with "…"."""
+    style = geo.style
+    size = fit_size(name, style.name, spot.width, minimum=style.fill_min)
+    text = shortened(name, size, spot.width)
+    return Text(spot.x, spot.y + descent(size) + NAME_CLEARANCE, text, size)
 
 
 # --- the answer key ---------------------------------------------------------------------
