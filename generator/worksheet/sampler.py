@@ -225,16 +225,17 @@ class _Matching:
     """
 
     def __init__(self, slots: list[list[Candidate]], order: dict[ProblemKey, float]) -> None:
-        self.slots = slots
+        ranked: dict[int, list[Candidate]] = {}  # a bucket's problems in the seeded order
+        for slot in slots:
+            if id(slot) not in ranked:
+                ranked[id(slot)] = sorted(slot, key=lambda c: order[c.key])
+        self.slots = [ranked[id(slot)] for slot in slots]
         self.order = order
         self.of_slot: list[Candidate | None] = [None] * len(slots)
         self.slot_of: dict[ProblemKey, int] = {}
         self.holders: dict[int, set[ProblemKey]] = {}  # target → problems taken
         self.dice: Counter[tuple[int, ...]] = Counter()
         self.cap = 1
-
-    def _ranked(self, slot: int) -> list[Candidate]:
-        return sorted(self.slots[slot], key=lambda c: (self.dice[c.numbers], self.order[c.key]))
 
     def _take(self, slot: int, c: Candidate) -> None:
         old = self.of_slot[slot]
@@ -248,10 +249,14 @@ class _Matching:
         self.dice[c.numbers] += 1
 
     def _augment(self, slot: int, seen: set[object]) -> bool:
-        """Give `slot` a problem (another one if it has one), moving others along a path."""
+        """Give `slot` a problem (another one if it has one), moving others along a path
+        on which every slot, problem and full target appears once."""
+        if ("slot", slot) in seen:
+            return False
+        seen.add(("slot", slot))
         if (current := self.of_slot[slot]) is not None:
             seen.add(current.key)
-        ranked = self._ranked(slot)
+        ranked = self.slots[slot]
         for fresh_dice in (True, False):  # a free problem with room at its target, if any
             for c in ranked:
                 if (
@@ -287,9 +292,15 @@ class _Matching:
         return False
 
     def solve(self) -> list[Candidate]:
+        every = len({c.target for slot in self.slots for c in slot})
         open_slots = list(range(len(self.slots)))
         while open_slots:
-            open_slots = [s for s in open_slots if not self._augment(s, set())]
+            left = []
+            for s in open_slots:  # once every target is full, no path can make room
+                full = sum(len(h) for h in self.holders.values()) == every * self.cap
+                if full or not self._augment(s, set()):
+                    left.append(s)
+            open_slots = left
             if open_slots:
                 targets = len(self.holders) or 1
                 self.cap = max(self.cap + 1, 1 + -(-len(open_slots) // targets))
@@ -302,7 +313,7 @@ class _Matching:
         for slot, current in enumerate(self.of_slot):
             if current is None or self.dice[current.numbers] < 2:
                 continue
-            for c in self._ranked(slot):
+            for c in self.slots[slot]:
                 room = c.target == current.target or (
                     len(self.holders.get(c.target, ())) < self.cap
                     and len(self.holders[current.target]) > 1  # no target is lost
