@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from generator.load.worksheet import load_family
 from generator.numbers.expr import SYMBOLS
 from generator.render.fonts import descent, text_width
 from generator.render.primitives import MM, Circle, Line, Rect, Text, texts_of
@@ -20,7 +21,6 @@ from generator.worksheet.layout import (
     paginate,
     version_pages,
 )
-from generator.worksheet.levels import load_family
 from generator.worksheet.model import SheetCopy, ShownProblem, ShownSection, VersionSheet
 from tests.test_worksheet_layout import WORDS
 
