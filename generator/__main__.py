@@ -15,7 +15,7 @@ def run() -> None:
 
     interrupts.catch_early()
     try:
-        from generator import fastpath
+        from generator.cli import fastpath
 
         if fastpath.run(sys.argv[1:]):  # a plain `numbers solve`: done without click
             sys.exit(0)

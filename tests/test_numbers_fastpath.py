@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from generator import fastpath
+from generator.cli import fastpath
 
 PLAIN = [
     ["3", "1", "2", "--target", "8"],
