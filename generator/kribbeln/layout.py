@@ -19,9 +19,9 @@ from generator.errors import DoesNotFit
 from generator.kribbeln.pages import KeyView, RowView, SheetView
 from generator.kribbeln.swatches import any_color_swatch, legend_row, swatch
 from generator.render.flow import (
-    Block,
     BulletStyle,
     Column,
+    Flowable,
     Group,
     Heading,
     PageFrame,
@@ -497,10 +497,10 @@ def text_frame(page_w: float, page_h: float, footer: str = "") -> PageFrame:
     )  # fmt: skip
 
 
-def rules_pages(blocks: Sequence[Block], page_w: float, page_h: float) -> list[list[Item]]:
+def rules_pages(story: Sequence[Flowable], page_w: float, page_h: float) -> list[list[Item]]:
     """The rules page: 9.5 pt text, smaller (down to 8 pt) if that keeps it on one page."""
     for size in (9.5, 9.0, 8.5, 8.0):
-        pages = flow_story(blocks, text_frame(page_w, page_h), rules_theme(size))
+        pages = flow_story(story, text_frame(page_w, page_h), rules_theme(size))
         if len(pages) == 1:
             return pages
     return pages
@@ -509,7 +509,7 @@ def rules_pages(blocks: Sequence[Block], page_w: float, page_h: float) -> list[l
 def key_pages(key: KeyView, page_w: float, page_h: float) -> list[list[Item]]:
     """The answer key: title, notes, then one table per sheet, kept with its heading."""
     columns = tuple(Column(t, w, a) for t, w, a in zip(key.columns, KEY_WIDTHS, KEY_ALIGN))
-    story: list[Block] = [Heading(key.title, 1)]
+    story: list[Flowable] = [Heading(key.title, 1)]
     story += [Paragraph(note, "note") for note in key.intro]
     story.append(Space(2 * MM))
     for section in key.sections:
@@ -532,7 +532,7 @@ class BlockLayout:
 
 def layout_block(
     sheets: Sequence[SheetView],
-    rules: Sequence[Block] | None,
+    rules: Sequence[Flowable] | None,
     key: KeyView | None,
     paper: str,
     landscape: bool,
