@@ -168,3 +168,13 @@ def test_copies_reuse_one_form(run_cli, tmp_path: Path) -> None:
     assert len(page_sizes(many)) == 200
     # the grid is drawn once: 199 more pages cost far less than 199 more grids
     assert many.stat().st_size < 20 * one.stat().st_size
+
+
+def test_narrow_boxes_get_two_tick_boxes_a_pen_can_hit() -> None:
+    from generator.kniffel.block_layout import tick_size, ticks_across
+
+    narrow = geometry(spec("yahtzee", "en", players=2, games=6), "letter", True, "auto")
+    assert narrow.col_w < 14 * MM
+    assert ticks_across(narrow) == 2 and tick_size(narrow) >= 3.5 * MM
+    wide = geometry(spec("yahtzee", "en", players=1, games=6), "a4", False, "auto")
+    assert ticks_across(wide) == 3 and tick_size(wide) >= 4.5 * MM

@@ -34,6 +34,7 @@ LABEL_PT = 9.0
 HINT_PT = 6.5
 TICK_GAP = 1.2 * MM  # between the Yahtzee bonus tick boxes and around them
 MAX_TICK = 5 * MM
+MIN_TICK = 3.5 * MM  # a box a pen hits: else two boxes instead of three
 CUT_INSET = 6 * MM  # the cut line stops short of the paper edge (printers' dead margin)
 SHADE = "#e8e8e8"
 TOTAL_SHADE = "#d0d0d0"
@@ -144,19 +145,26 @@ def _row_items(row: BlockRow, x: float, y: float, geo: BlockGeometry, games: int
     return items
 
 
+def ticks_across(geo: BlockGeometry) -> int:
+    """Tick boxes per game box: three (the most a game sees), two when the box is too narrow."""
+    return 3 if (geo.col_w - 4 * TICK_GAP) / 3 >= MIN_TICK else 2
+
+
 def tick_size(geo: BlockGeometry) -> float:
-    """The side of a Yahtzee bonus tick box: three across the box, as large as it allows."""
-    return min(MAX_TICK, (geo.col_w - 4 * TICK_GAP) / 3, geo.row_h - 2 * TICK_GAP)
+    """The side of a Yahtzee bonus tick box: as large as the box allows, up to MAX_TICK."""
+    n = ticks_across(geo)
+    return min(MAX_TICK, (geo.col_w - (n + 1) * TICK_GAP) / n, geo.row_h - 2 * TICK_GAP)
 
 
 def _ticks(cx: float, y: float, geo: BlockGeometry) -> list[Item]:
-    """Three tick boxes centred in the game box whose top-left corner is (cx, y)."""
-    box = tick_size(geo)
-    span = 3 * box + 2 * TICK_GAP
+    """The tick boxes centred in the game box whose top-left corner is (cx, y)."""
+    box, n = tick_size(geo), ticks_across(geo)
+    span = n * box + (n - 1) * TICK_GAP
     x0 = cx + (geo.col_w - span) / 2
     y0 = y - (geo.row_h + box) / 2
     return [
-        Rect(x0 + k * (box + TICK_GAP), y0, box, box, line_width=0.6, fill=WHITE) for k in range(3)
+        Rect(x0 + k * (box + TICK_GAP), y0, box, box, line_width=0.6, fill=WHITE)
+        for k in range(n)
     ]
 
 
