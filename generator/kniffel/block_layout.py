@@ -163,8 +163,7 @@ def _ticks(cx: float, y: float, geo: BlockGeometry) -> list[Item]:
     x0 = cx + (geo.col_w - span) / 2
     y0 = y - (geo.row_h + box) / 2
     return [
-        Rect(x0 + k * (box + TICK_GAP), y0, box, box, line_width=0.6, fill=WHITE)
-        for k in range(n)
+        Rect(x0 + k * (box + TICK_GAP), y0, box, box, line_width=0.6, fill=WHITE) for k in range(n)
     ]
 
 
