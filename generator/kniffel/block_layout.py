@@ -168,6 +168,20 @@ def _ticks(cx: float, y: float, geo: BlockGeometry) -> list[Item]:
 
 
 TITLE_SIZE = 18
+GAME_PT = 8.5
+
+
+def _game_label(label: str, cx: float, y: float, geo: BlockGeometry) -> list[Item]:
+    """A game's heading centred in its box below `y`: one line, or two ("1." / "Spiel")
+    where a narrow box would shrink it below 8 pt."""
+    room = geo.col_w - 1.5 * MM
+    lines = [label]
+    if fit_size(label, GAME_PT, room, bold=True) < 8 and " " in label:
+        lines = label.rsplit(" ", 1)
+    size = min(fit_size(line, GAME_PT, room, bold=True) for line in lines)
+    step = 1.1 * size
+    first = centred(y - geo.row_h / 2, size) + step * (len(lines) - 1) / 2
+    return [Text(cx, first - k * step, line, size, True, "center") for k, line in enumerate(lines)]
 
 
 def _name_line(words: dict[str, str], x: float) -> tuple[float, float]:
@@ -190,12 +204,8 @@ def block_form(spec: BlockSpec, geo: BlockGeometry, words: dict[str, str]) -> tu
     items.append(Rect(x, y - geo.row_h, geo.label_w, geo.row_h, stroke=None))
     for g in range(spec.games):
         cx = x + geo.label_w + g * geo.col_w
-        label = words[f"game_{g + 1}"]
-        size = fit_size(label, 8, geo.col_w - 1.5 * MM, bold=True)
         items.append(Rect(cx, y - geo.row_h, geo.col_w, geo.row_h, fill=TOTAL_SHADE))
-        items.append(
-            Text(cx + geo.col_w / 2, centred(y - geo.row_h / 2, size), label, size, True, "center")
-        )
+        items += _game_label(words[f"game_{g + 1}"], cx + geo.col_w / 2, y, geo)
     y -= geo.row_h
     for row in block_rows(spec):
         items += _row_items(row, x, y, geo, spec.games)

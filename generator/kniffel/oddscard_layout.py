@@ -194,7 +194,8 @@ def _histogram(card: OddsCard, frame: Cursor, theme: Theme) -> list[Item]:
     tick_size = 7.0
     tails_lines = wrap(w["tails"], 7, frame.width)
     footer_room = len(tails_lines) * 9 + 4
-    axis_label_h = 2 * tick_size + 8  # tick numbers and the axis title below the chart
+    score_size = 8.0  # the scores under the bars are figures a reader looks up: body size
+    axis_label_h = score_size + tick_size + 9  # scores and the axis title below the chart
     ticks = share_ticks(card)
     left = max(text_width(label, tick_size) for _, label in ticks) + 4
     x0 = frame.left + left
@@ -226,11 +227,11 @@ def _histogram(card: OddsCard, frame: Cursor, theme: Theme) -> list[Item]:
     for value in range(first, hist.hi + 1, step):
         x = x0 + chart_w * (value - hist.lo) / span
         items.append(Line(x, bottom, x, bottom - 2.5, line_width=0.6))
-        items.append(Text(x, bottom - 3 - tick_size, str(value), tick_size, False, "center"))
+        items.append(Text(x, bottom - 3 - score_size, str(value), score_size, False, "center"))
+    title_y = bottom - score_size - tick_size - 8
     items.append(
-        Text(x0 + chart_w / 2, bottom - 2 * tick_size - 7, w["axis_points"], tick_size, False,
-             "center", GREY)
-    )  # fmt: skip
+        Text(x0 + chart_w / 2, title_y, w["axis_points"], tick_size, False, "center", GREY)
+    )
     if hist.lo <= card.expected <= hist.hi:
         mx = x0 + chart_w * (card.expected - hist.lo) / span
         items.append(Line(mx, bottom, mx, top - 2, stroke=MEAN, line_width=1.0, dash=(3, 2)))

@@ -50,6 +50,8 @@ EDGE = 5.5 * MM  # nothing nearer the paper's edge: most printers cannot print t
 GLUE_MARGIN = 24 * MM  # part 2's left margin: room for the glue strip
 HEADER_H = 19 * MM
 FOOTER_H = 8 * MM
+HINT_PT = 8.0  # the glue hint of a two-part board: an instruction, in body size
+HINT_LINE = 3.6 * MM
 GAP = 6 * MM  # between cells: the arrows live here
 MIN_ONE_PAGE = 22 * MM  # smaller cells than this: split the board over two pages
 MIN_CELL = 17 * MM
@@ -105,7 +107,7 @@ class BoardGeometry:
 
     @property
     def bottom(self) -> float:
-        return MARGIN + FOOTER_H
+        return MARGIN + FOOTER_H + (HINT_LINE if self.parts == 2 else 0.0)
 
     @property
     def cut_x(self) -> float:
@@ -149,7 +151,8 @@ def board_geometry(n_cells: int, paper: str, landscape: bool) -> BoardGeometry:
     page_w, page_h = page_size(paper, landscape)
     height = page_h - 2 * MARGIN - HEADER_H - FOOTER_H
     one = _grid(n_cells, page_w - 2 * MARGIN, height, 1)
-    two = _grid(n_cells, page_w - MARGIN - GLUE_MARGIN, height, 2)
+    # two parts: the glue hint takes a second line above the footer
+    two = _grid(n_cells, page_w - MARGIN - GLUE_MARGIN, height - HINT_LINE, 2)
     if one[0] >= MIN_ONE_PAGE or one[0] >= two[0]:
         parts, (size, cols, rows, w, h) = 1, one
         left: tuple[float, ...] = (MARGIN,)
@@ -344,9 +347,13 @@ def _footer(view: BoardView, geo: BoardGeometry, page: int) -> list[Item]:
     items: list[Item] = []
     y = MARGIN
     if geo.parts == 2:
-        hint = view.words["glue_hint"]
-        size = fit_size(hint, 7.5, geo.width, bold=True)
-        items.append(Text(x0, y + 3.6 * MM, hint, size, bold=True, color=DARK_GREY))
+        lines = wrap(view.words["glue_hint"], HINT_PT, geo.width, bold=True)
+        if len(lines) > 2:  # a user's long hint: one line, shrunk, rather than into the board
+            lines = [view.words["glue_hint"]]
+        for i, line in enumerate(lines):
+            size = fit_size(line, HINT_PT, geo.width, bold=True)
+            dy = (len(lines) - i) * HINT_LINE
+            items.append(Text(x0, y + dy, line, size, bold=True, color=DARK_GREY))
     footer = view.words["footer"]
     items.append(Text(x0, y, footer, fit_size(footer, 7, geo.width), color=MID_GREY))
     return items
@@ -363,7 +370,7 @@ def _glue_marks(view: BoardView, geo: BoardGeometry) -> dict[int, list[Item]]:
     room = geo.page_w - EDGE - geo.cut_x - 1.5 * MM
     for i, line in enumerate(wrap(cut, 7, room)):
         y = geo.top - 3 * MM - i * 3 * MM
-        one.append(Text(geo.cut_x + 1.5 * MM, y, line, fit_size(line, 7, room), color=DARK_GREY))
+        one.append(Text(geo.cut_x + 1.5 * MM, y, line, fit_size(line, 7, room), color=GREY))
     strip_x = EDGE
     two: list[Item] = [
         Rect(strip_x, bottom, geo.glue_x - strip_x, top - bottom, stroke=None, fill=GLUE_FILL),
