@@ -7,10 +7,10 @@ from functools import partial
 from generator.balance_report import BalanceReport, Chart
 from generator.render.chart import Frame, bar_chart, line_chart
 from generator.render.flow import (
-    Block,
     Column,
     Cursor,
     Figure,
+    Flowable,
     PageFrame,
     Space,
     Table,
@@ -86,7 +86,7 @@ def layout_report(report: BalanceReport, lang: str, paper: str, landscape: bool)
     frame = PageFrame(width, height, MARGIN, width - MARGIN, height - MARGIN, MARGIN + 8 * MM,
                       footer=footer)  # fmt: skip
     columns = (Column(words.figures, 3), Column("", 1, "right"))
-    story: list[Block] = [
+    story: list[Flowable] = [
         Figure(HEADER_H, partial(_header, report)),
         Table(columns, tuple(tuple(pair) for pair in report.figures)),
     ]

@@ -99,7 +99,7 @@ def test_balanced_tables_end_level_when_all_rows_fit_this_page() -> None:
 def test_a_group_that_does_not_fit_the_rest_starts_the_next_page_whole() -> None:
     filler = Paragraph(words(150, 1))
     group = Group((Heading("Gruppe"), Paragraph(words(60, 2)), Paragraph(words(40, 3))))
-    height = measure(group.blocks, RIGHT - LEFT, THEME)
+    height = measure(group.flowables, RIGHT - LEFT, THEME)
     pages = flow_story([filler, group], frame(), THEME)
     first_room = min(t.y for t in texts(pages[0])) - BOTTOM
     assert first_room < height < 100 * MM  # it would have fitted a fresh page only
@@ -110,7 +110,7 @@ def test_a_group_that_does_not_fit_the_rest_starts_the_next_page_whole() -> None
 
 def test_a_group_taller_than_a_page_flows_from_where_it_is() -> None:
     group = Group(tuple(Paragraph(words(80, s)) for s in range(6)))
-    assert measure(group.blocks, RIGHT - LEFT, THEME) > 100 * MM
+    assert measure(group.flowables, RIGHT - LEFT, THEME) > 100 * MM
     pages = flow_story([Paragraph("Vorab."), group], frame(), THEME)
     assert len(texts(pages[0])) > 5  # no page left empty but for one line
 
@@ -126,9 +126,9 @@ def test_a_heading_never_ends_a_column(seed: int) -> None:
             story.append(Paragraph(words(rng.randint(3, 60), seed * 100 + i)))
     pages = flow_story(story, frame(), THEME)
     heading_lines = set()
-    for block in story:
-        if isinstance(block, Heading):
-            heading_lines.add(block.text.split()[0])
+    for flowable in story:
+        if isinstance(flowable, Heading):
+            heading_lines.add(flowable.text.split()[0])
     for page in pages:
         ts = sorted(texts(page), key=lambda t: -t.y)
         assert all(t.y >= BOTTOM for t in ts)

@@ -12,11 +12,11 @@ from functools import partial
 from generator.errors import DoesNotFit
 from generator.kniffel.oddscard import OddsCard, share_ticks
 from generator.render.flow import (
-    Block,
     ColumnBreak,
     Columns,
     Cursor,
     Figure,
+    Flowable,
     Heading,
     Overflow,
     PageFrame,
@@ -251,7 +251,7 @@ def layout_odds(card: OddsCard, paper: str, landscape: bool) -> Document:
         width, height, MARGIN, width - MARGIN, height - MARGIN, MARGIN + footer_size + 3 * MM,
         COLUMN_GAP, footer=lambda k, n: [footer], spill=False,
     )  # fmt: skip
-    story: list[Block] = [Heading(w["title"], 1), Paragraph(w["rules"], "rules")]
+    story: list[Flowable] = [Heading(w["title"], 1), Paragraph(w["rules"], "rules")]
     left_w = content_w
     if landscape:
         left_w = min(table_width(card, TABLE_SIZE), LEFT_SHARE * (content_w - COLUMN_GAP))

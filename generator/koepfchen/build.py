@@ -63,14 +63,14 @@ def build_board(inputs: BoardInputs, req: BoardRequest) -> Built:
     """The board, the rules page and the key: layout document and manifest contents (pure)."""
     from generator.koepfchen.key import hardest_targets
     from generator.koepfchen.layout import layout_sheet
-    from generator.koepfchen.pages import board_view, key_blocks, rules_blocks
+    from generator.koepfchen.pages import board_view, key_story, rules_story
 
     profile, templates = inputs.profile, inputs.templates
     board, figures = make_board(profile, req.seed)
     view = board_view(board, req.lang, figures, templates)
-    rules = rules_blocks(board, req.lang, figures, templates) if req.rules else None
+    rules = rules_story(board, req.lang, figures, templates) if req.rules else None
     hard = hardest_targets(board, profile.hardest) if req.key else []
-    key = key_blocks(board, req.lang, figures, hard, templates) if req.key else None
+    key = key_story(board, req.lang, figures, hard, templates) if req.key else None
     laid = layout_sheet(view, rules, key, req.paper, req.landscape, view.words["title"])
     contents = _contents(board, figures, req, laid, hard)
     options = {

@@ -19,9 +19,9 @@ from itertools import pairwise
 from generator.errors import DoesNotFit
 from generator.koepfchen.pages import BoardView
 from generator.render.flow import (
-    Block,
     BulletStyle,
     Columns,
+    Flowable,
     PageFrame,
     TableStyle,
     TextStyle,
@@ -425,8 +425,8 @@ class SheetLayout:
 
 def layout_sheet(
     view: BoardView,
-    rules: Sequence[Block] | None,
-    key: Sequence[Block] | None,
+    rules: Sequence[Flowable] | None,
+    key: Sequence[Flowable] | None,
     paper: str,
     landscape: bool,
     title: str,
@@ -438,9 +438,9 @@ def layout_sheet(
     footer = view.words["footer"]
     if rules and geo.page_w > geo.page_h:  # landscape: two columns keep the lines short
         rules = [rules[0], Columns(2), *rules[1:]]
-    for role, blocks in (("rules", rules), ("key", key)):
-        if blocks:  # same page size as the board: one paper setting prints the whole file
-            more = flow_story(blocks, text_frame(geo.page_w, geo.page_h, footer), THEME)
+    for role, story in (("rules", rules), ("key", key)):
+        if story:  # same page size as the board: one paper setting prints the whole file
+            more = flow_story(story, text_frame(geo.page_w, geo.page_h, footer), THEME)
             pages += more
             roles += [role] * len(more)
     doc = Document(geo.page_w, geo.page_h, tuple(Page(tuple(p)) for p in pages), title=title)

@@ -1,7 +1,7 @@
-"""What the printed pages say: the board's words, the rules page and the answer key as blocks.
+"""What the printed pages say: the board's words, the rules page and the answer key as stories.
 
 Every visible word comes from `templates/<lang>/koepfchen_{board,rules,key}.j2`.
-The rules page and the key are stories (`render.flow` blocks: headings,
+The rules page and the key are stories (`render.flow` flowables: headings,
 paragraphs, dice, tables); the layout module decides how they look and where
 they go (`generator.koepfchen.layout`).
 """
@@ -16,10 +16,10 @@ from generator.koepfchen.key import HardTarget
 from generator.render.dice import dice_row
 from generator.render.flow import (
     Balanced,
-    Block,
     Bullet,
     Column,
     Columns,
+    Flowable,
     Group,
     Heading,
     Paragraph,
@@ -110,15 +110,15 @@ def example_roll(board: Board) -> tuple[int, int, int, tuple[int, ...], str] | N
     return pos, red, pos + red, best[1], best[2]
 
 
-def rules_blocks(
+def rules_story(
     board: Board, lang: str, figures: Figures, templates: Templates | None = None
-) -> list[Block]:
+) -> list[Flowable]:
     """The rules page: the original's rules, this profile's operations and division rule."""
     profile = board.profile
     t = Texts("koepfchen_rules", lang, templates)
     ops = profile.rules.ops
     division = "division_rational" if profile.rules.rational else "division_integer"
-    turn: list[Block] = [
+    turn: list[Flowable] = [
         Heading(t("h_turn")),
         Bullet("1.", t("step_red", length=profile.length)),
         Bullet("2.", t("step_white", rolls=profile.rolls)),
@@ -134,7 +134,7 @@ def rules_blocks(
         turn.append(
             dice_row(roll, t("example_solution", solution=maths(solution, lang), target=target))
         )
-    this_board: list[Block] = [
+    this_board: list[Flowable] = [
         Heading(t("h_board")),
         Paragraph(
             t(
@@ -165,13 +165,13 @@ def rules_blocks(
     ]  # fmt: skip
 
 
-def key_blocks(
+def key_story(
     board: Board,
     lang: str,
     figures: Figures,
     hard: list[HardTarget],
     templates: Templates | None = None,
-) -> list[Block]:
+) -> list[Flowable]:
     """The answer key: every field's target and odds, game length, the hardest targets' rolls."""
     profile = board.profile
     t = Texts("koepfchen_key", lang, templates)
@@ -192,7 +192,7 @@ def key_blocks(
         )
         for f in board.fields
     )
-    blocks: list[Block] = [
+    story: list[Flowable] = [
         Heading(t("title", name=profile.name[lang]), 1),
         Paragraph(t("intro", rolls=profile.rolls)),
         Columns(2),
@@ -209,14 +209,14 @@ def key_blocks(
         ),
     ]
     for race in figures.races:
-        blocks.append(
+        story.append(
             Bullet(
                 "•",
                 t("race", players=race.players, rounds=race.expected_rounds, wins=race.win_by_seat),
             )
         )
     if hard:
-        blocks += [Heading(t("h_hardest")), Paragraph(t("hard_intro")), Columns(2)]
+        story += [Heading(t("h_hardest")), Paragraph(t("hard_intro")), Columns(2)]
         sol_columns = (
             Column(t("col_roll"), 1.0, "center"),
             Column(t("col_solution"), 2.2, "left"),
@@ -239,5 +239,5 @@ def key_blocks(
                     )
                 )
             )
-        blocks.append(Balanced(tuple(groups)))
-    return blocks
+        story.append(Balanced(tuple(groups)))
+    return story

@@ -190,7 +190,7 @@ def block_contents(block: KribbelnBlock, lang: str) -> dict[str, Any]:
 def build_block(inputs: BlockInputs, req: BlockRequest) -> Built:
     """The block's sheets, rules page and answer key: layout document and manifest (pure)."""
     from generator.kribbeln.layout import layout_block
-    from generator.kribbeln.pages import key_view, rules_blocks, sheet_view
+    from generator.kribbeln.pages import key_view, rules_story, sheet_view
 
     names = player_names(req.players, req.names)
     block = sample_block_of(inputs, req.pages, req.seed)
@@ -200,7 +200,7 @@ def build_block(inputs: BlockInputs, req: BlockRequest) -> Built:
         for s in block.sheets
     ]
     rules = (
-        rules_blocks(block.dice, len(block.sheets), lang, rolls, templates) if req.rules else None
+        rules_story(block.dice, len(block.sheets), lang, rolls, templates) if req.rules else None
     )
     key = (
         key_view(

@@ -23,10 +23,10 @@ from generator.errors import DoesNotFit
 from generator.kribbeln.pages import KeyView, RowView, SheetView
 from generator.kribbeln.swatches import any_color_swatch, legend_row, legend_width, swatch
 from generator.render.flow import (
-    Block,
     BulletStyle,
     Column,
     Columns,
+    Flowable,
     Group,
     Heading,
     PageFrame,
@@ -787,16 +787,16 @@ RULES_GAP = 10 * MM
 RULES_ONE_COLUMN = 200 * MM  # a wider text area (landscape) sets the rules in two columns
 
 
-def rules_pages(blocks: Sequence[Block], page_w: float, page_h: float) -> list[list[Item]]:
+def rules_pages(story: Sequence[Flowable], page_w: float, page_h: float) -> list[list[Item]]:
     """The rules page: 9.5 pt text, smaller (down to 8 pt) if that keeps it on one page.
 
     On a wide page the rules run in two columns under the title, so no line is
     much longer than on a portrait page.
     """
-    if page_w - 2 * MARGIN > RULES_ONE_COLUMN and blocks:
-        blocks = [blocks[0], Columns(2), *blocks[1:]]
+    if page_w - 2 * MARGIN > RULES_ONE_COLUMN and story:
+        story = [story[0], Columns(2), *story[1:]]
     for size in (9.5, 9.0, 8.5, 8.0):
-        pages = flow_story(blocks, text_frame(page_w, page_h), rules_theme(size))
+        pages = flow_story(story, text_frame(page_w, page_h), rules_theme(size))
         if len(pages) == 1:
             return pages
     return pages
@@ -805,7 +805,7 @@ def rules_pages(blocks: Sequence[Block], page_w: float, page_h: float) -> list[l
 def key_pages(key: KeyView, page_w: float, page_h: float) -> list[list[Item]]:
     """The answer key: title, notes, then one table per sheet, kept with its heading."""
     columns = tuple(Column(t, w, a) for t, w, a in zip(key.columns, KEY_WIDTHS, KEY_ALIGN))
-    story: list[Block] = [Heading(key.title, 1)]
+    story: list[Flowable] = [Heading(key.title, 1)]
     story += [Paragraph(note, "note") for note in key.intro]
     story.append(Space(2 * MM))
     for section in key.sections:
@@ -828,7 +828,7 @@ class BlockLayout:
 
 def layout_block(
     sheets: Sequence[SheetView],
-    rules: Sequence[Block] | None,
+    rules: Sequence[Flowable] | None,
     key: KeyView | None,
     paper: str,
     landscape: bool,

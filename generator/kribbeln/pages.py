@@ -16,7 +16,7 @@ from generator.kribbeln.dice import DiceSet
 from generator.kribbeln.solver import TaskFigures
 from generator.kribbeln.swatches import Swatch, legend_figure
 from generator.kribbeln.tasks import TEMPLATE, family_name, task_text
-from generator.render.flow import Block, Bullet, Heading, Paragraph
+from generator.render.flow import Bullet, Flowable, Heading, Paragraph
 from generator.text import Templates, Texts, number, percent
 
 
@@ -138,12 +138,12 @@ def sheet_view(
     )
 
 
-def rules_blocks(
+def rules_story(
     dice: DiceSet, pages: int, lang: str, rolls: int, templates: Templates | None = None
-) -> list[Block]:
+) -> list[Flowable]:
     """The rules page: the game, then the decisions in force, then the colour legend."""
     t = Texts("kribbeln_rules", lang, templates)
-    blocks: list[Block] = [
+    story: list[Flowable] = [
         Heading(t("title"), 1),
         Heading(t("h_material")),
         Paragraph(t("material", pages=pages)),
@@ -172,13 +172,13 @@ def rules_blocks(
         "decision_different",
         "decision_count",
     ):
-        blocks.append(Bullet("•", t(key)))
-    blocks += [
+        story.append(Bullet("•", t(key)))
+    story += [
         Heading(t("h_colors")),
         Paragraph(t("colors")),
         legend_figure(swatches(dice, dice.color_ids, lang)),
     ]
-    return blocks
+    return story
 
 
 def stars_text(n: int) -> str:

@@ -1,11 +1,11 @@
 """The one story engine for text pages: rules pages, answer keys and reports of every game.
 
-A story is a sequence of blocks (headings, paragraphs, bullets, tables that
+A story is a sequence of flowables (headings, paragraphs, bullets, tables that
 continue across columns and pages with their header repeated, figures,
 columns, keep-together groups); `flow_story` pours it into the columns of as
 many pages as it needs and adds each page's footer ("page k of N"). A `Theme`
-says how each kind of block looks, so a game's view decides what is said
-and its layout how it looks. The building blocks (`wrap`, `paragraph`,
+says how each kind of flowable looks, so a game's view decides what is said
+and its layout how it looks. The helpers (`wrap`, `paragraph`,
 `table`) return layout items (`primitives`) and never draw.
 
 Rules every story keeps: a heading never ends a column (it moves on with the
@@ -199,9 +199,9 @@ class PageBreak:
 
 @dataclass(frozen=True)
 class Group:
-    """Blocks kept together in one column when they fit a fresh one."""
+    """Flowables kept together in one column when they fit a fresh one."""
 
-    blocks: tuple[Block, ...]
+    flowables: tuple[Flowable, ...]
     fresh_if_long: bool = False  # taller than a column: still start at the top of one
 
 
@@ -212,7 +212,7 @@ class Balanced:
     groups: tuple[Group, ...]
 
 
-Block = (
+Flowable = (
     Heading | Paragraph | Bullet | Table | Figure | Space | Columns | ColumnBreak | PageBreak
     | Group | Balanced
 )  # fmt: skip
@@ -275,7 +275,7 @@ class PageFrame:
 
 
 class Overflow(ValueError):
-    """A story that must stay within one page (or a block within an empty page) does not.
+    """A story that must stay within one page (or a flowable within an empty page) does not.
 
     The layout that poured the story turns it into `errors.DoesNotFit` for its product.
     """
@@ -286,10 +286,10 @@ class Overflow(ValueError):
         self.room = room
 
 
-def flow_story(blocks: Sequence[Block], frame: PageFrame, theme: Theme) -> list[list[Item]]:
+def flow_story(flowables: Sequence[Flowable], frame: PageFrame, theme: Theme) -> list[list[Item]]:
     """The items of every page the story takes, footers included."""
     flow = _Flow(frame, theme)
-    flow.story(blocks)
+    flow.story(flowables)
     pages = flow.pages
     if frame.footer is not None:
         for k, items in enumerate(pages, start=1):
@@ -298,17 +298,17 @@ def flow_story(blocks: Sequence[Block], frame: PageFrame, theme: Theme) -> list[
     return pages
 
 
-def measure(blocks: Sequence[Block], width: float, theme: Theme) -> float:
-    """The height `blocks` take in one column of `width`, mid-column (space above counts)."""
+def measure(flowables: Sequence[Flowable], width: float, theme: Theme) -> float:
+    """The height `flowables` take in one column of `width`, mid-column (space above counts)."""
     probe = _Flow(PageFrame(width, 1e6, 0.0, width, 1e6, 0.0), theme)
     probe.cursor.top -= 1 * MM  # not at the top: headings take their space above too
     start = probe.cursor.top
-    probe.story(blocks)
+    probe.story(flowables)
     return start - probe.cursor.top
 
 
 class _Flow:
-    """Pages of blocks in one or more columns; a column that is full moves on."""
+    """Pages of flowables in one or more columns; a column that is full moves on."""
 
     def __init__(self, frame: PageFrame, theme: Theme) -> None:
         self.frame, self.theme = frame, theme
@@ -372,78 +372,78 @@ class _Flow:
             self.blank = False
         self.pages[-1].extend(items)
 
-    # --- the blocks
+    # --- the flowables
 
-    def story(self, blocks: Sequence[Block]) -> None:
-        for i, block in enumerate(blocks):
-            self.block(block, functools.partial(self._lead, blocks, i + 1))
+    def story(self, flowables: Sequence[Flowable]) -> None:
+        for i, flowable in enumerate(flowables):
+            self.flowable(flowable, functools.partial(self._lead, flowables, i + 1))
 
-    def block(self, block: Block, lead: Callable[[], float]) -> None:
-        if isinstance(block, Heading):
-            self._heading(block, lead())
-        elif isinstance(block, Paragraph):
-            self._text(block.text, self.theme.paragraphs[block.role])
-        elif isinstance(block, Bullet):
-            self._bullet(block)
-        elif isinstance(block, Table):
-            self._table(block)
-        elif isinstance(block, Figure):
-            self._figure(block)
-        elif isinstance(block, Space):
-            self.cursor.top -= block.height
-        elif isinstance(block, Columns):
-            self._columns(block)
-        elif isinstance(block, ColumnBreak):
+    def flowable(self, flowable: Flowable, lead: Callable[[], float]) -> None:
+        if isinstance(flowable, Heading):
+            self._heading(flowable, lead())
+        elif isinstance(flowable, Paragraph):
+            self._text(flowable.text, self.theme.paragraphs[flowable.role])
+        elif isinstance(flowable, Bullet):
+            self._bullet(flowable)
+        elif isinstance(flowable, Table):
+            self._table(flowable)
+        elif isinstance(flowable, Figure):
+            self._figure(flowable)
+        elif isinstance(flowable, Space):
+            self.cursor.top -= flowable.height
+        elif isinstance(flowable, Columns):
+            self._columns(flowable)
+        elif isinstance(flowable, ColumnBreak):
             self.next_column()
-        elif isinstance(block, PageBreak):
+        elif isinstance(flowable, PageBreak):
             if not self.blank:
                 self._new_page()
-        elif isinstance(block, Group):
-            self._group(block)
-        elif isinstance(block, Balanced):
-            self._balanced(block)
+        elif isinstance(flowable, Group):
+            self._group(flowable)
+        elif isinstance(flowable, Balanced):
+            self._balanced(flowable)
         else:
-            raise TypeError(f"not a story block: {block!r}")
+            raise TypeError(f"not a flowable: {flowable!r}")
 
     def _height(self, text: str, style: TextStyle) -> float:
         lines = wrap(text, style.size, self.cursor.width - style.indent, style.bold)
         return len(lines) * style.size * style.leading
 
-    def _lead(self, blocks: Sequence[Block], i: int) -> float:
-        """The height that must stay with a heading above block i: its first line(s)."""
-        if i >= len(blocks):
+    def _lead(self, flowables: Sequence[Flowable], i: int) -> float:
+        """The height that must stay with a heading above flowable i: its first line(s)."""
+        if i >= len(flowables):
             return 0.0
-        block = blocks[i]
-        if isinstance(block, Heading):
-            style = self.theme.headings[block.level]
-            own = style.before + self._height(block.text, style) + style.after
-            return own + self._lead(blocks, i + 1)
-        if isinstance(block, Paragraph):
-            style = self.theme.paragraphs[block.role]
+        flowable = flowables[i]
+        if isinstance(flowable, Heading):
+            style = self.theme.headings[flowable.level]
+            own = style.before + self._height(flowable.text, style) + style.after
+            return own + self._lead(flowables, i + 1)
+        if isinstance(flowable, Paragraph):
+            style = self.theme.paragraphs[flowable.role]
             return style.size * style.leading
-        if isinstance(block, Bullet) and self.theme.bullet is not None:
+        if isinstance(flowable, Bullet) and self.theme.bullet is not None:
             style = self.theme.bullet.text
             return style.size * style.leading
-        if isinstance(block, Table):
+        if isinstance(flowable, Table):
             return 2 * self.theme.table.row_h  # the header and one row
-        if isinstance(block, Figure):
-            return block.height or 0.0
-        if isinstance(block, Space):
-            return block.height + self._lead(blocks, i + 1)
-        if isinstance(block, Group):
-            return self._lead(block.blocks, 0)
-        if isinstance(block, Balanced) and block.groups:
-            return self._lead(block.groups[0].blocks, 0)
+        if isinstance(flowable, Figure):
+            return flowable.height or 0.0
+        if isinstance(flowable, Space):
+            return flowable.height + self._lead(flowables, i + 1)
+        if isinstance(flowable, Group):
+            return self._lead(flowable.flowables, 0)
+        if isinstance(flowable, Balanced) and flowable.groups:
+            return self._lead(flowable.groups[0].flowables, 0)
         return 0.0
 
-    def _heading(self, block: Heading, lead: float) -> None:
-        style = self.theme.headings[block.level]
+    def _heading(self, heading: Heading, lead: float) -> None:
+        style = self.theme.headings[heading.level]
         if not self.grouped:
-            own = style.before + self._height(block.text, style) + style.after
+            own = style.before + self._height(heading.text, style) + style.after
             self.need(max(style.keep, own + lead))
         if style.before and not self.at_column_top():
             self.cursor.top -= style.before
-        self._lines(block.text, style)
+        self._lines(heading.text, style)
 
     def _text(self, text: str, style: TextStyle) -> None:
         if not self.grouped:
@@ -469,47 +469,47 @@ class _Flow:
             if rest:
                 self.overflow(style.size * style.leading)
 
-    def _bullet(self, block: Bullet) -> None:
+    def _bullet(self, item: Bullet) -> None:
         bullet = self.theme.bullet
         assert bullet is not None, "a story with bullets needs a theme with a bullet style"
         style = bullet.text
         if not self.grouped:  # the label moves with the first lines of its text
-            self._keep(block.text, style)
+            self._keep(item.text, style)
         label: list[Item] = []
-        if block.label:
+        if item.label:
             y = self.cursor.top - style.size * style.leading + style.baseline * style.size
             x = self.cursor.left + bullet.label_dx
-            label = [Text(x, y, block.label, style.size, bullet.label_bold)]
+            label = [Text(x, y, item.label, style.size, bullet.label_bold)]
         if not bullet.label_after:
             self.add(label)
         page = len(self.pages)
-        self._lines(block.text, style)
+        self._lines(item.text, style)
         if bullet.label_after:
             self.pages[page - 1].extend(label)
 
-    def _figure(self, block: Figure) -> None:
-        if block.height is None:
+    def _figure(self, figure: Figure) -> None:
+        if figure.height is None:
             box = Cursor(self.cursor.left, self.cursor.right, self.cursor.top, self.cursor.bottom)
-            self.add(block.draw(box, self.theme))
+            self.add(figure.draw(box, self.theme))
             self.cursor.top = self.cursor.bottom
             return
         if not self.grouped:
-            self.need(block.height)
+            self.need(figure.height)
         top = self.cursor.top
-        box = Cursor(self.cursor.left, self.cursor.right, top, top - block.height)
-        self.add(block.draw(box, self.theme))
-        self.cursor.top = top - block.height
+        box = Cursor(self.cursor.left, self.cursor.right, top, top - figure.height)
+        self.add(figure.draw(box, self.theme))
+        self.cursor.top = top - figure.height
 
-    def _table(self, block: Table) -> None:
+    def _table(self, spec: Table) -> None:
         style = self.theme.table
-        rows = list(block.rows)
+        rows = list(spec.rows)
         fits = int((self.cursor.room() + 1e-6) // style.row_h) - 1  # rows under the header
         per_column = 0
-        if block.balance and self.count > 1 and self.column == 0 and len(rows) <= fits * self.count:
+        if spec.balance and self.count > 1 and self.column == 0 and len(rows) <= fits * self.count:
             per_column = -(-len(rows) // self.count)  # even columns when all fit this page
         while rows:
             chunk = rows[:per_column] if per_column else rows
-            items, placed = table(self.cursor, block.columns, chunk, style.size, style.row_h)
+            items, placed = table(self.cursor, spec.columns, chunk, style.size, style.row_h)
             self.add(items)
             rows = rows[placed:]
             if rows:
@@ -518,26 +518,26 @@ class _Flow:
                 self.overflow(2 * style.row_h)
         self.cursor.top -= style.after
 
-    def _columns(self, block: Columns) -> None:
+    def _columns(self, columns: Columns) -> None:
         self.section_top = min(self.low, self.cursor.top)
-        self.widths = block.widths
-        self.count = len(block.widths) or block.count
+        self.widths = columns.widths
+        self.count = len(columns.widths) or columns.count
         self.column = 0
         self.cursor = self._column(0)
         self.low = self.section_top
 
-    def _group(self, block: Group) -> None:
-        height = measure(block.blocks, self.cursor.width, self.theme)
-        fits_fresh = height <= self.full_room() or block.fresh_if_long
+    def _group(self, group: Group) -> None:
+        height = measure(group.flowables, self.cursor.width, self.theme)
+        fits_fresh = height <= self.full_room() or group.fresh_if_long
         while height > self.cursor.room() and fits_fresh and not self.fresh():
             self.overflow(height)
         outer, self.grouped = self.grouped, height <= self.cursor.room()
-        self.story(block.blocks)
+        self.story(group.flowables)
         self.grouped = outer
 
-    def _balanced(self, block: Balanced) -> None:
+    def _balanced(self, balanced: Balanced) -> None:
         """Groups in order; as soon as the rest fits this page's two columns, even them out."""
-        groups = list(block.groups)
+        groups = list(balanced.groups)
         while groups:
             if self.count == 2 and self.column == 0 and self._split_rest(groups):
                 return
@@ -545,7 +545,7 @@ class _Flow:
 
     def _split_rest(self, groups: list[Group]) -> bool:
         """Place all `groups` in the two columns of this page, ending level, if they fit."""
-        heights = [measure(g.blocks, self.cursor.width, self.theme) for g in groups]
+        heights = [measure(g.flowables, self.cursor.width, self.theme) for g in groups]
         used = self.section_top - self.cursor.top
         room_left, room_right = self.cursor.room(), self.section_top - self.frame.bottom
         options = [

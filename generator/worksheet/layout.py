@@ -14,8 +14,8 @@ from dataclasses import dataclass, replace
 
 from generator.render.dice import die_face
 from generator.render.flow import (
-    Block,
     Column,
+    Flowable,
     Group,
     Heading,
     PageBreak,
@@ -496,9 +496,9 @@ KEY_THEME = Theme(
 )
 
 
-def key_story(key: AnswerKey) -> list[Block]:
+def key_story(key: AnswerKey) -> list[Flowable]:
     """The answer key: an overview (and the class list), then each version from a new page."""
-    story: list[Block] = [Heading(key.title, 1), *(Paragraph(text) for text in key.intro)]
+    story: list[Flowable] = [Heading(key.title, 1), *(Paragraph(text) for text in key.intro)]
     if key.roster:
         name_col, version_col = key.roster_columns
         half = (len(key.roster) + 1) // 2
@@ -511,14 +511,14 @@ def key_story(key: AnswerKey) -> list[Block]:
         story += [Heading(key.roster_heading, 3), Table(columns, rows)]
     columns = tuple(Column(t, w, a) for t, w, a in zip(key.columns, KEY_WIDTHS, KEY_ALIGN))
     for index, version in enumerate(key.versions):
-        blocks: list[Block] = [Heading(version.heading, 2)]
+        part: list[Flowable] = [Heading(version.heading, 2)]
         for section in version.sections:
             if section.heading:
-                blocks.append(Heading(section.heading, 4))
-            blocks.append(Table(columns, section.rows))
+                part.append(Heading(section.heading, 4))
+            part.append(Table(columns, section.rows))
         # the first version stays below the overview only if it fits there whole
         story += [PageBreak()] if index else []
-        story.append(Group(tuple(blocks), fresh_if_long=True))
+        story.append(Group(tuple(part), fresh_if_long=True))
     return story
 
 
