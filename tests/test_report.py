@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -33,7 +34,10 @@ def test_koepfchen_report_matches_the_analysis(run_cli, tmp_path: Path) -> None:
         assert heading in text
     assert chars_outside(out) == []
     assert all(fonts(out).values())
-    assert "0,2" in text and "0.2" not in text  # German decimal comma on the axes
+    # shares as percentages, with the German decimal comma and no decimal point anywhere
+    text = text.replace("\u202f", " ")
+    assert "\n100 %\n" in text and "\n0 %\n" in text and not re.search(r"\d\.\d", text)
+    assert "Sitzplatz 1 beginnt" in text and "gerecht: 33,3 %" in text
 
 
 def test_report_bad_players_is_exit_2(run_cli) -> None:
