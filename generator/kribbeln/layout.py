@@ -23,6 +23,7 @@ from generator.errors import DoesNotFit
 from generator.kribbeln.pages import KeyView, RowView, SheetView
 from generator.kribbeln.swatches import any_color_swatch, legend_row, legend_width, swatch
 from generator.render.flow import (
+    Balanced,
     BulletStyle,
     Column,
     Columns,
@@ -802,18 +803,35 @@ def rules_pages(story: Sequence[Flowable], page_w: float, page_h: float) -> list
     return pages
 
 
+KEY_ROWS = (KEY_ROW, 5.0 * MM, 4.6 * MM)  # tighter rows where that saves a page
+
+
 def key_pages(key: KeyView, page_w: float, page_h: float) -> list[list[Item]]:
-    """The answer key: title, notes, then one table per sheet, kept with its heading."""
+    """The answer key: title, notes, then one table per sheet, kept with its heading.
+
+    On a wide page the notes run in two columns; the table rows are as tall as
+    they can be without an extra page (a last page with one table on it).
+    """
     columns = tuple(Column(t, w, a) for t, w, a in zip(key.columns, KEY_WIDTHS, KEY_ALIGN))
     story: list[Flowable] = [Heading(key.title, 1)]
-    story += [Paragraph(note, "note") for note in key.intro]
+    notes = [Paragraph(note, "note") for note in key.intro]
+    if page_w - 2 * MARGIN > RULES_ONE_COLUMN:
+        story += [Columns(2), Balanced(tuple(Group((n,)) for n in notes)), Columns(1)]
+    else:
+        story += notes
     story.append(Space(2 * MM))
     for section in key.sections:
         story.append(
             Group((Heading(section.heading), Paragraph(section.summary, "summary"),
                    Table(columns, section.rows)))
         )  # fmt: skip
-    return flow_story(story, text_frame(page_w, page_h, key.footer), KEY_THEME)
+    frame = text_frame(page_w, page_h, key.footer)
+    layouts = [flow_story(story, frame, _key_theme(row)) for row in KEY_ROWS]
+    return min(layouts, key=len)
+
+
+def _key_theme(row_h: float) -> Theme:
+    return Theme(KEY_THEME.headings, KEY_THEME.paragraphs, table=TableStyle(7.5, row_h, 4 * MM))
 
 
 @dataclass(frozen=True)
