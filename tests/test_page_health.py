@@ -260,14 +260,7 @@ KNOWN: dict[tuple[str, str], str] = {
     ("koepfchen-board", "size"): "#16 16n: the glue hint and legend in ink at 6.7–7.5 pt",
     ("koepfchen-key", "used"): "#16 16n: overflow pages of the key only 10 % used",
     ("koepfchen-key", "orphan"): "#16 16n: 'hardest targets' heading left at a page's foot",
-    ("kribbeln-sheet", "boxes"): "#16 16k: long names run out of their cells",
-    ("kribbeln-sheet", "overlap"): "#16 16k: long names run over their neighbours",
-    ("kribbeln-sheet", "size"): "#16 16k: names at 6 pt, task text and row help below 8 pt",
-    ("kribbeln-sheet", "fields"): "#16 16k: pip fields 10.6 mm wide with 8 players (≥ 11 mm)",
-    ("kribbeln-rules", "used"): "#16 16k: landscape rules end on a page holding only the legend",
-    ("kribbeln-rules", "orphan"): "#16 16k: landscape: 'Farben und Zeichen' left at a page's foot",
     ("worksheet-large-sheet", "size"): "#16 16w: the long title shrinks to 8.2 pt in large print",
-    ("report-koepfchen", "used"): "#16 16k: the second page is less than a quarter used",
 }
 
 

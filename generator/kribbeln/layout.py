@@ -53,7 +53,7 @@ from generator.render.primitives import (
     Text,
     page_size,
 )
-from generator.render.style import DARK_GREY, INK, LEADING, LIGHT_GREY, WHITE, centred
+from generator.render.style import DARK_GREY, GREY, INK, LEADING, LIGHT_GREY, WHITE, centred
 
 MARGIN = 12 * MM
 BAND_W = 9 * MM
@@ -663,8 +663,9 @@ def sheet_items(view: SheetView, geo: SheetGeometry, sizes: Sizes | None = None)
             (words["pips"], px + geo.pip_w / 2, geo.pip_w),
             (words["points"], px + geo.pip_w + geo.points_w / 2, geo.points_w),
         ):
-            s = fit_size(label, 6.5, w - 1.0 * MM, minimum=4.5)
-            items.append(Text(cx, centred(sub - SUB_H / 2, s), label, s, align="center"))
+            s = fit_size(label, 6.5, w - 1.0 * MM, minimum=6)  # column labels: grey fine print
+            items.append(Text(cx, centred(sub - SUB_H / 2, s), label, s, align="center",
+                              color=GREY))  # fmt: skip
     items += _names(geo, name_set(view.names, geo.player_w))
     # the ten rows
     tops = geo.row_tops([r.kind for r in view.rows])
