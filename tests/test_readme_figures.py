@@ -7,9 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from generator.io.cache import DISK
 from generator.kribbeln.balance import area_means
-from generator.kribbeln.build import load_block, sample_block_of
+from generator.kribbeln.build import sample_block_of
 from generator.kribbeln.playtest import play
+from generator.load.kribbeln import load_block
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 NUMBER = r"(\d+(?:\.\d+)?)"
@@ -62,7 +64,8 @@ def test_the_simulated_figures_are_what_simulate_prints(readme: str) -> None:
     )
     block = sample_block_of(load_block(), 6, 1)
     source = "kribbeln block --seed 1"
-    sim = play(block.dice, block.sheets, block.catalog.rolls, 4, 10_000, 1, "pips", source)
+    rolls = block.catalog.rolls
+    sim = play(block.dice, block.sheets, rolls, 4, 10_000, 1, "pips", source, store=DISK)
     shares = [s.win_share for s in sim.seats]
     x_rates = [s.task_x_rate for s in sim.sheets]
     fails = [s.first_attempt_fail for s in sim.sheets]
