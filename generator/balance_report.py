@@ -9,7 +9,7 @@ simulates the very same `KribbelnBlock`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -192,6 +192,35 @@ def _every(n: int, room: int = 20) -> int:
     return max(1, -(-n // room))
 
 
+def seat_chart(
+    t: Texts,
+    title: str,
+    unit: str,
+    values: Sequence[float],
+    reference: float,
+    reference_label: str,
+    percent: bool,
+    min_span: float,
+) -> Chart:
+    """A figure per seat (seat 1 starts), zoomed, as bars growing from the fair value."""
+    return Chart(
+        "bar",
+        title,
+        unit,
+        tuple(t("kp_seat", n=i + 1) for i in range(len(values))),
+        (("", tuple(values)),),
+        percent=percent,
+        zoom=True,
+        min_span=min_span,
+        reference=reference,
+        reference_label=reference_label,
+        from_reference=True,
+        values="percent" if percent else "points",
+        value_digits=1 if percent else 2,
+        x_label=t("seat_note"),
+    )
+
+
 def koepfchen_report(
     profile: Profile, seed: int, players: int, lang: str, templates: Templates | None = None
 ) -> BalanceReport:
@@ -236,20 +265,15 @@ def koepfchen_report(
             percent=True,
             x_label=t("kp_turns"),
         ),
-        Chart(
-            "bar",
+        seat_chart(
+            t,
             t("kp_seats", players=players),
             t("kp_seats_y"),
-            tuple(t("kp_seat", n=i + 1) for i in range(players)),
-            (("", race.win_by_seat),),
+            race.win_by_seat,
+            fair,
+            t("kp_fair", p=fair),
             percent=True,
-            zoom=True,
             min_span=0.02,
-            reference=fair,
-            reference_label=t("kp_fair", p=fair),
-            from_reference=True,
-            values="percent",
-            x_label=t("seat_note"),
         ),
     )
     figures = (
@@ -369,20 +393,15 @@ def kribbeln_report(
             marks_label=t("kr_first_fail"),
             x_label=t("kr_rows"),
         ),
-        Chart(
-            "bar",
+        seat_chart(
+            t,
             t("kr_seats", players=players),
             t("kr_points"),
-            tuple(t("kp_seat", n=s.seat) for s in sim.seats),
-            (("", tuple(s.mean_points for s in sim.seats)),),
-            zoom=True,
+            tuple(s.mean_points for s in sim.seats),
+            seat_mean,
+            t("kr_seat_mean", points=seat_mean),
+            percent=False,
             min_span=1.0,
-            reference=seat_mean,
-            reference_label=t("kr_seat_mean", points=seat_mean),
-            from_reference=True,
-            values="points",
-            value_digits=2,
-            x_label=t("seat_note"),
         ),
     )
     figures = (

@@ -102,8 +102,15 @@ def chart_items(chart: Chart, frame: ch.Frame, lang: str, left: float) -> list[I
             vd = 0 if chart.values == "count" else chart.value_digits
             value_label = partial(_bar_value, chart=chart, lang=lang, digits=vd)
         base = chart.reference if chart.from_reference else None
-        items += ch.bars(frame, values, scale, base=base, colors=chart.colors,
-                         value_label=value_label, marks=chart.marks)  # fmt: skip
+        items += ch.bars(
+            frame,
+            values,
+            scale,
+            base=base,
+            colors=chart.colors,
+            value_label=value_label,
+            marks=chart.marks,
+        )
         items += ch.x_labels(frame, chart.labels, chart.label_every, chart.edges)
     else:
         items += ch.polylines(frame, [v for _, v in chart.series], scale)
@@ -112,8 +119,9 @@ def chart_items(chart: Chart, frame: ch.Frame, lang: str, left: float) -> list[I
         items += ch.groups(frame, chart.groups, len(values))
     if chart.x_label:
         y = frame.y - below(chart) + 2
-        items.append(Text(frame.x + frame.w / 2, y, chart.x_label, ch.SIZE, align="center",
-                          color=ch.AXIS))  # fmt: skip
+        items.append(
+            Text(frame.x + frame.w / 2, y, chart.x_label, ch.SIZE, align="center", color=ch.AXIS)
+        )
     items += ch.head(frame, chart.title, chart.y_label, key, left)
     return items
 
@@ -182,12 +190,21 @@ def layout_report(report: BalanceReport, lang: str, paper: str, landscape: bool)
     def footer(k: int, total: int) -> list[Item]:
         return [
             Text(MARGIN, MARGIN - 2, words.footer, 7, color=MID_GREY),
-            Text(width - MARGIN, MARGIN - 2, words.page(k, total), 7, align="right",
-                 color=MID_GREY),
-        ]  # fmt: skip
+            Text(
+                width - MARGIN, MARGIN - 2, words.page(k, total), 7, align="right", color=MID_GREY
+            ),
+        ]
 
-    frame = PageFrame(width, height, MARGIN, width - MARGIN, height - MARGIN, MARGIN + 8 * MM,
-                      column_gap=COLUMN_GAP, footer=footer)  # fmt: skip
+    frame = PageFrame(
+        width,
+        height,
+        MARGIN,
+        width - MARGIN,
+        height - MARGIN,
+        MARGIN + 8 * MM,
+        column_gap=COLUMN_GAP,
+        footer=footer,
+    )
     # the fewest pages, then the layout whose emptiest page is fullest (the tallest charts
     # on a tie): charts spread over the pages instead of one left alone on the last; on a
     # wide page they may also stand side by side

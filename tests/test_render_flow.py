@@ -61,8 +61,11 @@ def test_nice_ticks_and_bars_stay_in_their_frame() -> None:
     assert all(50 <= b.x and b.x + b.w <= 250 and b.y == 50 and b.y + b.h <= 150 for b in rects)
     tallest = max(rects, key=lambda b: b.h)
     assert tallest.h == 100  # 5 is a round tick: the tallest bar reaches the top
-    lines = [i for i in polylines(frame, [[0.0, 0.5, 1.0]], scale_from_zero([], 1.0))
-             if isinstance(i, Line)]  # fmt: skip
+    lines = [
+        i
+        for i in polylines(frame, [[0.0, 0.5, 1.0]], scale_from_zero([], 1.0))
+        if isinstance(i, Line)
+    ]
     assert all(50 <= min(li.x1, li.x2) and max(li.x1, li.x2) <= 250 for li in lines)
     assert all(50 <= min(li.y1, li.y2) and max(li.y1, li.y2) <= 150 for li in lines)
 
@@ -85,8 +88,11 @@ def test_a_zoomed_chart_shows_deviations_from_its_reference() -> None:
     assert [t.text for t in items if isinstance(t, Text)] == ["25.5", "25.2", "24.8", "24.5"]
     # a label that fits no bar gives way to a shorter one, else none is printed
     narrow = Frame(0, 0, 40, 100)
-    labels = [i.text for i in bars(narrow, seats, scale, value_label=lambda v: ("25,5 %", "25"))
-              if isinstance(i, Text)]  # fmt: skip
+    labels = [
+        i.text
+        for i in bars(narrow, seats, scale, value_label=lambda v: ("25,5 %", "25"))
+        if isinstance(i, Text)
+    ]
     assert labels == ["25"] * 4
 
 
@@ -99,8 +105,11 @@ def test_a_chart_head_stays_clear_of_the_top_tick_label() -> None:
     ticks = [t for t in axes(frame, scale_from_zero([1.0]), str) if isinstance(t, Text)]
     top_label = max(ticks, key=lambda t: t.y)
     top_of_ticks = top_label.y + ascent(top_label.size)
-    lines = [t for t in head(frame, "Title", "unit", [("#000000", "mean", "dashed")], left=10)
-             if isinstance(t, Text)]  # fmt: skip
+    lines = [
+        t
+        for t in head(frame, "Title", "unit", [("#000000", "mean", "dashed")], left=10)
+        if isinstance(t, Text)
+    ]
     assert [t.text for t in lines] == ["Title", "mean", "unit"]
     assert all(t.y - descent(t.size) > top_of_ticks for t in lines)
     assert lines[0].y - descent(lines[0].size) > lines[1].y + ascent(SIZE)  # title above key

@@ -170,8 +170,12 @@ def _syllable_breaks(word: str) -> list[int]:
     while i < len(word) - 1:
         group = next((g for g in KEEP_TOGETHER if word[i:].lower().startswith(g)), word[i])
         after = i + len(group)
-        if (after < len(word) and _vowel(word[after]) and not _vowel(group[0])
-                and any(_vowel(ch) for ch in word[:i])):  # fmt: skip
+        if (
+            after < len(word)
+            and _vowel(word[after])
+            and not _vowel(group[0])
+            and any(_vowel(ch) for ch in word[:i])
+        ):
             breaks.append(i)
         i = after if len(group) > 1 else i + 1
     return breaks
@@ -228,10 +232,14 @@ def name_set(names: Sequence[str], width: float, height: float = NAME_H) -> Name
                 return NameSet(size, bold, tuple(fitted))
     size = NAME_SIZES[-1]
     fitted = [
-        (_fit_lines(n, size, False, room, lines_at(size))
-         or _shortened(n, size, False, room, lines_at(size))) if n else ()
+        (
+            _fit_lines(n, size, False, room, lines_at(size))
+            or _shortened(n, size, False, room, lines_at(size))
+        )
+        if n
+        else ()
         for n in names
-    ]  # fmt: skip
+    ]
     return NameSet(size, False, tuple(fitted))
 
 
@@ -365,9 +373,17 @@ def sheet_geometry(view: SheetView, paper: str, landscape: bool) -> SheetGeometr
         message = "the ten rows do not fit the page height; use portrait"
         raise DoesNotFit("landscape", message, needed / MM, page_h / MM)
     return SheetGeometry(
-        page_w, page_h, players, task_w, player_w, pip_w, player_w - pip_w, task_h,
-        task_h * KRIBBELN_SHARE, bottom,
-    )  # fmt: skip
+        page_w,
+        page_h,
+        players,
+        task_w,
+        player_w,
+        pip_w,
+        player_w - pip_w,
+        task_h,
+        task_h * KRIBBELN_SHARE,
+        bottom,
+    )
 
 
 # --- symbols and patterns ---------------------------------------------------------------
@@ -496,8 +512,9 @@ def task_text_size(view: SheetView, geo: SheetGeometry) -> float:
     return TASK_SIZES[-1]
 
 
-def _task_cell(view: SheetView, row: RowView, x: float, top: float, w: float, h: float,
-               size: float) -> list[Item]:  # fmt: skip
+def _task_cell(
+    view: SheetView, row: RowView, x: float, top: float, w: float, h: float, size: float
+) -> list[Item]:
     """Swatches and text, centred as one block between the cell's top and bottom."""
     items: list[Item] = []
     box = text_box(row, w)
@@ -542,8 +559,9 @@ def _hint_boxes(row: RowView, w: float, h: float) -> list[HintBox]:
     below = CELL_PAD_V + ascent(LABEL_SIZE) + descent(LABEL_SIZE) + 0.8 * MM
     boxes = [HintBox(PAD, w - 2 * PAD, below, h - below - CELL_PAD_V)]
     if w - 2 * PAD - label_w >= BESIDE_MIN:
-        boxes.insert(0, HintBox(PAD + label_w, w - 2 * PAD - label_w, CELL_PAD_V,
-                                h - 2 * CELL_PAD_V))  # fmt: skip
+        boxes.insert(
+            0, HintBox(PAD + label_w, w - 2 * PAD - label_w, CELL_PAD_V, h - 2 * CELL_PAD_V)
+        )
     return boxes
 
 
@@ -578,8 +596,9 @@ def hint_size(view: SheetView, geo: SheetGeometry) -> float:
     return HINT_SIZES[-1]
 
 
-def _kribbeln_cell(row: RowView, x: float, top: float, w: float, h: float,
-                   size: float) -> list[Item]:  # fmt: skip
+def _kribbeln_cell(
+    row: RowView, x: float, top: float, w: float, h: float, size: float
+) -> list[Item]:
     """The label and its hints, beside or below it, centred in the row."""
     box = hint_box(row, w, h, size)
     lines = _hint_lines(row, size, box.width)
@@ -594,8 +613,9 @@ def _kribbeln_cell(row: RowView, x: float, top: float, w: float, h: float,
         block = box.drop - CELL_PAD_V + high
         label_top = top - CELL_PAD_V - max(0.0, (h - 2 * CELL_PAD_V - block) / 2)
         hints_top = label_top - (box.drop - CELL_PAD_V)
-    items: list[Item] = [Text(x + PAD, label_top - ascent(LABEL_SIZE), row.text, LABEL_SIZE,
-                              bold=True)]  # fmt: skip
+    items: list[Item] = [
+        Text(x + PAD, label_top - ascent(LABEL_SIZE), row.text, LABEL_SIZE, bold=True)
+    ]
     y = hints_top - ascent(size)
     for line in lines:
         items.append(Text(x + box.dx, y, line, size, color=DARK_GREY))
@@ -656,16 +676,18 @@ def sheet_items(view: SheetView, geo: SheetGeometry, sizes: Sizes | None = None)
         sub = y - NAME_H
         items.append(Rect(px, sub - SUB_H, geo.pip_w, SUB_H, fill="#f4f4f4", line_width=THIN))
         items.append(
-            Rect(px + geo.pip_w, sub - SUB_H, geo.points_w, SUB_H, fill=POINTS_FILL,
-                 line_width=THIN)
-        )  # fmt: skip
+            Rect(
+                px + geo.pip_w, sub - SUB_H, geo.points_w, SUB_H, fill=POINTS_FILL, line_width=THIN
+            )
+        )
         for label, cx, w in (
             (words["pips"], px + geo.pip_w / 2, geo.pip_w),
             (words["points"], px + geo.pip_w + geo.points_w / 2, geo.points_w),
         ):
             s = fit_size(label, 6.5, w - 1.0 * MM, minimum=6)  # column labels: grey fine print
-            items.append(Text(cx, centred(sub - SUB_H / 2, s), label, s, align="center",
-                              color=GREY))  # fmt: skip
+            items.append(
+                Text(cx, centred(sub - SUB_H / 2, s), label, s, align="center", color=GREY)
+            )
     items += _names(geo, name_set(view.names, geo.player_w))
     # the ten rows
     tops = geo.row_tops([r.kind for r in view.rows])
@@ -684,9 +706,10 @@ def sheet_items(view: SheetView, geo: SheetGeometry, sizes: Sizes | None = None)
             px = geo.players_x + p * geo.player_w
             items.append(Rect(px, row_top - h, geo.pip_w, h, fill=fill, line_width=THIN))
             items.append(
-                Rect(px + geo.pip_w, row_top - h, geo.points_w, h, fill=POINTS_FILL,
-                     line_width=THIN)
-            )  # fmt: skip
+                Rect(
+                    px + geo.pip_w, row_top - h, geo.points_w, h, fill=POINTS_FILL, line_width=THIN
+                )
+            )
     # area bands and the heavy lines between areas
     first: dict[int, float] = {}
     for row, row_top in zip(view.rows, tops):
@@ -702,17 +725,32 @@ def sheet_items(view: SheetView, geo: SheetGeometry, sizes: Sizes | None = None)
         items.append(Line(px, geo.header_top, px, geo.table_bottom, line_width=THICK))
     # totals
     t_top = geo.total_top
-    items.append(Rect(x0, t_top - TOTAL_H, BAND_W + geo.task_w, TOTAL_H, fill="#f4f4f4",
-                      line_width=THIN))  # fmt: skip
     items.append(
-        Text(task_x + geo.task_w - PAD, centred(t_top - TOTAL_H / 2, 10), words["total"], 10,
-             True, "right")
-    )  # fmt: skip
+        Rect(x0, t_top - TOTAL_H, BAND_W + geo.task_w, TOTAL_H, fill="#f4f4f4", line_width=THIN)
+    )
+    items.append(
+        Text(
+            task_x + geo.task_w - PAD,
+            centred(t_top - TOTAL_H / 2, 10),
+            words["total"],
+            10,
+            True,
+            "right",
+        )
+    )
     for p in range(geo.players):
         px = geo.players_x + p * geo.player_w
         items.append(Rect(px, t_top - TOTAL_H, geo.player_w, TOTAL_H, line_width=THICK))
-    items.append(Rect(x0, geo.table_bottom, geo.table_w, geo.header_top - geo.table_bottom,
-                      stroke=INK, line_width=THICK))  # fmt: skip
+    items.append(
+        Rect(
+            x0,
+            geo.table_bottom,
+            geo.table_w,
+            geo.header_top - geo.table_bottom,
+            stroke=INK,
+            line_width=THICK,
+        )
+    )
     items += _notes(view, geo, x0, geo.page_w - 2 * MARGIN)
     items.append(Text(right, MARGIN - 4 * MM, words["footer"], 6, color=LIGHT_GREY, align="right"))
     return items
@@ -771,18 +809,27 @@ def rules_theme(size: float) -> Theme:
         paragraphs={"body": TextStyle(size, after=2 * MM, keep_lines=None)},
         bullet=BulletStyle(
             TextStyle(size, after=1.2 * MM, indent=4 * MM, keep_lines=None),
-            label_dx=1 * MM, label_bold=False, label_after=True,
+            label_dx=1 * MM,
+            label_bold=False,
+            label_after=True,
         ),
-    )  # fmt: skip
+    )
 
 
 def text_frame(page_w: float, page_h: float, footer: str = "") -> PageFrame:
     """The text area of the rules and key pages, with the footer (if any) on every page."""
     line = Text(page_w - MARGIN, MARGIN - 4 * MM, footer, 6, color=LIGHT_GREY, align="right")
     return PageFrame(
-        page_w, page_h, MARGIN, page_w - MARGIN, page_h - MARGIN, MARGIN, column_gap=RULES_GAP,
-        footer=(lambda k, n: [line]) if footer else None, footer_first=True,
-    )  # fmt: skip
+        page_w,
+        page_h,
+        MARGIN,
+        page_w - MARGIN,
+        page_h - MARGIN,
+        MARGIN,
+        column_gap=RULES_GAP,
+        footer=(lambda k, n: [line]) if footer else None,
+        footer_first=True,
+    )
 
 
 RULES_GAP = 10 * MM
@@ -823,9 +870,14 @@ def key_pages(key: KeyView, page_w: float, page_h: float) -> list[list[Item]]:
     story.append(Space(2 * MM))
     for section in key.sections:
         story.append(
-            Group((Heading(section.heading), Paragraph(section.summary, "summary"),
-                   Table(columns, section.rows)))
-        )  # fmt: skip
+            Group(
+                (
+                    Heading(section.heading),
+                    Paragraph(section.summary, "summary"),
+                    Table(columns, section.rows),
+                )
+            )
+        )
     frame = text_frame(page_w, page_h, key.footer)
     layouts = [flow_story(story, frame, _key_theme(row)) for row in KEY_ROWS]
     return min(layouts, key=len)

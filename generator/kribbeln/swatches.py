@@ -24,10 +24,12 @@ class Swatch:
 
 def _regular(cx: float, cy: float, r: float, n: int, turn: float = 90.0) -> tuple:
     return tuple(
-        (cx + r * math.cos(math.radians(turn + 360 * k / n)),
-         cy + r * math.sin(math.radians(turn + 360 * k / n)))
+        (
+            cx + r * math.cos(math.radians(turn + 360 * k / n)),
+            cy + r * math.sin(math.radians(turn + 360 * k / n)),
+        )
         for k in range(n)
-    )  # fmt: skip
+    )
 
 
 def _cross(cx: float, cy: float, r: float, w: float, angle: float) -> tuple:

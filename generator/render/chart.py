@@ -82,9 +82,12 @@ def scale_from_zero(values: Sequence[float], top: float | None = None) -> Scale:
 
 
 def zoomed_scale(
-    values: Sequence[float], include: Sequence[float] = (), min_span: float = 0.0,
-    floor: float | None = None, ceiling: float | None = None,
-) -> Scale:  # fmt: skip
+    values: Sequence[float],
+    include: Sequence[float] = (),
+    min_span: float = 0.0,
+    floor: float | None = None,
+    ceiling: float | None = None,
+) -> Scale:
     """Round ticks around the values (and what `include` names), at least `min_span` high.
 
     `floor`/`ceiling` bound the range (0 and 1 for shares), so a zoom never shows
@@ -108,8 +111,13 @@ def zoomed_scale(
 KeyEntry = tuple[str, str, str]  # (colour, what it means, "line" | "dashed" | "box")
 
 
-def head(frame: Frame, title: str, unit: str = "", key: Sequence[KeyEntry] = (),
-         left: float | None = None) -> list[Item]:  # fmt: skip
+def head(
+    frame: Frame,
+    title: str,
+    unit: str = "",
+    key: Sequence[KeyEntry] = (),
+    left: float | None = None,
+) -> list[Item]:
     """The title, then a key line (what each colour, line or shade means) and the unit.
 
     Both lines sit above the top tick label, so none of them touches the plot or
@@ -137,8 +145,10 @@ def _key_mark(x: float, y: float, color: str, kind: str) -> list[Item]:
     """The key's sample of a line, a dashed line or a shade, beside text with baseline y."""
     mid = y + 0.35 * SIZE
     if kind == "dashed":
-        return [Line(x + 4.5 * k, mid, x + 4.5 * k + 2.5, mid, stroke=color, line_width=0.9)
-                for k in range(3)]  # fmt: skip
+        return [
+            Line(x + 4.5 * k, mid, x + 4.5 * k + 2.5, mid, stroke=color, line_width=0.9)
+            for k in range(3)
+        ]
     if kind == "box":
         return [Rect(x, y - 0.5, 12, SIZE, stroke=AXIS, fill=color, line_width=0.3)]
     return [Line(x, mid, x + 12, mid, stroke=color, line_width=2.5)]
@@ -170,17 +180,24 @@ def reference_line(frame: Frame, scale: Scale, value: float) -> list[Item]:
     items: list[Item] = []
     x, dash = frame.x, 5.0
     while x < frame.x + frame.w:
-        items.append(Line(x, y, min(x + dash, frame.x + frame.w), y, stroke=REFERENCE,
-                          line_width=0.9))  # fmt: skip
+        items.append(
+            Line(x, y, min(x + dash, frame.x + frame.w), y, stroke=REFERENCE, line_width=0.9)
+        )
         x += 2 * dash
     return items
 
 
 def bars(
-    frame: Frame, values: Sequence[float], scale: Scale, *, base: float | None = None,
-    colors: Sequence[str] = (), value_label: Labels | None = None, marks: Sequence[float] = (),
+    frame: Frame,
+    values: Sequence[float],
+    scale: Scale,
+    *,
+    base: float | None = None,
+    colors: Sequence[str] = (),
+    value_label: Labels | None = None,
+    marks: Sequence[float] = (),
     size: float = SIZE,
-) -> list[Item]:  # fmt: skip
+) -> list[Item]:
     """One bar per value, from `base` (default the bottom of the scale) to the value.
 
     `value_label` gives each value's label, longest first (12,5 %, 12,5, 13): the
@@ -200,8 +217,9 @@ def bars(
             items.append(Rect(x, min(y, foot), w, abs(y - foot), stroke=None, fill=color))
         if i < len(marks):
             my = scale.y(frame, marks[i])
-            items.append(Line(x - slot * 0.06, my, x + w + slot * 0.06, my, stroke=REFERENCE,
-                              line_width=1.4))  # fmt: skip
+            items.append(
+                Line(x - slot * 0.06, my, x + w + slot * 0.06, my, stroke=REFERENCE, line_width=1.4)
+            )
         if value_label is not None:
             fitting = [t for t in value_label(value) if text_width(t, size * 0.8) <= slot * 0.98]
             if fitting:
@@ -215,8 +233,9 @@ def bars(
     return items
 
 
-def x_labels(frame: Frame, labels: Sequence[str], every: int = 1, edges: bool = False,
-             size: float = SIZE) -> list[Item]:  # fmt: skip
+def x_labels(
+    frame: Frame, labels: Sequence[str], every: int = 1, edges: bool = False, size: float = SIZE
+) -> list[Item]:
     """Labels under the bars (or under the bars' edges: a histogram's bin limits)."""
     items: list[Item] = []
     n = max(1, len(labels) - 1 if edges else len(labels))
@@ -230,8 +249,9 @@ def x_labels(frame: Frame, labels: Sequence[str], every: int = 1, edges: bool = 
     return items
 
 
-def groups(frame: Frame, runs: Sequence[tuple[str, int]], total: int,
-           size: float = SIZE) -> list[Item]:  # fmt: skip
+def groups(
+    frame: Frame, runs: Sequence[tuple[str, int]], total: int, size: float = SIZE
+) -> list[Item]:
     """A second line of labels under runs of bars (the sheet under its rows), with dividers."""
     items: list[Item] = []
     slot = frame.w / max(1, total)
@@ -260,8 +280,9 @@ def polylines(frame: Frame, series: Sequence[Sequence[float]], scale: Scale) -> 
     return items
 
 
-def point_labels(frame: Frame, labels: Sequence[str], every: int = 1,
-                 size: float = SIZE) -> list[Item]:  # fmt: skip
+def point_labels(
+    frame: Frame, labels: Sequence[str], every: int = 1, size: float = SIZE
+) -> list[Item]:
     """Labels under the points of a line chart."""
     step = frame.w / max(1, len(labels) - 1)
     return [
