@@ -264,7 +264,6 @@ KNOWN: dict[tuple[str, str], str] = {
     ("koepfchen-board", "size"): "#16 16n: the glue hint and legend in ink at 6.7–7.5 pt",
     ("koepfchen-key", "used"): "#16 16n: overflow pages of the key only 10 % used",
     ("koepfchen-key", "orphan"): "#16 16n: 'hardest targets' heading left at a page's foot",
-    ("worksheet-large-sheet", "size"): "#16 16w: the long title shrinks to 8.2 pt in large print",
 }
 
 
