@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from generator.cli import all as all_cli
+from generator.io import writer
 
 
 def _mark(path: Path, delay: float = 0.0) -> None:
@@ -101,12 +102,20 @@ def test_all_writes_in_order_while_a_warm_up_runs(
     monkeypatch.setattr(
         defaults, "default_set", lambda seed, catalog: iter([item(n, n == "b") for n in "abcd"])
     )
-    monkeypatch.setattr(all_cli, "write_out", lambda b, folder: written.append(b))
+    rendered: list[str] = []
+    monkeypatch.setattr(writer, "render_all", lambda b: rendered.append(b) or [b.encode()])
+
+    def write_out(b: str, folder: object, pdfs: list[bytes] | None = None) -> None:
+        assert pdfs is None or pdfs == [b.encode()]
+        written.append(b)
+
+    monkeypatch.setattr(all_cli, "write_out", write_out)
     monkeypatch.setattr(all_cli, "_spare_processors", lambda: True)
     result = run_cli("all", "--out", str(tmp_path / "out"))
     assert result.exit_code == 0, result.output
     assert written == ["a", "b", "c", "d"]
     assert built == ["a", "c", "d", "b"]  # c and d were built while b's solver work ran
+    assert rendered == ["c", "d"]  # and rendered
 
 
 def test_no_warm_up_when_the_cache_cannot_keep_its_results(

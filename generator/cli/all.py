@@ -33,6 +33,7 @@ def all_command(out: str, seed: int) -> None:
 
     from generator.built import Built
     from generator.defaults import default_set
+    from generator.io import writer
 
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
@@ -40,16 +41,18 @@ def all_command(out: str, seed: int) -> None:
     # the warm-up hands its results over through the solver cache: no use if it is read-only
     warmups = [item.warm for item in items] if _cache_writable() else []
     with _warming(warmups) as warm:
-        ahead: dict[int, Built] = {}
+        ahead: dict[int, tuple[Built, list[bytes]]] = {}
         for i, item in enumerate(items):
             if not warm.ready(i):
-                # its solver work still runs in the other process: build what comes after
-                # meanwhile, then write everything in the usual order
+                # its solver work still runs in the other processes: build and render what
+                # comes after meanwhile, then write everything in the usual order
                 for j in range(i + 1, len(items)):
                     if j not in ahead and warm.ready(j):
-                        ahead[j] = items[j].build()
+                        built = items[j].build()
+                        ahead[j] = (built, writer.render_all(built))
                 warm.wait(i)
-            write_out(ahead.pop(i) if i in ahead else item.build(), folder)
+            built, pdfs = ahead.pop(i) if i in ahead else (item.build(), None)
+            write_out(built, folder, pdfs=pdfs)
 
 
 class _Warm:
