@@ -159,8 +159,18 @@ def simulate_scores(
             keeps = column_keep_values(space, terminal.T, ROLLS)
             cols = column[rows] - lo
             s = state[rows]
+            # many games per state (the first turns): rank every (state, dice) pair once
+            every = len(at) * space.n_states
+            pairs = np.arange(every) if rows.stop - rows.start > 2 * every else None
             for r in range(1, ROLLS):  # roll r + 1 of the turn: ROLLS − r re-rolls were left
-                keep = pick_keeps(space, keeps[ROLLS - r - 1], cols, s)
+                values = keeps[ROLLS - r - 1]
+                if pairs is None:
+                    keep = pick_keeps(space, values, cols, s)
+                else:
+                    choice = pick_keeps(
+                        space, values, pairs // space.n_states, pairs % space.n_states
+                    )
+                    keep = choice[cols * space.n_states + s]
                 s = _roll(tables, keep, fresh[r], rows)
             f, u, y = filled[rows], upper[rows], flag[rows]
             box, _ = best_boxes(game, strategy.values, f, u, y, s)

@@ -514,17 +514,17 @@ def best_boxes(
         ok[five] &= allowed[np.arange(len(five)), box, face]
         if not ok.any():
             continue
-        pts = game.raw_points[box, state]
+        pts = np.take(game.raw_points[box], state)
         pts[five] = five_points[np.arange(len(five)), box, face]
         new_upper = np.minimum(game.cap, upper + pts) if game.faces[box] else upper
         new_flag = flag
         if box == game.yahtzee_box:
             new_flag = (pts == game.rules.boxes[box].score) * (n_y - 1)
         index = ((filled | (1 << box)) * n_u + new_upper) * n_y + new_flag
-        value = np.where(ok, pts + flat[np.where(ok, index, 0)], -np.inf)
-        better = value > best
-        best[better] = value[better]
-        choice[better] = box
+        value = np.where(ok, pts + np.take(flat, np.where(ok, index, 0)), -np.inf)
+        # (np.take and masked copies: the simulation asks this for every game and turn)
+        np.copyto(choice, box, where=value > best)
+        np.maximum(best, value, out=best)
     if game.extra:
         best[five[flag[five] == 1]] += game.extra
     return choice, best

@@ -95,11 +95,13 @@ def odds_warmup(req: OddsRequest, catalog: Catalog) -> Warmup:
     """
     from generator.kniffel.simulate import PARTS, play_part
 
+    solved: list[Strategy] = []  # the table stays in memory for the next stage (forked)
+
     def table() -> None:
-        load_strategy(_odds_rules(req, catalog)[1])
+        solved.append(load_strategy(_odds_rules(req, catalog)[1]))
 
     def part(k: int) -> None:
-        strategy = load_strategy(_odds_rules(req, catalog)[1])
+        strategy = solved[0] if solved else load_strategy(_odds_rules(req, catalog)[1])
         play_part(strategy, req.games, req.seed, (k, PARTS), store=DISK)
 
     return ((table,), tuple(partial(part, k) for k in range(PARTS)))
