@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from generator.built import Built
-from generator.errors import InputError
+from generator.built import Built, font_warnings
+from generator.errors import Input, InputError, UserError
 from generator.io.catalog import Catalog
 from generator.kribbeln.balance import Balance, TaskFacts, area_means, load_balance, violations
 from generator.kribbeln.block import Sheet, sheets_from_ids
@@ -239,4 +239,8 @@ def build_block(inputs: BlockInputs, req: BlockRequest) -> Built:
         "key": req.key,
     }
     name = f"kribbeln-block-{req.seed}-{lang}.pdf"
-    return Built("kribbeln block", name, doc, options, req.seed, contents, inputs.warnings)
+    warnings: tuple[str | UserError, ...] = (
+        *inputs.warnings,
+        *font_warnings((Input("names"), n) for n in names),
+    )
+    return Built("kribbeln block", name, doc, options, req.seed, contents, warnings)
