@@ -72,7 +72,7 @@ def board_view(
         "cut": t("cut"),
         "glue": t("glue"),
         "glue_hint": t("glue_hint"),
-        "footer": t("footer", profile=profile.id, seed=board.seed, turns=figures.solo.expected),
+        "footer": t("footer", profile=profile.name[lang], seed=board.seed, turns=figures.solo.expected),
     }
     for level in (1, 2, 3):
         words[f"level_{level}"] = t("level", n=level)
