@@ -17,9 +17,10 @@ from generator.render.flow import (
     TableStyle,
     Theme,
     flow_story,
+    footer_line,
 )
 from generator.render.primitives import MM, Document, Item, Page, Text, page_size
-from generator.render.style import MID_GREY
+from generator.render.style import TEXT_TITLE
 
 MARGIN = 15 * MM
 HEADER_H = 36.0  # title and subtitle
@@ -59,7 +60,7 @@ def _chart_items(chart: Chart, frame: Frame, lang: str) -> list[Item]:
 
 def _header(report: BalanceReport, box: Cursor, theme: Theme) -> list[Item]:
     return [
-        Text(box.left, box.top - 14, report.title, 16, bold=True),
+        Text(box.left, box.top - 14, report.title, TEXT_TITLE, bold=True),
         Text(box.left, box.top - 28, report.subtitle, 9, color=SUBTITLE_GREY),
     ]
 
@@ -77,11 +78,7 @@ def layout_report(report: BalanceReport, lang: str, paper: str, landscape: bool)
     assert words is not None
 
     def footer(k: int, total: int) -> list[Item]:
-        return [
-            Text(MARGIN, MARGIN - 2, words.footer, 7, color=MID_GREY),
-            Text(width - MARGIN, MARGIN - 2, words.page(k, total), 7, align="right",
-                 color=MID_GREY),
-        ]  # fmt: skip
+        return footer_line(MARGIN, width - MARGIN, words.footer, words.page(k, total))
 
     frame = PageFrame(width, height, MARGIN, width - MARGIN, height - MARGIN, MARGIN + 8 * MM,
                       footer=footer)  # fmt: skip

@@ -23,7 +23,7 @@ from generator.kribbeln.dice import DiceSet, load_dice
 from generator.kribbeln.sampler import MAX_PAGES, sample_block
 from generator.kribbeln.solver import TaskFigures, analyze_tasks
 from generator.kribbeln.tasks import TEMPLATE, TaskCatalog, load_tasks, task_text
-from generator.text import Templates, Texts, comma_names
+from generator.text import Templates, Texts, comma_names, page_label
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
@@ -209,7 +209,11 @@ def build_block(inputs: BlockInputs, req: BlockRequest) -> Built:
         if req.key
         else None
     )
-    layout = layout_block(views, rules, key, req.paper, req.landscape, views[0].words["title"])
+    rules_footer = Texts("kribbeln_rules", lang, templates)("footer", seed=req.seed)
+    layout = layout_block(
+        views, rules, key, req.paper, req.landscape, views[0].words["title"], rules_footer,
+        page_label(lang, templates),
+    )  # fmt: skip
     doc = layout.document
     contents = block_contents(block, lang)
     first_rules = layout.sheet_pages + 1
