@@ -11,9 +11,9 @@ import time
 
 from bench.common import line, median_time
 from generator.koepfchen.analysis import race_exact, turn_stats
-from generator.koepfchen.build import BoardRequest, build_board, load_board
-from generator.koepfchen.profile import load_profile
+from generator.koepfchen.build import BoardRequest, build_board
 from generator.koepfchen.sampler import sample_board
+from generator.load.koepfchen import load_board, load_profile
 
 SAMPLED = ("plus-minus", "einmaleins", "challenge")
 

@@ -18,11 +18,13 @@ import tempfile
 from typing import Any
 
 from bench.common import line, median_time
+from generator.io.cache import DISK
 from generator.kribbeln.block import ROWS, Sheet, sheets_from_ids
-from generator.kribbeln.build import BlockRequest, build_block, load_block, sample_block_of
+from generator.kribbeln.build import BlockRequest, build_block, sample_block_of
 from generator.kribbeln.masks import roll_states
 from generator.kribbeln.scoring import score_game
 from generator.kribbeln.simulate import Tables, build_tables, simulate
+from generator.load.kribbeln import load_block
 
 BLOCK_AIM = 3.0
 GAMES_AIM = 30.0
@@ -108,7 +110,7 @@ def _cold_block_and_games() -> float:
         start = time.perf_counter()
         try:
             block = sample_block_of(load_block(), 6, 1)
-            simulate(block.dice, block.sheets, PLAYERS, GAMES, 1, figures=block.figures)
+            simulate(block.dice, block.sheets, PLAYERS, GAMES, 1, figures=block.figures, store=DISK)
         finally:
             if old is None:
                 os.environ.pop("DICESHEETS_CACHE", None)
@@ -133,11 +135,11 @@ def main() -> None:
     sheets = block.sheets
 
     def games() -> dict[str, Any]:
-        return simulate(block.dice, sheets, PLAYERS, GAMES, 1, figures=block.figures)
+        return simulate(block.dice, sheets, PLAYERS, GAMES, 1, figures=block.figures, store=DISK)
 
     games()  # policies into the cache
     t_games, result = median_time(games, repeat=3)
-    tables = build_tables(block.dice, [t for s in sheets for t in s.tasks], "pips", 3)
+    tables = build_tables(block.dice, [t for s in sheets for t in s.tasks], "pips", 3, store=DISK)
     one = sheets_from_ids([[t.id for t in sheets[0].tasks]], block.catalog)[0]
     t_loop, _ = median_time(lambda: _loop_games(tables, one, LOOP_GAMES, 1), repeat=3)
     t_loop_full = t_loop * GAMES / LOOP_GAMES

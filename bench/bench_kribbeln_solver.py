@@ -17,10 +17,12 @@ from itertools import product
 
 from bench.bench_rollhold import _plain_distinct
 from bench.common import line, median_time
-from generator.kribbeln.dice import DiceSet, load_dice
+from generator.io.cache import DISK
+from generator.kribbeln.dice import DiceSet
 from generator.kribbeln.masks import roll_states
 from generator.kribbeln.solver import analyze_tasks, compute_figures
-from generator.kribbeln.tasks import Task, load_tasks
+from generator.kribbeln.tasks import Task
+from generator.load.kribbeln import load_dice, load_tasks
 
 AIM_SECONDS = 3.0
 REDUCED_DICE = 4
@@ -34,7 +36,7 @@ def _cold(dice: DiceSet, tasks: tuple[Task, ...], rolls: int) -> None:
         os.environ["DICESHEETS_CACHE"] = folder
         roll_states.cache_clear()
         try:
-            analyze_tasks(dice, tasks, rolls)
+            analyze_tasks(dice, tasks, rolls, store=DISK)
         finally:
             if old is None:
                 os.environ.pop("DICESHEETS_CACHE", None)
@@ -98,8 +100,8 @@ def main() -> None:
         old = os.environ.get("DICESHEETS_CACHE")
         os.environ["DICESHEETS_CACHE"] = folder
         try:
-            analyze_tasks(dice, tasks, rolls)
-            warm, _ = median_time(lambda: analyze_tasks(dice, tasks, rolls), repeat=5)
+            analyze_tasks(dice, tasks, rolls, store=DISK)
+            warm, _ = median_time(lambda: analyze_tasks(dice, tasks, rolls, store=DISK), repeat=5)
         finally:
             if old is None:
                 os.environ.pop("DICESHEETS_CACHE", None)

@@ -16,7 +16,8 @@ from pathlib import Path
 
 from bench.common import line, median_time
 from generator.io.writer import write_built
-from generator.worksheet.build import WorksheetRequest, build_worksheet, load_worksheet
+from generator.load.worksheet import load_worksheet
+from generator.worksheet.build import WorksheetRequest, build_worksheet
 from generator.worksheet.pool import clear_memo
 
 PUPILS = [

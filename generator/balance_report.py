@@ -93,26 +93,32 @@ def load_report(req: ReportRequest, catalog: Catalog | None = None) -> ReportInp
     """Read the files; for Kribbeln sample the block and play `req.games` games on it."""
     catalog = catalog or Catalog.default()
     if req.game == "koepfchen":
-        from generator.koepfchen.profile import load_profile
+        from generator.load.koepfchen import load_profile
 
         check_players(req.players)
         return ReportInputs(catalog.templates(), profile=load_profile(req.profile, catalog))
-    from generator.kribbeln.build import BlockRequest, load_block, sample_block_of
+    from generator.io.cache import DISK
+    from generator.kribbeln.build import BlockRequest, sample_block_of
     from generator.kribbeln.playtest import play
+    from generator.load.kribbeln import load_block
+    from generator.progress import progress
 
     block_req = BlockRequest(req.pages, req.seed, req.balance_file, req.dice_file, req.tasks_file)
     block = sample_block_of(load_block(block_req, catalog), req.pages, req.seed)
     source = f"kribbeln block --pages {req.pages} --seed {req.seed}"
-    simulation = play(
-        block.dice,
-        block.sheets,
-        block.catalog.rolls,
-        req.players,
-        req.games,
-        req.seed,
-        "pips",
-        source,
-    )
+    with progress(req.games, "simulating games") as tick:
+        simulation = play(
+            block.dice,
+            block.sheets,
+            block.catalog.rolls,
+            req.players,
+            req.games,
+            req.seed,
+            "pips",
+            source,
+            tick,
+            store=DISK,
+        )
     return ReportInputs(catalog.templates(), block=block, simulation=simulation)
 
 

@@ -34,8 +34,11 @@ def default_set(seed: int = 1, catalog: Catalog | None = None) -> Iterator[Defau
     from generator.kniffel import build as kniffel
     from generator.koepfchen.build import BoardRequest
     from generator.kribbeln.build import BlockRequest as KribbelnRequest
-    from generator.kribbeln.build import build_block, load_block
-    from generator.worksheet.build import WorksheetRequest, build_worksheet, load_worksheet
+    from generator.kribbeln.build import build_block
+    from generator.load import kniffel as load_kniffel
+    from generator.load.kribbeln import load_block
+    from generator.load.worksheet import load_worksheet
+    from generator.worksheet.build import WorksheetRequest, build_worksheet
 
     catalog = catalog or Catalog.default()
     for rules, lang in (("kniffel", "de"), ("yahtzee", "en")):
@@ -44,8 +47,8 @@ def default_set(seed: int = 1, catalog: Catalog | None = None) -> Iterator[Defau
     # the Kniffel odds card (solved and simulated once, then read from the cache)
     odds = kniffel.OddsRequest(rules="kniffel", lang="de", seed=seed)
     yield Default(
-        lambda: kniffel.build_odds(kniffel.load_odds(odds, catalog), odds),
-        warm=lambda: kniffel.load_odds(odds, catalog),
+        lambda: kniffel.build_odds(load_kniffel.load_odds(odds, catalog), odds),
+        warm=lambda: load_kniffel.load_odds(odds, catalog),
     )
     # a level-2 worksheet, versions A–C, the answer key after the sheets
     sheet = WorksheetRequest(level=2, versions=3, seed=seed, lang="de")
@@ -60,12 +63,14 @@ def default_set(seed: int = 1, catalog: Catalog | None = None) -> Iterator[Defau
 
 
 def _kniffel_block(req: Any, catalog: Catalog) -> Built:
-    from generator.kniffel.build import build_block, load_block
+    from generator.kniffel.build import build_block
+    from generator.load.kniffel import load_block
 
     return build_block(load_block(req, catalog), req)
 
 
 def _board(req: Any, catalog: Catalog) -> Built:
-    from generator.koepfchen.build import build_board, load_board
+    from generator.koepfchen.build import build_board
+    from generator.load.koepfchen import load_board
 
     return build_board(load_board(req, catalog), req)

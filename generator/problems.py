@@ -1,15 +1,14 @@
 """Collecting every problem of a file instead of stopping at the first (for `validate`).
 
-Loaders parse list items through `each()`. Normally the first bad item raises its
-`CatalogError` as usual; inside `collecting()` each bad item is recorded and skipped,
-so one run reports all of them.
+Loaders parse list items through `each()`. Without a collector the first bad item
+raises its `CatalogError` as usual; given a `Problems` collector (validate passes
+one down the loader it calls) each bad item is recorded and skipped, so one run
+reports all of them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 from typing import TypeVar
 
 from generator.errors import CatalogError
@@ -17,41 +16,41 @@ from generator.errors import CatalogError
 T = TypeVar("T")
 Item = TypeVar("Item")
 
-_FOUND: ContextVar[list[CatalogError] | None] = ContextVar("catalog_problems", default=None)
+
+class Problems:
+    """The problems recorded so far, in the order they were found."""
+
+    def __init__(self) -> None:
+        self.found: list[CatalogError] = []
+
+    def __iter__(self) -> Iterator[CatalogError]:
+        return iter(self.found)
+
+    def __len__(self) -> int:
+        return len(self.found)
 
 
-@contextmanager
-def collecting() -> Iterator[list[CatalogError]]:
-    """Record item-level problems instead of raising them."""
-    found: list[CatalogError] = []
-    token = _FOUND.set(found)
-    try:
-        yield found
-    finally:
-        _FOUND.reset(token)
-
-
-def each(items: Iterable[Item], parse: Callable[[int, Item], T]) -> list[T]:
-    """`parse(index, item)` for every item; bad items raise, or are recorded while collecting."""
-    found = _FOUND.get()
+def each(
+    items: Iterable[Item], parse: Callable[[int, Item], T], problems: Problems | None = None
+) -> list[T]:
+    """`parse(index, item)` for every item; bad items raise, or are recorded in `problems`."""
     results: list[T] = []
     for index, item in enumerate(items):
-        if found is None:
+        if problems is None:
             results.append(parse(index, item))
             continue
         try:
             results.append(parse(index, item))
         except CatalogError as exc:
-            found.append(exc)
+            problems.found.append(exc)
     return results
 
 
-def report_problem(problem: CatalogError) -> None:
-    """A problem found outside `each()`: raised, or recorded while collecting."""
-    found = _FOUND.get()
-    if found is None:
+def report_problem(problem: CatalogError, problems: Problems | None = None) -> None:
+    """A problem found outside `each()`: raised, or recorded in `problems`."""
+    if problems is None:
         raise problem
-    found.append(problem)
+    problems.found.append(problem)
 
 
 class Incomplete(CatalogError):

@@ -86,24 +86,28 @@ def _jobs() -> Iterator[tuple[str, frozenset[str], Callable[[Catalog, Templates,
     from generator.kniffel import build as kniffel
     from generator.koepfchen import build as koepfchen
     from generator.kribbeln import build as kribbeln
+    from generator.load import kniffel as load_kniffel
+    from generator.load import koepfchen as load_koepfchen
+    from generator.load import kribbeln as load_kribbeln
+    from generator.load import worksheet as load_worksheet
     from generator.worksheet import build as worksheet
     from generator.worksheet.roster import parse_roster
 
     def kniffel_block(rules: str) -> Job:
         def job(catalog: Catalog, templates: Templates, lang: str) -> Built:
             req = kniffel.BlockRequest(rules=rules, lang=lang, players=3, names="Anna")
-            return kniffel.build_block(_with(kniffel.load_block(req, catalog), templates), req)
+            return kniffel.build_block(_with(load_kniffel.load_block(req, catalog), templates), req)
 
         return job
 
     def odds(catalog: Catalog, templates: Templates, lang: str) -> Built:
         req = kniffel.OddsRequest(rules="kniffel", lang=lang, games=2000)
-        return kniffel.build_odds(_with(kniffel.load_odds(req, catalog), templates), req)
+        return kniffel.build_odds(_with(load_kniffel.load_odds(req, catalog), templates), req)
 
     def sheet(req_of: Callable[[str], worksheet.WorksheetRequest], pupils: bool = False) -> Job:
         def job(catalog: Catalog, templates: Templates, lang: str) -> Built:
             req = req_of(lang)
-            inputs = _with(worksheet.load_worksheet(req, catalog), templates)
+            inputs = _with(load_worksheet.load_worksheet(req, catalog), templates)
             if pupils:  # the key's list of who has which version; a spec without a title
                 inputs = replace(
                     inputs,
@@ -117,7 +121,7 @@ def _jobs() -> Iterator[tuple[str, frozenset[str], Callable[[Catalog, Templates,
     def board(profile: str, rational: bool = False) -> Job:
         def job(catalog: Catalog, templates: Templates, lang: str) -> Built:
             req = koepfchen.BoardRequest(profile=profile, lang=lang)
-            inputs = _with(koepfchen.load_board(req, catalog), templates)
+            inputs = _with(load_koepfchen.load_board(req, catalog), templates)
             if rational:  # the rules page of a profile with fractions (none is shipped)
                 rules = replace(inputs.profile.rules, division="rational")
                 inputs = replace(inputs, profile=replace(inputs.profile, rules=rules))
@@ -127,7 +131,7 @@ def _jobs() -> Iterator[tuple[str, frozenset[str], Callable[[Catalog, Templates,
 
     def pad(catalog: Catalog, templates: Templates, lang: str) -> Built:
         req = kribbeln.BlockRequest(lang=lang, names="Anna,Ben")
-        return kribbeln.build_block(_with(kribbeln.load_block(req, catalog), templates), req)
+        return kribbeln.build_block(_with(load_kribbeln.load_block(req, catalog), templates), req)
 
     def balance(game: str) -> Job:
         def job(catalog: Catalog, templates: Templates, lang: str) -> Built:

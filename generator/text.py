@@ -98,7 +98,8 @@ class _BytecodeCache(jinja2.FileSystemBytecodeCache):
 
 
 def _bytecode_cache() -> _BytecodeCache:
-    from generator.io.cache import cache_dir, key_for
+    from generator.io.cache import cache_dir
+    from generator.store import key_for
 
     # what the compiled code depends on besides the source: Jinja2 and the settings
     key = key_for("templates", jinja2.__version__, _SETTINGS)[:16]

@@ -19,9 +19,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from generator.errors import CatalogError, UserError
+from generator.io.cache import DISK
 from generator.io.catalog import Catalog, confined_error, inside
 from generator.io.yamlload import load_file
-from generator.problems import Incomplete, collecting, report_problem
+from generator.problems import Incomplete, Problems, report_problem
 from generator.resources import catalog_dir, templates_dir
 
 if TYPE_CHECKING:
@@ -107,22 +108,26 @@ def _kind_by_keys(path: Path, label: str) -> str:
     raise CatalogError(f"not a catalog file dicesheets knows (expected {EXPECTED})", file=label)
 
 
-def _check_kniffel(path: Path, label: str, report: Report, catalog: Catalog) -> None:
-    from generator.kniffel.rules import load_rules_file
+def _check_kniffel(
+    path: Path, label: str, report: Report, catalog: Catalog, problems: Problems
+) -> None:
+    from generator.load.kniffel import load_rules_file
 
-    load_rules_file(path, label)
+    load_rules_file(path, label, problems)
 
 
-def _check_dice(path: Path, label: str, report: Report, catalog: Catalog) -> None:
-    from generator.kribbeln.dice import load_dice_file
+def _check_dice(
+    path: Path, label: str, report: Report, catalog: Catalog, problems: Problems
+) -> None:
+    from generator.load.kribbeln import load_dice_file
 
-    _, warnings = load_dice_file(path, label)
+    _, warnings = load_dice_file(path, label, problems)
     report.warnings += warnings
 
 
 def _catalog_dice(catalog: Catalog, report: Report, label: str) -> DiceSet:
     """The catalog's dice; the shipped dice (with a warning) when the user's are broken."""
-    from generator.kribbeln.dice import load_dice
+    from generator.load.kribbeln import load_dice
 
     try:
         return load_dice(catalog=catalog)[0]
@@ -131,14 +136,16 @@ def _catalog_dice(catalog: Catalog, report: Report, label: str) -> DiceSet:
         return load_dice(catalog=Catalog((catalog_dir(),)))[0]
 
 
-def _check_tasks(path: Path, label: str, report: Report, catalog: Catalog) -> None:
+def _check_tasks(
+    path: Path, label: str, report: Report, catalog: Catalog, problems: Problems
+) -> None:
     import numpy as np
 
     from generator.kribbeln.masks import roll_states, task_mask
-    from generator.kribbeln.tasks import load_tasks_file
+    from generator.load.kribbeln import load_tasks_file
 
     dice = _catalog_dice(catalog, report, label)
-    tasks = load_tasks_file(path, label, dice)  # while collecting: the tasks without problems
+    tasks = load_tasks_file(path, label, dice, problems)  # the tasks without problems
     states = roll_states(dice)
     for task in tasks.tasks:
         if not np.any(task_mask(task, states)):
@@ -146,65 +153,77 @@ def _check_tasks(path: Path, label: str, report: Report, catalog: Catalog) -> No
             report.add(CatalogError(message, file=label, line=task.line, column=task.column))
 
 
-def _check_balance(path: Path, label: str, report: Report, catalog: Catalog) -> None:
-    from generator.kribbeln.balance import TaskFacts, load_balance_file
+def _check_balance(
+    path: Path, label: str, report: Report, catalog: Catalog, problems: Problems
+) -> None:
+    from generator.kribbeln.balance import TaskFacts
     from generator.kribbeln.sampler import sample_block
     from generator.kribbeln.solver import analyze_tasks
-    from generator.kribbeln.tasks import load_tasks
+    from generator.load.kribbeln import load_balance_file, load_tasks
 
     balance = load_balance_file(path, label)
     dice = _catalog_dice(catalog, report, label)
-    with collecting() as task_problems:  # reported where the task file is checked
-        try:
-            tasks = load_tasks(dice, catalog=catalog)
-        except CatalogError:
-            report.warnings.append(f"{label}: not checked against the tasks (they have problems)")
-            return
+    task_problems = Problems()  # reported where the task file is checked
+    try:
+        tasks = load_tasks(dice, catalog=catalog, problems=task_problems)
+    except CatalogError:
+        report.warnings.append(f"{label}: not checked against the tasks (they have problems)")
+        return
     if task_problems:
         report.warnings.append(
             f"{label}: checked against the {len(tasks.tasks)} tasks of {tasks.source} "
             "that have no problems"
         )
-    figures = analyze_tasks(dice, tasks.tasks, tasks.rolls)
+    figures = analyze_tasks(dice, tasks.tasks, tasks.rolls, store=DISK)
     facts = [TaskFacts(t.id, t.family, t.colors, figures[t.id].p_success) for t in tasks.tasks]
     try:
         sample_block(facts, balance, 6, 1)
     except UserError as exc:
         report_problem(
-            CatalogError(f"cannot be met with the task catalog: {exc.message}", file=label)
+            CatalogError(f"cannot be met with the task catalog: {exc.message}", file=label),
+            problems,
         )
 
 
-def _check_profile(path: Path, label: str, report: Report, catalog: Catalog) -> None:
-    from generator.koepfchen.profile import load_profile_file
+def _check_profile(
+    path: Path, label: str, report: Report, catalog: Catalog, problems: Problems
+) -> None:
     from generator.koepfchen.sampler import sample_board
+    from generator.load.koepfchen import load_profile_file
 
     profile = load_profile_file(path, label)
     try:
         sample_board(profile, 1)
     except UserError as exc:
-        report_problem(CatalogError(f"constraints cannot be met: {exc.message}", file=label))
+        problem = CatalogError(f"constraints cannot be met: {exc.message}", file=label)
+        report_problem(problem, problems)
 
 
-def _check_worksheet(path: Path, label: str, report: Report, catalog: Catalog) -> None:
-    from generator.worksheet.levels import load_family_file
+def _check_worksheet(
+    path: Path, label: str, report: Report, catalog: Catalog, problems: Problems
+) -> None:
+    from generator.load.worksheet import load_family_file
 
-    load_family_file(path, label)
+    load_family_file(path, label, problems)
 
 
-def _check_spec(path: Path, label: str, report: Report, catalog: Catalog) -> None:
-    from generator.worksheet.spec import load_spec_file
+def _check_spec(
+    path: Path, label: str, report: Report, catalog: Catalog, problems: Problems
+) -> None:
+    from generator.load.worksheet import load_spec_file
 
     load_spec_file(path, label)
 
 
-def _check_template(path: Path, label: str, report: Report, catalog: Catalog) -> None:
+def _check_template(
+    path: Path, label: str, report: Report, catalog: Catalog, problems: Problems
+) -> None:
     from generator.io.userfiles import read_text
     from generator.templating import Budget, guarded
     from generator.text import MAX_TEMPLATE_BYTES, make_environment
 
     for problem in report.rendered.pop(label, []):
-        report_problem(problem)
+        report_problem(problem, problems)
     env = make_environment()
     source = read_text(path, label, MAX_TEMPLATE_BYTES)
     with guarded(label, Budget()):
@@ -213,12 +232,13 @@ def _check_template(path: Path, label: str, report: Report, catalog: Catalog) ->
     if shipped.is_file() and shipped.resolve() != path.resolve():
         needed = set(env.from_string(shipped.read_text(encoding="utf-8")).module.__dict__)
         for name in sorted(n for n in needed - have if not n.startswith("_")):
-            report_problem(CatalogError(f"the template lacks the macro '{name}'", file=label))
+            missing = CatalogError(f"the template lacks the macro '{name}'", file=label)
+            report_problem(missing, problems)
     elif not shipped.is_file():
         report.warnings.append(f"{label}: no shipped template of this name; it is never used")
 
 
-CHECKS: dict[str, Callable[[Path, str, Report, Catalog], None]] = {
+CHECKS: dict[str, Callable[[Path, str, Report, Catalog, Problems], None]] = {
     "kniffel": _check_kniffel,
     "kribbeln-dice": _check_dice,
     "kribbeln-tasks": _check_tasks,
@@ -236,18 +256,18 @@ def _check_file(
     """Check one file; its kind from its place, else from what it holds."""
     report.files += 1
     problems: list[UserError] = []
-    with collecting() as found:
-        try:
-            if kind is None:
-                kind = _kind_by_keys(path, label)
-                if in_folder:
-                    report.warnings.append(
-                        f"{label}: checked as {KIND_NAMES[kind]} by its content, but no "
-                        "command reads it from this place (name it on the command line)"
-                    )
-            CHECKS[kind](path, label, report, catalog)
-        except (CatalogError, UserError) as exc:
-            problems.append(exc)
+    found = Problems()
+    try:
+        if kind is None:
+            kind = _kind_by_keys(path, label)
+            if in_folder:
+                report.warnings.append(
+                    f"{label}: checked as {KIND_NAMES[kind]} by its content, but no "
+                    "command reads it from this place (name it on the command line)"
+                )
+        CHECKS[kind](path, label, report, catalog, found)
+    except (CatalogError, UserError) as exc:
+        problems.append(exc)
     problems += found
     for problem in sorted(problems, key=_line_order):
         report.add(problem)

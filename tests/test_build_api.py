@@ -16,35 +16,40 @@ from generator.render.primitives import texts_of
 
 
 def _kniffel_block() -> Built:
-    from generator.kniffel.build import BlockRequest, build_block, load_block
+    from generator.kniffel.build import BlockRequest, build_block
+    from generator.load.kniffel import load_block
 
     req = BlockRequest(players=2, names="Zoë,Łukasz", games=3)
     return build_block(load_block(req), req)
 
 
 def _kniffel_odds() -> Built:
-    from generator.kniffel.build import OddsRequest, build_odds, load_odds
+    from generator.kniffel.build import OddsRequest, build_odds
+    from generator.load.kniffel import load_odds
 
     req = OddsRequest(games=2000, seed=4)
     return build_odds(load_odds(req), req)
 
 
 def _board() -> Built:
-    from generator.koepfchen.build import BoardRequest, build_board, load_board
+    from generator.koepfchen.build import BoardRequest, build_board
+    from generator.load.koepfchen import load_board
 
     req = BoardRequest("plus-minus", seed=5, lang="en")
     return build_board(load_board(req), req)
 
 
 def _kribbeln_block() -> Built:
-    from generator.kribbeln.build import BlockRequest, build_block, load_block
+    from generator.kribbeln.build import BlockRequest, build_block
+    from generator.load.kribbeln import load_block
 
     req = BlockRequest(pages=2, seed=3, players=3)
     return build_block(load_block(req), req)
 
 
 def _worksheet() -> Built:
-    from generator.worksheet.build import WorksheetRequest, build_worksheet, load_worksheet
+    from generator.load.worksheet import load_worksheet
+    from generator.worksheet.build import WorksheetRequest, build_worksheet
 
     req = WorksheetRequest(level=1, problems=6, versions=2, seed=2)
     return build_worksheet(load_worksheet(req), req)
@@ -83,7 +88,8 @@ def test_build_in_memory_then_write(command: str, tmp_path: Path) -> None:
 
 
 def test_the_run_catalog_is_passed_not_ambient(tmp_path: Path) -> None:
-    from generator.kniffel.build import BlockRequest, build_block, load_block
+    from generator.kniffel.build import BlockRequest, build_block
+    from generator.load.kniffel import load_block
     from generator.resources import templates_dir
 
     mine = tmp_path / "mine"

@@ -15,10 +15,11 @@ import numpy as np
 import pytest
 
 from generator.io import cache
+from generator.io.cache import DISK
 
 
 def _kniffel_rules():
-    from generator.kniffel.rules import load_rules
+    from generator.load.kniffel import load_rules
 
     full = load_rules("kniffel")
     # three boxes instead of thirteen: the same solver and table, solved in milliseconds
@@ -26,21 +27,20 @@ def _kniffel_rules():
 
 
 def kniffel_table() -> Any:
-    from generator.kniffel.solver import load_strategy
+    from generator.load.kniffel import load_strategy
 
     return load_strategy(_kniffel_rules()).values
 
 
 def kniffel_scores() -> Any:
     from generator.kniffel.simulate import score_distribution
-    from generator.kniffel.solver import load_strategy
+    from generator.load.kniffel import load_strategy
 
-    return score_distribution(load_strategy(_kniffel_rules()), 300, 5).counts
+    return score_distribution(load_strategy(_kniffel_rules()), 300, 5, store=DISK).counts
 
 
 def _kribbeln():
-    from generator.kribbeln.dice import load_dice
-    from generator.kribbeln.tasks import load_tasks
+    from generator.load.kribbeln import load_dice, load_tasks
 
     dice, _ = load_dice(None)
     return dice, load_tasks(dice, None)
@@ -49,43 +49,43 @@ def _kribbeln():
 def kribbeln_row() -> Any:
     from generator.kribbeln.solver import row_figures
 
-    return row_figures(_kribbeln()[0])
+    return row_figures(_kribbeln()[0], store=DISK)
 
 
 def kribbeln_tasks() -> Any:
     from generator.kribbeln.solver import analyze_tasks
 
     dice, catalog = _kribbeln()
-    return analyze_tasks(dice, catalog.tasks[:2])
+    return analyze_tasks(dice, catalog.tasks[:2], store=DISK)
 
 
 def kribbeln_task_policy() -> Any:
     from generator.kribbeln.solver import task_policy
 
     dice, catalog = _kribbeln()
-    policy = task_policy(dice, catalog.tasks[0])
+    policy = task_policy(dice, catalog.tasks[0], store=DISK)
     return policy.start, [h.tolist() for h in policy.holds]
 
 
 def kribbeln_row_policy() -> Any:
     from generator.kribbeln.solver import row_policy
 
-    policy = row_policy(_kribbeln()[0], 10)
+    policy = row_policy(_kribbeln()[0], 10, store=DISK)
     return policy.start, [h.tolist() for h in policy.holds]
 
 
 def kribbeln_holds() -> Any:
     from generator.kribbeln.simulate import _row_score_holds
 
-    return _row_score_holds(_kribbeln()[0], 10, 3)
+    return _row_score_holds(_kribbeln()[0], 10, 3, DISK)
 
 
 def worksheet_pool() -> Any:
+    from generator.load.worksheet import load_family
     from generator.worksheet import pool
-    from generator.worksheet.levels import load_family
 
     pool.clear_memo()  # the pool is also kept in memory: read it from disk
-    found = pool.level_pool(load_family("koepfchen").level(1))
+    found = pool.level_pool(load_family("koepfchen").level(1), store=DISK)
     return found.solvable, found.impossible
 
 

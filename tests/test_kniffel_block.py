@@ -9,7 +9,7 @@ import pytest
 
 from generator.kniffel.block import block_rows, make_spec
 from generator.kniffel.block_layout import MIN_COL_W, MIN_ROW_H, geometry, layout_block
-from generator.kniffel.rules import load_rules
+from generator.load.kniffel import load_rules
 from generator.render.primitives import MM, Rect, texts_of
 from tests.pdfcheck import (
     A4,

@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from generator.io.cache import DISK
 from generator.kniffel.odds import pattern_odds
-from generator.kniffel.rules import load_rules
+from generator.load.kniffel import load_rules
 from generator.render.primitives import Rect, Text
 from generator.render.style import EDGE
 from tests.pdfcheck import (
@@ -105,10 +106,10 @@ def test_every_pattern_matches_the_enumeration() -> None:
 def card():
     from generator.kniffel.oddscard import make_card
     from generator.kniffel.simulate import score_distribution
-    from generator.kniffel.solver import load_strategy
+    from generator.load.kniffel import load_strategy
 
     strategy = load_strategy(KNIFFEL)
-    dist = score_distribution(strategy, 1000, 3)
+    dist = score_distribution(strategy, 1000, 3, store=DISK)
     return make_card(KNIFFEL, "de", pattern_odds(KNIFFEL), strategy.expected_score(), dist)
 
 
@@ -156,7 +157,7 @@ def _squash(text: str) -> str:
     [("kniffel", "de", "a4", [], A4), ("yahtzee", "en", "letter", ["--landscape"], LETTER)],
 )
 def test_odds_card_pdf(run_cli, tmp_path: Path, rules, lang, paper, extra, size) -> None:
-    from generator.kniffel.solver import load_strategy
+    from generator.load.kniffel import load_strategy
 
     out = tmp_path / "odds.pdf"
     result = run_cli("kniffel", "odds", "--rules", rules, "--lang", lang, "--paper", paper,

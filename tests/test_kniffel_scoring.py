@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from generator.kniffel.rules import load_rules
 from generator.kniffel.scoring import (
     allowed_boxes,
     extra_bonus,
@@ -12,6 +11,7 @@ from generator.kniffel.scoring import (
     score,
     totals,
 )
+from generator.load.kniffel import load_rules
 
 KNIFFEL = load_rules("kniffel")
 YAHTZEE = load_rules("yahtzee")

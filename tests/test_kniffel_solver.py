@@ -10,18 +10,17 @@ import numpy as np
 import pytest
 
 from generator.kniffel.coach import advise, make_position, parse_roll
-from generator.kniffel.rules import load_rules
 from generator.kniffel.scoring import allowed_boxes, extra_bonus, score
 from generator.kniffel.simulate import Distribution, simulate_scores
 from generator.kniffel.solver import (
     best_boxes,
     dice_space,
-    load_strategy,
     make_game,
     reachable_upper,
     terminal_values,
     with_joker,
 )
+from generator.load.kniffel import load_rules, load_strategy
 
 KNIFFEL = load_rules("kniffel")
 YAHTZEE = load_rules("yahtzee")  # forced joker, as shipped

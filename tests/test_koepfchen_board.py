@@ -10,7 +10,7 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
-from generator.koepfchen.build import BoardRequest, build_board, load_board, make_board
+from generator.koepfchen.build import BoardRequest, build_board, make_board
 from generator.koepfchen.key import hardest_targets
 from generator.koepfchen.layout import (
     INDEX_PT,
@@ -23,7 +23,7 @@ from generator.koepfchen.layout import (
     target_size,
 )
 from generator.koepfchen.pages import board_view
-from generator.koepfchen.profile import load_profile
+from generator.load.koepfchen import load_board, load_profile
 from generator.numbers import evaluate, numbers_in, parse, reachable_targets
 from generator.render.draw import render_pdf
 from generator.render.fonts import text_width

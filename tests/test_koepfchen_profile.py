@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from generator.errors import CatalogError, UserError
-from generator.koepfchen.profile import load_profile, profile_names
+from generator.load.koepfchen import load_profile, profile_names
 from generator.resources import catalog_dir
 
 SHIPPED = ["challenge", "classic", "einmaleins", "plus-minus"]

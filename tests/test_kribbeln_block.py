@@ -15,15 +15,15 @@ from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
 from generator.errors import CatalogError
-from generator.kribbeln.balance import Balance, TaskFacts, load_balance, violations
+from generator.io.cache import DISK
+from generator.kribbeln.balance import Balance, TaskFacts, violations
 from generator.kribbeln.block import N_ROWS, ROWS
-from generator.kribbeln.build import load_block, sample_block_of
-from generator.kribbeln.dice import load_dice
+from generator.kribbeln.build import sample_block_of
 from generator.kribbeln.layout import BAND_W, PLAYER_MIN_W, sheet_geometry, sheet_items
 from generator.kribbeln.pages import sheet_view
 from generator.kribbeln.sampler import sample_block
 from generator.kribbeln.solver import analyze_tasks
-from generator.kribbeln.tasks import load_tasks
+from generator.load.kribbeln import load_balance, load_block, load_dice, load_tasks
 from generator.render.primitives import MM, Text, page_size
 from generator.text import difficulty_mark, number
 from tests.pdfcheck import chars_outside, fonts, overlapping_words, page_sizes, page_texts
@@ -35,7 +35,7 @@ NAMES = ("Anna", "Ben", "Cem", "Dörte")
 def pool() -> list[TaskFacts]:
     dice = load_dice()[0]
     catalog = load_tasks(dice)
-    figures = analyze_tasks(dice, catalog.tasks, catalog.rolls)
+    figures = analyze_tasks(dice, catalog.tasks, catalog.rolls, store=DISK)
     return [TaskFacts(t.id, t.family, t.colors, figures[t.id].p_success) for t in catalog.tasks]
 
 
@@ -255,7 +255,7 @@ def test_key_matches_manifest(written: tuple[Path, dict, list[str]]) -> None:
     # the manifest's own figures agree with the solver and the balance
     dice = load_dice()[0]
     catalog = load_tasks(dice)
-    figures = analyze_tasks(dice, catalog.tasks, catalog.rolls)
+    figures = analyze_tasks(dice, catalog.tasks, catalog.rolls, store=DISK)
     b = load_balance()
     for sheet in c["sheets"]:
         p = [figures[t["id"]].p_success for t in sheet["tasks"]]

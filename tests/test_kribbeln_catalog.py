@@ -9,17 +9,11 @@ from pathlib import Path
 import pytest
 
 from generator.errors import CatalogError
-from generator.kribbeln.dice import DiceSet, load_dice, load_dice_file
+from generator.kribbeln.dice import DiceSet
 from generator.kribbeln.masks import fulfilled, roll_states, task_mask
-from generator.kribbeln.tasks import (
-    FAMILIES,
-    TASK_TYPES,
-    Task,
-    family_name,
-    load_tasks,
-    load_tasks_file,
-    task_text,
-)
+from generator.kribbeln.tasks import FAMILIES, TASK_TYPES, TEMPLATE, Task, family_name, task_text
+from generator.load.kribbeln import load_dice, load_dice_file, load_tasks, load_tasks_file
+from generator.text import Texts
 
 SHIPPED_DICE = Path(__file__).parent.parent / "task_catalog" / "kribbeln" / "dice.yaml"
 
@@ -216,7 +210,7 @@ def test_shipped_catalog_instantiates_every_type(dice: DiceSet) -> None:
 def test_every_shipped_task_has_its_own_words(dice: DiceSet) -> None:
     tasks = load_tasks(dice).tasks
     for lang in ("de", "en"):
-        texts = [task_text(t, dice, lang) for t in tasks]
+        texts = [task_text(t, dice, lang, Texts(TEMPLATE, lang)) for t in tasks]
         assert len(set(texts)) == len(texts), lang
         assert all(text.endswith(".") and "{" not in text for text in texts)
         for t, text in zip(tasks, texts):
@@ -245,17 +239,17 @@ def test_every_shipped_task_has_its_own_words(dice: DiceSet) -> None:
     ],
 )  # fmt: skip
 def test_task_wording(dice: DiceSet, task: Task, de: str, en: str) -> None:
-    assert task_text(task, dice, "de") == de
-    assert task_text(task, dice, "en") == en
+    assert task_text(task, dice, "de", Texts(TEMPLATE, "de")) == de
+    assert task_text(task, dice, "en", Texts(TEMPLATE, "en")) == en
 
 
 def test_family_names() -> None:
-    assert [family_name(f, "de") for f in FAMILIES] == [
+    assert [family_name(f, "de", Texts(TEMPLATE, "de")) for f in FAMILIES] == [
         "Genaue Farben",
         "Freie Farben",
         "Vergleich",
     ]
-    assert family_name("comparison", "en") == "Comparison"
+    assert family_name("comparison", "en", Texts(TEMPLATE, "en")) == "Comparison"
 
 
 def test_family_is_derived_from_the_type_when_absent(tmp_path: Path, dice: DiceSet) -> None:

@@ -8,9 +8,10 @@ import sys
 
 import pytest
 
-from generator.kribbeln.dice import load_dice
+from generator.io.cache import DISK
 from generator.kribbeln.solver import analyze_tasks
-from generator.kribbeln.tasks import FAMILIES, load_tasks
+from generator.kribbeln.tasks import FAMILIES
+from generator.load.kribbeln import load_dice, load_tasks
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +34,7 @@ def test_analyze_json_has_every_task_with_both_texts(analysis: dict) -> None:
     assert [r["id"] for r in rows] == [t.id for t in catalog.tasks]
     assert analysis["rolls"] == 3
     assert analysis["dice_file"] == "task_catalog/kribbeln/dice.yaml"
-    figures = analyze_tasks(dice, catalog.tasks)
+    figures = analyze_tasks(dice, catalog.tasks, store=DISK)
     for r in rows:
         assert set(r) >= {"id", "family", "text", "p_success", "expected_pips", "colors"}
         assert set(r["text"]) == {"de", "en"} and all(r["text"].values())

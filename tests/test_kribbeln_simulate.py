@@ -9,12 +9,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from generator.io.cache import DISK
 from generator.kribbeln.block import KRIBBELN_ROWS, Sheet, sheets_from_ids
-from generator.kribbeln.dice import DiceSet, load_dice
+from generator.kribbeln.dice import DiceSet
 from generator.kribbeln.scoring import kribbeln_breaches, row_points, winners
 from generator.kribbeln.simulate import build_tables, outcome, play_sheet, rank_points, simulate
 from generator.kribbeln.solver import analyze_tasks
-from generator.kribbeln.tasks import TaskCatalog, load_tasks
+from generator.kribbeln.tasks import TaskCatalog
+from generator.load.kribbeln import load_dice, load_tasks
 
 # one sheet, hard and easy tasks of all three families (row order: area 1, 2, 3)
 SHEET = [
@@ -43,9 +45,9 @@ def sheets(catalog: TaskCatalog) -> list[Sheet]:
 
 
 def test_simulation_is_deterministic_per_seed(dice: DiceSet, sheets: list[Sheet]) -> None:
-    a = simulate(dice, sheets, 3, 300, seed=7, goal="success").to_json()
-    b = simulate(dice, sheets, 3, 300, seed=7, goal="success").to_json()
-    c = simulate(dice, sheets, 3, 300, seed=8, goal="success").to_json()
+    a = simulate(dice, sheets, 3, 300, seed=7, goal="success", store=DISK).to_json()
+    b = simulate(dice, sheets, 3, 300, seed=7, goal="success", store=DISK).to_json()
+    c = simulate(dice, sheets, 3, 300, seed=8, goal="success", store=DISK).to_json()
     assert json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
     assert json.dumps(a, sort_keys=True) != json.dumps(c, sort_keys=True)
     assert a["games"] == 300 and len(a["seats"]) == 3
@@ -55,10 +57,10 @@ def test_first_attempt_failures_match_the_solver(
     dice: DiceSet, catalog: TaskCatalog, sheets: list[Sheet]
 ) -> None:
     """Playing for success, a first attempt fails with probability 1 − p_success exactly."""
-    figures = analyze_tasks(dice, sheets[0].tasks, catalog.rolls)
+    figures = analyze_tasks(dice, sheets[0].tasks, catalog.rolls, store=DISK)
     games, players = 2500, 4
     result = simulate(
-        dice, sheets, players, games, seed=3, goal="success", figures=figures
+        dice, sheets, players, games, seed=3, goal="success", figures=figures, store=DISK
     ).to_json()
     n = games * players
     for row in result["tasks"]:
@@ -74,7 +76,7 @@ def test_first_attempt_failures_match_the_solver(
 
 
 def test_simulated_games_follow_the_rules(dice: DiceSet, sheets: list[Sheet]) -> None:
-    tables = build_tables(dice, sheets[0].tasks, "pips", 3)
+    tables = build_tables(dice, sheets[0].tasks, "pips", 3, store=DISK)
     run = play_sheet(np.random.default_rng(5), sheets[0], 400, 4, tables)
     v = run.values
     assert ((v == 0) | ((v >= 6) & (v <= 36))).all()
@@ -117,7 +119,7 @@ def test_vectorised_scoring_agrees_with_the_scoring_module() -> None:
 
 
 def test_seats_are_fair(dice: DiceSet, sheets: list[Sheet]) -> None:
-    result = simulate(dice, sheets, 4, 2000, seed=1, goal="success").to_json()
+    result = simulate(dice, sheets, 4, 2000, seed=1, goal="success", store=DISK).to_json()
     points = [s["mean_points"] for s in result["seats"]]
     assert max(points) - min(points) < 0.6  # the policy never looks at the other seats
     assert abs(sum(s["win_share"] for s in result["seats"]) - 1) < 1e-6

@@ -13,8 +13,9 @@ import numpy as np
 import pytest
 
 from generator.core.rollhold import single_roll_probability
+from generator.io.cache import DISK
 from generator.kribbeln import solver
-from generator.kribbeln.dice import DiceSet, load_dice
+from generator.kribbeln.dice import DiceSet
 from generator.kribbeln.masks import roll_states, task_mask
 from generator.kribbeln.solver import (
     analyze_tasks,
@@ -26,7 +27,9 @@ from generator.kribbeln.solver import (
     task_policy,
     task_terminal,
 )
-from generator.kribbeln.tasks import Task, load_tasks
+from generator.kribbeln.tasks import Task
+from generator.load.kribbeln import load_dice, load_tasks
+from generator.store import NO_STORE
 
 T = Task
 TASKS = [
@@ -233,7 +236,7 @@ def test_single_roll_without_red_is_five_sixths_to_the_sixth(dice: DiceSet) -> N
 
 
 def test_kribbeln_row_closed_forms(dice: DiceSet) -> None:
-    row = row_figures(dice, 3, use_cache=False)
+    row = row_figures(dice, 3, store=NO_STORE)
     # the dice are independent: a die kept at 5 or 6 with two rolls left, at 4–6 with one,
     # is worth 14/3, so six dice 28
     assert abs(row.expected_max - 28) <= 1e-9
@@ -241,7 +244,7 @@ def test_kribbeln_row_closed_forms(dice: DiceSet) -> None:
     assert abs(row.p_beat(35) - (1 - (5 / 6) ** 3) ** 6) <= 1e-12  # six sixes: keep every 6
     assert row.p_beat(36) == 0.0 and row.p_beat(99) == 0.0
     assert all(a >= b for a, b in zip(row.p_above, row.p_above[1:]))
-    one = row_figures(dice, 1, use_cache=False)
+    one = row_figures(dice, 1, store=NO_STORE)
     assert abs(one.expected_max - 21) <= 1e-12
     assert abs(one.p_beat(35) - 6**-6) <= 1e-14
 
@@ -277,12 +280,12 @@ def test_monte_carlo_of_the_policy_agrees_with_the_solver(dice: DiceSet, task: T
         return memo[values]
 
     (fig,) = compute_figures(dice, [task], 3)
-    final = play(dice, task_policy(dice, task, "success"), rng, games)
+    final = play(dice, task_policy(dice, task, "success", store=DISK), rng, games)
     hits = np.array([ok(tuple(int(v) for v in row)) for row in final])
     p = fig.p_success
     assert abs(hits.mean() - p) <= 4 * math.sqrt(p * (1 - p) / games)
 
-    final = play(dice, task_policy(dice, task, "pips"), rng, games)
+    final = play(dice, task_policy(dice, task, "pips", store=DISK), rng, games)
     score = np.array([sum(row) * ok(tuple(int(v) for v in row)) for row in final], dtype=float)
     assert abs(score.mean() - fig.expected_pips) <= 4 * score.std() / math.sqrt(games)
     # playing for pips never succeeds more often than playing for success
@@ -291,17 +294,17 @@ def test_monte_carlo_of_the_policy_agrees_with_the_solver(dice: DiceSet, task: T
 
 def test_row_policy_plays_for_the_highest_sum(dice: DiceSet) -> None:
     rng = np.random.default_rng(7)
-    final = play(dice, row_policy(dice), rng, 20_000)
+    final = play(dice, row_policy(dice, store=DISK), rng, 20_000)
     sums = final.sum(axis=1)
     assert abs(sums.mean() - 28) <= 4 * sums.std() / math.sqrt(len(sums))
-    beat = play(dice, row_policy(dice, previous=30), rng, 20_000).sum(axis=1) > 30
-    p = row_figures(dice).p_beat(30)
+    beat = play(dice, row_policy(dice, previous=30, store=DISK), rng, 20_000).sum(axis=1) > 30
+    p = row_figures(dice, store=DISK).p_beat(30)
     assert abs(beat.mean() - p) <= 4 * math.sqrt(p * (1 - p) / len(beat))
 
 
 def test_policy_agrees_with_the_best_hold(dice: DiceSet) -> None:
     task = TASKS[10]
-    policy = task_policy(dice, task, "success")
+    policy = task_policy(dice, task, "success", store=DISK)
     for roll in [(3, 5, 1, 6, 2, 2), (1, 2, 3, 4, 5, 6), (6, 6, 6, 1, 1, 1)]:
         for left in (1, 2):
             best = hold_options(dice, task, roll, left)[0]
@@ -337,7 +340,7 @@ def test_batched_catalog_matches_tasks_solved_alone(dice: DiceSet) -> None:
     """The batch shares p_success between renamed tasks: the last task of every shared
     group, solved on its own, must get the same figures."""
     catalog = load_tasks(dice)
-    batched = analyze_tasks(dice, catalog.tasks, catalog.rolls)
+    batched = analyze_tasks(dice, catalog.tasks, catalog.rolls, store=DISK)
     last = {(t.type, t.count, len(t.colors)): t for t in catalog.tasks}
     assert len(last) >= 15
     for task in last.values():
@@ -358,7 +361,7 @@ def test_terminal_values(dice: DiceSet) -> None:
 
 def test_shipped_catalog_figures_are_sane(dice: DiceSet) -> None:
     catalog = load_tasks(dice)
-    figures = analyze_tasks(dice, catalog.tasks, catalog.rolls)
+    figures = analyze_tasks(dice, catalog.tasks, catalog.rolls, store=DISK)
     for task in catalog.tasks:
         fig = figures[task.id]
         assert 0.3 < fig.p_success < 1.0, task.id
@@ -391,7 +394,7 @@ def test_figures_are_cached_per_task_and_survive_corrupted_entries(
     dice: DiceSet, own_cache: Path, monkeypatch
 ) -> None:
     tasks = TASKS[:3]
-    first = analyze_tasks(dice, tasks)
+    first = analyze_tasks(dice, tasks, store=DISK)
     files = sorted((own_cache / solver.CACHE_NAMESPACE).glob("*.json"))
     assert len(files) == 3
 
@@ -403,13 +406,13 @@ def test_figures_are_cached_per_task_and_survive_corrupted_entries(
         return real(d, ts, rolls)
 
     monkeypatch.setattr(solver, "compute_figures", counting)
-    assert analyze_tasks(dice, tasks) == first
+    assert analyze_tasks(dice, tasks, store=DISK) == first
     assert calls == [[]]  # warm: nothing solved
 
     files[0].write_bytes(b"\x00garbage{")
     files[1].write_text('{"p_success": "x"}')
     calls.clear()
-    again = analyze_tasks(dice, tasks)
+    again = analyze_tasks(dice, tasks, store=DISK)
     assert again == first
     assert sorted(calls[0]) == sorted(
         t.id for t in tasks if solver._cache_key(dice, t, 3) in {files[0].stem, files[1].stem}
@@ -435,11 +438,11 @@ def test_cache_key_depends_on_dice_task_and_rules(dice: DiceSet) -> None:
 
 def test_corrupted_policy_entry_is_recomputed(dice: DiceSet, own_cache: Path) -> None:
     task = TASKS[5]
-    first = task_policy(dice, task)
+    first = task_policy(dice, task, store=DISK)
     (entry,) = (own_cache / solver.CACHE_NAMESPACE).glob("*.npz")
     entry.write_bytes(b"not a zip file")
-    again = task_policy(dice, task)
+    again = task_policy(dice, task, store=DISK)
     assert all(np.array_equal(a, b) for a, b in zip(first.holds, again.holds))
     np.savez(entry, start=np.array(0.5), hold1=np.zeros(3, dtype=np.uint8))  # wrong shape
-    third = task_policy(dice, task)
+    third = task_policy(dice, task, store=DISK)
     assert all(np.array_equal(a, b) for a, b in zip(first.holds, third.holds))

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from generator.errors import CatalogError
-from generator.kribbeln.dice import load_dice
 from generator.kribbeln.taskcsv import COLUMNS, tasks_csv
-from generator.kribbeln.tasks import TASK_TYPES, load_tasks, load_tasks_file
+from generator.kribbeln.tasks import TASK_TYPES
+from generator.load.kribbeln import load_dice, load_tasks, load_tasks_file
 from generator.resources import catalog_dir
 
 SHIPPED_TASKS = catalog_dir() / "kribbeln" / "tasks.yaml"

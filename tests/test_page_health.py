@@ -57,28 +57,32 @@ class Case:
 
 @cache
 def _kniffel_inputs(rules: str) -> Any:
-    from generator.kniffel.build import BlockRequest, load_block
+    from generator.kniffel.build import BlockRequest
+    from generator.load.kniffel import load_block
 
     return load_block(BlockRequest(rules=rules))
 
 
 @cache
 def _odds_inputs(rules: str) -> Any:
-    from generator.kniffel.build import OddsRequest, load_odds
+    from generator.kniffel.build import OddsRequest
+    from generator.load.kniffel import load_odds
 
     return load_odds(OddsRequest(rules=rules, games=2000))
 
 
 @cache
 def _board_inputs(profile: str) -> Any:
-    from generator.koepfchen.build import BoardRequest, load_board
+    from generator.koepfchen.build import BoardRequest
+    from generator.load.koepfchen import load_board
 
     return load_board(BoardRequest(profile))
 
 
 @cache
 def _kribbeln_inputs() -> Any:
-    from generator.kribbeln.build import BlockRequest, load_block
+    from generator.kribbeln.build import BlockRequest
+    from generator.load.kribbeln import load_block
 
     return load_block(BlockRequest(pages=2))
 
@@ -91,7 +95,7 @@ WORKSHEETS = (("koepfchen", 2, NAMES), ("24", 1, "Maximilian-Alexander, Nguyễn
 
 @cache
 def _worksheet_inputs(family: str, level: int, names: str, lang: str) -> Any:
-    from generator.worksheet.build import load_worksheet
+    from generator.load.worksheet import load_worksheet
 
     return load_worksheet(_worksheet_request(family, level, names, lang, "a4"))
 

@@ -9,8 +9,9 @@ import pytest
 
 from generator.koepfchen.analysis import race_exact, turn_stats
 from generator.koepfchen.build import make_board
-from generator.koepfchen.profile import load_profile
-from generator.kribbeln.build import load_block, sample_block_of
+from generator.kribbeln.build import sample_block_of
+from generator.load.koepfchen import load_profile
+from generator.load.kribbeln import load_block
 from tests.pdfcheck import chars_outside, fonts, page_texts
 
 

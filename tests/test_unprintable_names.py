@@ -25,21 +25,24 @@ def test_font_warnings_name_the_missing_letters_and_where() -> None:
 
 
 def _kniffel() -> Built:
-    from generator.kniffel.build import BlockRequest, build_block, load_block
+    from generator.kniffel.build import BlockRequest, build_block
+    from generator.load.kniffel import load_block
 
     req = BlockRequest(names=NAMES, games=2)
     return build_block(load_block(req), req)
 
 
 def _kribbeln() -> Built:
-    from generator.kribbeln.build import BlockRequest, build_block, load_block
+    from generator.kribbeln.build import BlockRequest, build_block
+    from generator.load.kribbeln import load_block
 
     req = BlockRequest(pages=1, names=NAMES, rules=False, key=False)
     return build_block(load_block(req), req)
 
 
 def _worksheet() -> Built:
-    from generator.worksheet.build import WorksheetRequest, build_worksheet, load_worksheet
+    from generator.load.worksheet import load_worksheet
+    from generator.worksheet.build import WorksheetRequest, build_worksheet
 
     req = WorksheetRequest(level=1, problems=4, names=NAMES)
     return build_worksheet(load_worksheet(req), req)

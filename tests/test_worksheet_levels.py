@@ -8,9 +8,14 @@ from pathlib import Path
 import pytest
 
 from generator.errors import CatalogError, UserError
-from generator.worksheet.levels import load_family, load_family_file
-from generator.worksheet.roster import parse_roster, read_roster
-from generator.worksheet.spec import load_spec, load_spec_file
+from generator.load.worksheet import (
+    load_family,
+    load_family_file,
+    load_spec,
+    load_spec_file,
+    read_roster,
+)
+from generator.worksheet.roster import parse_roster
 
 GOOD_LEVEL = """\
 family: koepfchen

@@ -20,9 +20,10 @@ import pytest
 from click.testing import CliRunner
 
 from generator.cli import cli
+from generator.io.cache import DISK
+from generator.load.worksheet import load_family
 from generator.numbers import parse
 from generator.numbers.expr import Num, Tree
-from generator.worksheet.levels import load_family
 from generator.worksheet.pool import level_pool
 from tests import numbers_bruteforce as brute
 
@@ -209,5 +210,5 @@ def test_level_pools_equal_the_brute_force_pools() -> None:
                 if level.brackets == "needed" and not all(c[4] for c in forms.values()):
                     continue
                 expected[(ms, target)] = expected_score(forms, forms, False)
-        pool = level_pool(level)
+        pool = level_pool(level, store=DISK)
         assert {c.key: c.difficulty.score for c in pool.solvable} == expected

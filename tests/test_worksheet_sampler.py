@@ -7,7 +7,8 @@ from collections import Counter
 import pytest
 
 from generator.errors import UserError
-from generator.worksheet.levels import load_family
+from generator.io.cache import DISK
+from generator.load.worksheet import load_family
 from generator.worksheet.pool import level_pool
 from generator.worksheet.sampler import deal_section, max_solvable, plan_section
 
@@ -15,7 +16,7 @@ WHERE = {"problems": "--problems", "impossible": "--impossible", "versions": "--
 
 
 def deal(family: str, level: int, problems: int, impossible: int, versions: int, seed: str = "7"):
-    pool = level_pool(load_family(family).level(level))
+    pool = level_pool(load_family(family).level(level), store=DISK)
     plan = plan_section(pool, problems, impossible, versions, seed, WHERE)
     return pool, plan, deal_section(pool, plan, versions, seed)
 
@@ -89,7 +90,7 @@ def test_same_seed_same_problems_other_seed_others() -> None:
 
 
 def test_small_pools_reuse_problems_across_versions_but_versions_differ() -> None:
-    pool = level_pool(load_family("24").level(1))
+    pool = level_pool(load_family("24").level(1), store=DISK)
     problems = 40  # 3 × 40 > 97 problems in the pool
     plan = plan_section(pool, problems, 0, 3, "s", WHERE)
     dealt = deal_section(pool, plan, 3, "s")
@@ -103,7 +104,10 @@ def test_pool_figures() -> None:
     """How many different problems each level supplies (the README quotes these)."""
     kf, game = load_family("koepfchen"), load_family("24")
     sizes = {
-        (f.id, lv.level): (len(level_pool(lv).solvable), max_solvable(level_pool(lv)))
+        (f.id, lv.level): (
+            len(level_pool(lv, store=DISK).solvable),
+            max_solvable(level_pool(lv, store=DISK)),
+        )
         for f in (kf, game)
         for lv in f.levels
         if lv.numbers.kind == "dice" or lv.level == 4
@@ -127,6 +131,6 @@ def test_pool_figures() -> None:
 )
 def test_what_the_pool_cannot_supply(args, message) -> None:
     family, level, problems, impossible, versions = args
-    pool = level_pool(load_family(family).level(level))
+    pool = level_pool(load_family(family).level(level), store=DISK)
     with pytest.raises(UserError, match=message):
         plan_section(pool, problems, impossible, versions, "1", WHERE)

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from generator.errors import CatalogError
+from generator.fields import Fields, position
 from generator.io import yamlload
-from generator.io.yamlload import Fields, load_text, position
+from generator.io.yamlload import load_text
 from generator.resources import catalog_dir
 
 

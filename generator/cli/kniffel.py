@@ -72,7 +72,8 @@ def block(
     seed: int,
 ) -> None:
     """A printable score block (one block per player; --lang defaults to the rule set's)."""
-    from generator.kniffel.build import BlockRequest, build_block, load_block
+    from generator.kniffel.build import BlockRequest, build_block
+    from generator.load.kniffel import load_block
 
     req = BlockRequest(rules, lang, players, games, names, copies, per_page, paper, landscape, seed)
     write_out(build_block(load_block(req, run_catalog()), req), out)
@@ -83,11 +84,12 @@ def block(
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def score(file: str, as_json: bool) -> None:
     """Check a filled-in game (YAML) and print the totals and the winner."""
-    from generator.kniffel.scorefile import check_score_file, format_result
+    from generator.kniffel.scorefile import format_result
+    from generator.load.kniffel import check_score_file
 
     result = check_score_file(file, run_catalog())
     if as_json:
-        echo_json(result)
+        echo_json(result.to_json())
     else:
         click.echo(format_result(result))
 
@@ -121,8 +123,8 @@ def _games_option(f: Any) -> Any:
 
 
 def _strategy(rules: str, joker: str | None) -> Any:
-    from generator.kniffel.rules import load_rules
-    from generator.kniffel.solver import load_strategy, with_joker
+    from generator.kniffel.solver import with_joker
+    from generator.load.kniffel import load_rules, load_strategy
     from generator.progress import progress
 
     ruleset = with_joker(load_rules(rules, run_catalog()), joker)
@@ -166,8 +168,8 @@ def advise(
     """What to keep (or, with no roll left, which box to fill) under optimal play."""
     from generator.kniffel.coach import advise as make_advice
     from generator.kniffel.coach import format_advice, make_position, parse_roll
-    from generator.kniffel.rules import load_rules
     from generator.kniffel.solver import with_joker
+    from generator.load.kniffel import load_rules
 
     ruleset = with_joker(load_rules(rules, run_catalog()), joker)
     dice = parse_roll((roll, *more_dice))
@@ -190,10 +192,14 @@ def advise(
 @json_option
 def solve(rules: str, joker: str | None, games: int, seed: int, as_json: bool) -> None:
     """The optimal expected score (exact) and the score spread (seeded simulation)."""
+    from generator.io.cache import DISK
     from generator.kniffel.simulate import format_report, solve_report
+    from generator.progress import progress
 
     check_games(games)
-    report = solve_report(_strategy(rules, joker), games, seed)
+    strategy = _strategy(rules, joker)
+    with progress(len(strategy.rules.boxes), "simulating games") as tick:
+        report = solve_report(strategy, games, seed, tick, store=DISK)
     if as_json:
         echo_json(report.to_json())
     else:
@@ -216,7 +222,8 @@ def odds(
     seed: int,
 ) -> None:
     """A one-page odds card: pattern odds, optimal expected score, score histogram."""
-    from generator.kniffel.build import OddsRequest, build_odds, load_odds
+    from generator.kniffel.build import OddsRequest, build_odds
+    from generator.load.kniffel import load_odds
 
     req = OddsRequest(rules, joker, lang, games, paper, landscape, seed)
     write_out(build_odds(load_odds(req, run_catalog()), req), out)

@@ -65,15 +65,19 @@ def analyze(
     p_success: the probability of fulfilling the task, playing for that.
     expected_pips: the expected score (pip sum if fulfilled, else 0), playing for that.
     """
+    from generator.io.cache import DISK
     from generator.kribbeln.report import analyze as run
     from generator.kribbeln.report import format_analysis
+    from generator.load.kribbeln import load_files
 
-    data, warnings = run(dice_file, tasks_file, sort, run_catalog())
+    catalog = run_catalog()
+    dice, tasks, warnings = load_files(dice_file, tasks_file, catalog)
+    result = run(dice, tasks, catalog.templates(), sort, store=DISK)
     warn(warnings)
     if as_json:
-        echo_json(data)
+        echo_json(result.to_json())
     else:
-        click.echo(format_analysis(data, lang))
+        click.echo(format_analysis(result, lang))
 
 
 @kribbeln.command()
@@ -111,13 +115,16 @@ def hold(
     """The best dice to keep from a roll, and the value of every option, best first."""
     from generator.kribbeln.report import format_hold
     from generator.kribbeln.report import hold as run
+    from generator.load.kribbeln import load_files
 
-    data, warnings = run(task_id, roll, rolls_left, goal, dice_file, tasks_file, run_catalog())
+    catalog = run_catalog()
+    dice, tasks, warnings = load_files(dice_file, tasks_file, catalog)
+    advice = run(dice, tasks, catalog.templates(), task_id, roll, rolls_left, goal)
     warn(warnings)
     if as_json:
-        echo_json(data)
+        echo_json(advice.to_json())
     else:
-        click.echo(format_hold(data, lang))
+        click.echo(format_hold(advice, lang))
 
 
 @kribbeln.command()
@@ -126,15 +133,18 @@ def hold(
 @json_option
 def row(dice_file: str | None, tasks_file: str | None, as_json: bool) -> None:
     """A Kribbeln row (no task): expected best pip sum and P(beating a previous value k)."""
+    from generator.io.cache import DISK
     from generator.kribbeln.report import format_row
     from generator.kribbeln.report import row as run
+    from generator.load.kribbeln import load_files
 
-    data, warnings = run(dice_file, tasks_file, run_catalog())
+    dice, tasks, warnings = load_files(dice_file, tasks_file, run_catalog())
+    report = run(dice, tasks, store=DISK)
     warn(warnings)
     if as_json:
-        echo_json(data)
+        echo_json(report.to_json())
     else:
-        click.echo(format_row(data))
+        click.echo(format_row(report))
 
 
 @kribbeln.command("export-tasks")
@@ -162,7 +172,7 @@ def export_tasks(fmt: str, target: str, dice_file: str | None, tasks_file: str |
     Reading the file back with --tasks gives the same tasks, so a catalog can be
     kept in a spreadsheet and turned back into YAML (or the other way round).
     """
-    from generator.kribbeln.taskcsv import export_tasks as run
+    from generator.load.kribbeln import export_tasks as run
 
     text, warnings = run(fmt, dice_file, tasks_file, run_catalog())
     warn(warnings)
@@ -232,7 +242,8 @@ def block(
     Every sheet meets the constraints of the balance file; when they cannot all
     be met the command stops (exit 2) and names the constraint that binds.
     """
-    from generator.kribbeln.build import BlockRequest, build_block, load_block
+    from generator.kribbeln.build import BlockRequest, build_block
+    from generator.load.kribbeln import load_block
 
     seed, drawn = fresh_seed(seed)
     req = BlockRequest(
@@ -264,11 +275,12 @@ def score(file: str, as_json: bool) -> None:
     Checks the Kribbeln rising rule: a Kribbeln value not higher than the same
     player's previous one is reported with its row and scored as X.
     """
-    from generator.kribbeln.scorefile import check_score_file, format_report
+    from generator.kribbeln.scorefile import format_report
+    from generator.load.kribbeln import check_score_file
 
     result = check_score_file(file)
     if as_json:
-        echo_json(result)
+        echo_json(result.to_json())
     else:
         click.echo(format_report(result))
 
@@ -329,7 +341,8 @@ def simulate(
     Kribbeln field whenever that is allowed (empty, and higher than the last
     Kribbeln value), then tries the task again.
     """
-    from generator.kribbeln.playtest import format_result, run
+    from generator.kribbeln.playtest import format_result
+    from generator.load.kribbeln import playtest as run
 
     if pages_file and block_file:
         from generator.errors import OptionError

@@ -130,7 +130,8 @@ def worksheet(
     the answer key lists the simplest solution and how many solutions each has.
     """
     from generator.errors import OptionError
-    from generator.worksheet.build import WorksheetRequest, build_worksheet, load_worksheet
+    from generator.load.worksheet import load_worksheet
+    from generator.worksheet.build import WorksheetRequest, build_worksheet
 
     if spec is not None:
         for name in SINGLE_SECTION:

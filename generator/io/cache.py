@@ -42,12 +42,6 @@ def cache_dir() -> Path:
     return Path(base) / "dicesheets"
 
 
-def key_for(*parts: Any) -> str:
-    """A stable hex key for JSON-serialisable parts."""
-    text = json.dumps(parts, sort_keys=True, ensure_ascii=False, default=str)
-    return hashlib.sha256(text.encode()).hexdigest()[:32]
-
-
 def _seal(payload: bytes) -> bytes:
     return FORMAT + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload
 
@@ -151,3 +145,13 @@ def cached_json(
     value = compute()
     store_entry(path, json.dumps(value, sort_keys=True).encode())
     return value
+
+
+class DiskStore:
+    """The on-disk cache as a `generator.store.Store`: what the edge gives the solvers."""
+
+    arrays = staticmethod(cached_arrays)
+    json = staticmethod(cached_json)
+
+
+DISK = DiskStore()

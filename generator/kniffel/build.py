@@ -1,8 +1,9 @@
-"""The Kniffel products: load (rule set, solved table, simulated scores) → build → `Built`.
+"""The Kniffel products: requests and inputs, and the pure build → `Built`.
 
-`load_block` / `load_odds` are the edge (catalog, YAML, the solver cache);
-`build_block` / `build_odds` are pure: inputs and options in, layout document
-and manifest contents out. The CLI and the web page call the same functions.
+`generator.load.kniffel.load_block` / `load_odds` are the edge (catalog, YAML,
+the solver cache) and make the inputs; `build_block` / `build_odds` are pure:
+inputs and options in, layout document and manifest contents out. The CLI and
+the web page call the same functions.
 """
 
 from __future__ import annotations
@@ -12,10 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 from generator.built import Built, font_warnings
 from generator.errors import Input
-from generator.io.catalog import Catalog
 from generator.kniffel.block import block_rows, make_spec
-from generator.kniffel.rules import RuleSet, load_rules
-from generator.kniffel.simsize import DEFAULT_GAMES, check_games
+from generator.kniffel.rules import RuleSet
+from generator.kniffel.simsize import DEFAULT_GAMES
 from generator.text import Templates
 
 if TYPE_CHECKING:  # the simulation needs numpy, which the block command does without
@@ -46,12 +46,6 @@ class BlockInputs:
 
     rules: RuleSet
     templates: Templates
-
-
-def load_block(req: BlockRequest, catalog: Catalog | None = None) -> BlockInputs:
-    """Read the rule set and the templates of the catalog (default: the shipped one)."""
-    catalog = catalog or Catalog.default()
-    return BlockInputs(load_rules(req.rules, catalog), catalog.templates())
 
 
 def build_block(inputs: BlockInputs, req: BlockRequest) -> Built:
@@ -126,27 +120,6 @@ class OddsInputs:
     expected: float
     distribution: Distribution
     templates: Templates
-
-
-def load_odds(req: OddsRequest, catalog: Catalog | None = None) -> OddsInputs:
-    """Read the rule set; solve and simulate (or read both from the solver cache).
-
-    A cold solve takes seconds: on a terminal a progress bar shows each stage.
-    """
-    from generator.kniffel.simulate import score_distribution
-    from generator.kniffel.solver import load_strategy, with_joker
-    from generator.progress import progress
-
-    catalog = catalog or Catalog.default()
-    base = load_rules(req.rules, catalog)
-    rules = with_joker(base, req.joker)
-    check_games(req.games)
-    turns = len(rules.boxes)
-    with progress(turns, "solving the optimal strategy") as tick:
-        strategy = load_strategy(rules, tick)
-    with progress(turns, "simulating games") as tick:
-        dist = score_distribution(strategy, req.games, req.seed, tick)
-    return OddsInputs(base, rules, strategy.expected_score(), dist, catalog.templates())
 
 
 def build_odds(inputs: OddsInputs, req: OddsRequest) -> Built:

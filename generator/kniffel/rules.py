@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
+from typing import Any
 
-from generator.errors import CatalogError, Input, UserError
-from generator.io.catalog import Catalog
-from generator.io.yamlload import Fields, load_file, position
-from generator.problems import each, require_all
+from generator.errors import CatalogError
+from generator.fields import Fields, position
+from generator.problems import Problems, each, require_all
 from generator.text import LANGS
 
 KINDS = ("upper", "of_a_kind", "full_house", "straight", "yahtzee", "chance")
@@ -93,15 +92,15 @@ def _box(data: object, file: str, index: int) -> Box:
     return cat
 
 
-def load_rules_file(path: Path, label: str) -> RuleSet:
-    """Parse and validate one rule-set file."""
-    f = Fields(load_file(path, label), label)
+def parse_rules(data: Any, label: str, problems: Problems | None = None) -> RuleSet:
+    """Validate one rule-set file's data (`problems`: record bad boxes instead of raising)."""
+    f = Fields(data, label)
     f.unknown_keys(
         {"id", "name", "lang", "upper_bonus", "extra_yahtzee_bonus", "joker", "categories"}
     )
     bonus = Fields(f.get("upper_bonus", dict), label, "upper_bonus")
     raw = f.get("categories", list)
-    boxes = tuple(each(raw, lambda i, item: _box(item, label, i)))
+    boxes = tuple(each(raw, lambda i, item: _box(item, label, i), problems))
     require_all(list(boxes), raw, label)
     ids = [c.id for c in boxes]
     for i, cid in enumerate(ids):
@@ -126,21 +125,3 @@ def load_rules_file(path: Path, label: str) -> RuleSet:
     if rules.joker != "none" and rules.yahtzee_box is None:
         raise f.error("joker", "a joker needs a category of kind 'yahtzee'")
     return rules
-
-
-def rule_set_names(catalog: Catalog | None = None) -> list[str]:
-    return (catalog or Catalog.default()).names(SUBDIR)
-
-
-def load_rules(name: str, catalog: Catalog | None = None) -> RuleSet:
-    """The rule set called `name` (a catalog entry such as 'kniffel', or a path to a YAML file)."""
-    catalog = catalog or Catalog.default()
-    path = catalog.path(f"{SUBDIR}/{name}.yaml")
-    if path is None and name.endswith((".yaml", ".yml")) and Path(name).is_file():
-        return load_rules_file(Path(name), name)
-    if path is None:
-        known = ", ".join(rule_set_names(catalog))
-        raise UserError(
-            f"unknown rule set '{name}' (expected one of {known})", where=Input("rules")
-        )
-    return load_rules_file(path, catalog.label(path))

@@ -14,17 +14,63 @@ File format:
 
 from __future__ import annotations
 
-from pathlib import Path
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from generator.errors import CatalogError, UserError
-from generator.io.catalog import Catalog
-from generator.io.yamlload import Fields, load_file
-from generator.kniffel.rules import RuleSet, load_rules
-from generator.kniffel.scoring import possible_scores, totals
+from generator.fields import Fields
+from generator.kniffel.rules import RuleSet
+from generator.kniffel.scoring import Totals, possible_scores, totals
 
 
-def _game(data: Any, rules: RuleSet, file: str, where: str) -> dict[str, Any]:
+@dataclass(frozen=True)
+class GameCheck:
+    """One checked game column: the boxes as filled, the bonus ticks and the sums."""
+
+    boxes: dict[str, int]
+    yahtzee_bonus_ticks: int
+    totals: Totals
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "boxes": dict(self.boxes),
+            "yahtzee_bonus_ticks": self.yahtzee_bonus_ticks,
+            **dataclasses.asdict(self.totals),
+        }
+
+
+@dataclass(frozen=True)
+class PlayerCheck:
+    name: str
+    games: tuple[GameCheck, ...]
+    total: int
+
+
+@dataclass(frozen=True)
+class ScoreCheck:
+    """What `dicesheets kniffel score` reports: every player's games and totals, the winner."""
+
+    rules: str
+    players: tuple[PlayerCheck, ...]
+    winners: tuple[str, ...]
+    best_total: int
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON of `kniffel score --json` (made at the edge)."""
+        return {
+            "rules": self.rules,
+            "players": [
+                {"name": p.name, "games": [g.to_json() for g in p.games], "total": p.total}
+                for p in self.players
+            ],
+            "winners": list(self.winners),
+            "best_total": self.best_total,
+        }
+
+
+def _game(data: Any, rules: RuleSet, file: str, where: str) -> GameCheck:
     f = Fields(data, file, where)
     filled: dict[str, int] = {}
     ticks = 0
@@ -50,17 +96,18 @@ def _game(data: Any, rules: RuleSet, file: str, where: str) -> dict[str, Any]:
     missing = [c.id for c in rules.boxes if c.id not in filled]
     if missing:
         raise f.error(None, f"{where}: boxes not filled: {', '.join(missing)}")
-    t = totals(filled, rules, ticks)
-    return {"boxes": filled, "yahtzee_bonus_ticks": ticks, **t.__dict__}
+    return GameCheck(filled, ticks, totals(filled, rules, ticks))
 
 
-def check_score_file(path: str | Path, catalog: Catalog | None = None) -> dict[str, Any]:
-    """Validate a filled-in score file and compute every total and the winner."""
-    file = str(path)
-    f = Fields(load_file(Path(path), file), file)
+def check_score(data: Any, file: str, rules_for: Callable[[str], RuleSet]) -> ScoreCheck:
+    """Validate a filled-in score file's data and compute every total and the winner.
+
+    `rules_for(name)` gives the rule set the file names (the edge resolves it).
+    """
+    f = Fields(data, file)
     f.unknown_keys({"rules", "players"})
     try:
-        rules = load_rules(f.get("rules", str, "kniffel"), catalog)
+        rules = rules_for(f.get("rules", str, "kniffel"))
     except UserError as exc:
         raise f.error("rules", exc.message) from None
     players_raw = f.get("players", list)
@@ -76,23 +123,23 @@ def check_score_file(path: str | Path, catalog: Catalog | None = None) -> dict[s
         games_raw = pf.get("games", list)
         if not games_raw:
             raise pf.error("games", f"players[{i}].games: expected at least one game")
-        games = [_game(g, rules, file, f"{name}, game {j + 1}") for j, g in enumerate(games_raw)]
-        players.append(
-            {"name": name, "games": games, "total": sum(g["grand_total"] for g in games)}
+        games = tuple(
+            _game(g, rules, file, f"{name}, game {j + 1}") for j, g in enumerate(games_raw)
         )
-    names = [p["name"] for p in players]
+        players.append(PlayerCheck(name, games, sum(g.totals.grand_total for g in games)))
+    names = [p.name for p in players]
     if len(set(names)) != len(names):
         raise CatalogError("two players have the same name", file=file)
-    best = max(p["total"] for p in players)
-    winners = [p["name"] for p in players if p["total"] == best]
-    return {"rules": rules.id, "players": players, "winners": winners, "best_total": best}
+    best = max(p.total for p in players)
+    winners = tuple(p.name for p in players if p.total == best)
+    return ScoreCheck(rules.id, tuple(players), winners, best)
 
 
-def format_result(result: dict[str, Any]) -> str:
+def format_result(result: ScoreCheck) -> str:
     """A short plain-text report (numbers only; names as given)."""
     lines = []
-    for p in result["players"]:
-        per_game = " + ".join(str(g["grand_total"]) for g in p["games"])
-        lines.append(f"{p['name']}: {per_game} = {p['total']}")
-    lines.append(f"winner: {', '.join(result['winners'])} ({result['best_total']})")
+    for p in result.players:
+        per_game = " + ".join(str(g.totals.grand_total) for g in p.games)
+        lines.append(f"{p.name}: {per_game} = {p.total}")
+    lines.append(f"winner: {', '.join(result.winners)} ({result.best_total})")
     return "\n".join(lines)

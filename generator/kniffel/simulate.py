@@ -34,6 +34,7 @@ from generator.kniffel.solver import (
     hopeless,
     rules_fingerprint,
 )
+from generator.store import Store, key_for
 
 # 3: keeps from rollhold.Policy (its tie rule) instead of the first exact maximum
 SIMULATION_VERSION = 3
@@ -196,11 +197,14 @@ class Distribution:
 
 
 def score_distribution(
-    strategy: Strategy, games: int, seed: int, tick: Callable[[int], None] | None = None
+    strategy: Strategy,
+    games: int,
+    seed: int,
+    tick: Callable[[int], None] | None = None,
+    *,
+    store: Store,
 ) -> Distribution:
-    """The simulated distribution, from the on-disk cache or simulated and stored."""
-    from generator.io.cache import cached_arrays, key_for
-
+    """The simulated distribution, from `store` or simulated and stored."""
     key = key_for(
         "kniffel-scores",
         SOLVER_VERSION,
@@ -220,7 +224,7 @@ def score_distribution(
             and int(counts.sum()) == games
         )
 
-    arrays = cached_arrays(
+    arrays = store.arrays(
         "kniffel",
         key,
         lambda: {"counts": np.bincount(simulate_scores(strategy, games, seed, tick))},
@@ -251,13 +255,17 @@ class SolveReport:
         }
 
 
-def solve_report(strategy: Strategy, games: int, seed: int) -> SolveReport:
-    """Simulate `games` games (or read them from the cache) beside the exact expectation."""
-    from generator.progress import progress
-
+def solve_report(
+    strategy: Strategy,
+    games: int,
+    seed: int,
+    tick: Callable[[int], None] | None = None,
+    *,
+    store: Store,
+) -> SolveReport:
+    """Simulate `games` games (or read them from `store`) beside the exact expectation."""
     check_games(games)
-    with progress(len(strategy.rules.boxes), "simulating games") as tick:
-        dist = score_distribution(strategy, games, seed, tick)
+    dist = score_distribution(strategy, games, seed, tick, store=store)
     return SolveReport(strategy.rules, strategy.expected_score(), dist)
 
 

@@ -45,6 +45,7 @@ from generator.core.rollhold import IdenticalDice, start_value
 from generator.errors import InputError, UserError
 from generator.kniffel.rules import JOKERS, Box, RuleSet
 from generator.kniffel.scoring import extra_bonus, raw_score, score
+from generator.store import Store, key_for
 
 # Bump when anything changes the stored values (part of every cache key).
 SOLVER_VERSION = 4
@@ -602,18 +603,16 @@ class Strategy:
 
 def table_key(rules: RuleSet) -> str:
     """The cache key of a rule set's table: its fingerprint and the solver version."""
-    from generator.io.cache import key_for
-
     return key_for("kniffel-values", SOLVER_VERSION, rules_fingerprint(rules))
 
 
-def load_strategy(rules: RuleSet, tick: Callable[[int], None] | None = None) -> Strategy:
-    """The solved table for `rules`: from the on-disk cache, or computed (seconds) and stored.
+def solve_strategy(
+    rules: RuleSet, tick: Callable[[int], None] | None = None, *, store: Store
+) -> Strategy:
+    """The solved table for `rules`: from `store`, or computed (seconds) and stored.
 
     `tick(1)` is called once per solved layer (13 for Kniffel), for a progress bar.
     """
-    from generator.io.cache import cached_arrays
-
     game = make_game(rules)
     layer_done = None if tick is None else (lambda _layer: tick(1))
 
@@ -628,7 +627,7 @@ def load_strategy(rules: RuleSet, tick: Callable[[int], None] | None = None) -> 
             and not bool((values < 0).any())
         )
 
-    arrays = cached_arrays(
+    arrays = store.arrays(
         "kniffel", table_key(rules), lambda: {"values": solve_values(game, layer_done)}, valid
     )
     return Strategy(game, arrays["values"])

@@ -1,8 +1,9 @@
 """Köpfchen boards: load (profile, templates) → build (board, figures, pages) → `Built`;
 and the analysis of `dicesheets koepfchen analyze` as a value.
 
-`load_board` is the edge; `build_board` is pure (sampling, exact figures,
-layout and manifest contents in memory).
+`generator.load.koepfchen.load_board` is the edge; `build_board` is pure
+(sampling, exact figures, layout and manifest contents in memory), and so is
+`analyze` (given the profile).
 """
 
 from __future__ import annotations
@@ -12,11 +13,10 @@ from typing import Any
 
 from generator.built import Built
 from generator.errors import InputError
-from generator.io.catalog import Catalog
 from generator.koepfchen.analysis import RaceStats, Simulation, race_exact, simulate, turn_stats
 from generator.koepfchen.board import Board
 from generator.koepfchen.pages import Figures
-from generator.koepfchen.profile import Profile, load_profile
+from generator.koepfchen.profile import Profile
 from generator.koepfchen.sampler import sample_board
 from generator.text import Templates, difficulty_mark, page_label
 
@@ -51,12 +51,6 @@ class BoardInputs:
 
     profile: Profile
     templates: Templates
-
-
-def load_board(req: BoardRequest, catalog: Catalog | None = None) -> BoardInputs:
-    """Read the profile and the templates of the catalog (default: the shipped one)."""
-    catalog = catalog or Catalog.default()
-    return BoardInputs(load_profile(req.profile, catalog), catalog.templates())
 
 
 def build_board(inputs: BoardInputs, req: BoardRequest) -> Built:
@@ -189,15 +183,12 @@ class Analysis:
         }
 
 
-def analyze(
-    profile_name: str, seed: int, players: int, games: int, catalog: Catalog | None = None
-) -> Analysis:
+def analyze(profile: Profile, seed: int, players: int, games: int) -> Analysis:
     """Exact figures for one player and for races, and a seeded Monte Carlo of `players`."""
     if not 1 <= players <= 6:
         raise InputError("players", f"expected 1–6 players, found {players}")
     if not 1 <= games <= MAX_GAMES:
         raise InputError("games", f"expected 1–{MAX_GAMES} games, found {games}")
-    profile = load_profile(profile_name, catalog)
     board, figures = make_board(profile, seed)
     exact = race_exact(board.success, players)
     return Analysis(

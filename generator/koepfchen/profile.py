@@ -12,12 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
-from generator.errors import CatalogError, Input, UserError
-from generator.io.catalog import Catalog
-from generator.io.yamlload import Fields, load_file, position
+from generator.errors import CatalogError, UserError
+from generator.fields import Fields, position
 from generator.numbers.rules import DIVISIONS, Rules
 
 SUBDIR = "koepfchen"
@@ -252,10 +250,10 @@ class _Reader:
         return self.f.texts(key)
 
 
-def load_profile_file(path: Path, label: str) -> Profile:
-    """Parse and validate one profile file (structure first, then feasibility)."""
+def parse_profile(data: Any, label: str) -> Profile:
+    """Validate one profile file's data (structure first, then feasibility)."""
     positions: dict[str, tuple[int, int]] = {}
-    top = _Reader(load_file(path, label), label, "", positions)
+    top = _Reader(data, label, "", positions)
     top.f.unknown_keys(
         {
             "id",
@@ -416,25 +414,3 @@ def _balance(top: _Reader, length: int) -> Balance:
                 f"game_length.max {game_length.max:g}",
             )
     return Balance(p_min, window, curve, spread, game_length)
-
-
-def profile_names(catalog: Catalog | None = None) -> list[str]:
-    """The shipped (and user) profile ids."""
-    return (catalog or Catalog.default()).names(SUBDIR)
-
-
-def load_profile(name: str, catalog: Catalog | None = None) -> Profile:
-    """The profile called `name` (a catalog entry such as 'classic', or a path to a YAML file)."""
-    catalog = catalog or Catalog.default()
-    path = catalog.path(f"{SUBDIR}/{name}.yaml") if "/" not in name else None
-    if path is None and name.endswith((".yaml", ".yml")):
-        if not Path(name).is_file():
-            raise UserError(f"no profile file '{name}'", where=Input("profile"))
-        return load_profile_file(Path(name), name)
-    if path is None:
-        known = ", ".join(profile_names(catalog))
-        raise UserError(
-            f"unknown profile '{name}' (expected one of {known}, or a path to a .yaml file)",
-            where=Input("profile"),
-        )
-    return load_profile_file(path, catalog.label(path))

@@ -11,11 +11,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
+from typing import Any
 
 from generator.errors import CatalogError
-from generator.io.catalog import Catalog, find_file
-from generator.io.yamlload import Fields, load_file, position
+from generator.fields import Fields, position
 from generator.kribbeln.dice import SUBDIR
 from generator.kribbeln.tasks import FAMILIES
 
@@ -102,9 +101,8 @@ def _number(f: Fields, key: str, low: float, high: float, default: float) -> flo
     return value
 
 
-def load_balance_file(path: Path, label: str) -> Balance:
-    """Parse and validate one balance file."""
-    data = load_file(path, label)
+def parse_balance(data: Any, label: str) -> Balance:
+    """Validate one balance file's data."""
     f = Fields(data, label)
     f.unknown_keys(
         {
@@ -172,12 +170,6 @@ def load_balance_file(path: Path, label: str) -> Balance:
         source=label,
         positions=positions,
     )
-
-
-def load_balance(file: str | None = None, catalog: Catalog | None = None) -> Balance:
-    """The shipped balance constraints (`file` None) or a user's balance file."""
-    path, label = find_file(DEFAULT_FILE, file, "balance", "balance file", catalog)
-    return load_balance_file(path, label)
 
 
 def area_means(p: Sequence[float]) -> list[float]:

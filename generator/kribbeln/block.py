@@ -12,11 +12,10 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from generator.errors import CatalogError, InputError, shown
-from generator.io.yamlload import Fields, load_file, position
+from generator.errors import CatalogError, shown
+from generator.fields import Fields, position
 from generator.kribbeln.balance import AREAS, TASKS_PER_AREA, TASKS_PER_SHEET
 from generator.kribbeln.tasks import Task, TaskCatalog
 
@@ -87,16 +86,13 @@ def sheets_from_ids(
     return sheets
 
 
-def load_pages_file(file: str, catalog: TaskCatalog) -> list[Sheet]:
-    """Sheets from a pages file:
+def parse_pages(data: Any, file: str, catalog: TaskCatalog) -> list[Sheet]:
+    """Sheets from a pages file's data:
 
     sheets:
       - [none_red_blue, exactly1_green, …]   # six task ids, row order
     """
-    path = Path(file)
-    if not path.is_file():
-        raise InputError("pages", f"'{file}' is not a file")
-    f = Fields(load_file(path, file), file)
+    f = Fields(data, file)
     f.unknown_keys({"sheets"})
     raw = f.get("sheets", list)
     if not raw:
@@ -132,15 +128,10 @@ def load_pages_file(file: str, catalog: TaskCatalog) -> list[Sheet]:
     return sheets
 
 
-def load_block_manifest(file: str, catalog: TaskCatalog) -> list[Sheet]:
-    """The sheets of a block from the manifest `dicesheets kribbeln block` wrote beside it."""
-    from generator.io.userfiles import read_text
-
-    path = Path(file)
-    if not path.is_file():
-        raise InputError("block", f"'{shown(file)}' is not a file")
+def manifest_sheets(text: str, file: str, catalog: TaskCatalog) -> list[Sheet]:
+    """The sheets of a block from the text of the manifest `kribbeln block` wrote beside it."""
     try:
-        data: Any = json.loads(read_text(path, file, MAX_MANIFEST_BYTES))
+        data: Any = json.loads(text)
         contents = data["contents"]
         if contents.get("kind") != "kribbeln-block":
             raise CatalogError(

@@ -1,7 +1,8 @@
-"""The Kribbeln block: load (dice, tasks, balance, figures) → sample → build → `Built`.
+"""The Kribbeln block: requests and inputs → sample → build → `Built`.
 
-`load_block` is the edge: it reads the dice, the task catalog and the balance
-constraints and takes every task's figures from the solver (cached).
+`generator.load.kribbeln.load_block` is the edge: it reads the dice, the task
+catalog and the balance constraints and takes every task's figures from the
+solver (cached).
 `sample_block_of` draws the balanced sheets (pure, seeded) as a `KribbelnBlock`
 — the object the answer key, the manifest, the balance report and the
 simulation all use; `build_block` lays out the sheets, the optional rules page
@@ -16,13 +17,12 @@ from typing import Any
 
 from generator.built import Built, font_warnings
 from generator.errors import Input, InputError, UserError
-from generator.io.catalog import Catalog
-from generator.kribbeln.balance import Balance, TaskFacts, area_means, load_balance, violations
+from generator.kribbeln.balance import Balance, TaskFacts, area_means, violations
 from generator.kribbeln.block import Sheet, sheets_from_ids
-from generator.kribbeln.dice import DiceSet, load_dice
+from generator.kribbeln.dice import DiceSet
 from generator.kribbeln.sampler import MAX_PAGES, sample_block
-from generator.kribbeln.solver import TaskFigures, analyze_tasks
-from generator.kribbeln.tasks import TEMPLATE, TaskCatalog, load_tasks, task_text
+from generator.kribbeln.solver import TaskFigures
+from generator.kribbeln.tasks import TEMPLATE, TaskCatalog, task_text
 from generator.text import Templates, Texts, comma_names, page_label
 
 MIN_PLAYERS = 2
@@ -92,17 +92,6 @@ class BlockInputs:
     figures: dict[str, TaskFigures]
     warnings: tuple[str, ...]  # the dice file's (home-made dice that are no Latin square)
     templates: Templates
-
-
-def load_block(req: BlockRequest | None = None, catalog: Catalog | None = None) -> BlockInputs:
-    """Read the dice, tasks and balance files (the user's, else the catalog's) and the figures."""
-    req = req or BlockRequest()
-    catalog = catalog or Catalog.default()
-    balance = load_balance(req.balance_file, catalog)
-    dice, warnings = load_dice(req.dice_file, catalog)
-    tasks = load_tasks(dice, req.tasks_file, catalog)
-    figures = analyze_tasks(dice, tasks.tasks, tasks.rolls)
-    return BlockInputs(dice, tasks, balance, figures, tuple(warnings), catalog.templates())
 
 
 def sample_block_of(inputs: BlockInputs, pages: int, seed: int) -> KribbelnBlock:

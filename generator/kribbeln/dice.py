@@ -10,14 +10,13 @@ accepted with a warning.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
+from typing import Any
 
 from generator.errors import CatalogError
-from generator.io.catalog import Catalog, find_file
-from generator.io.yamlload import Fields, LocList, load_file, position
-from generator.problems import each, require_all
+from generator.fields import Fields, LocList, position
+from generator.problems import Problems, each, require_all
 from generator.text import LANGS
 
 N_DICE = 6
@@ -122,15 +121,9 @@ def _color(color_id: object, data: object, colors: Fields) -> Color:
     )
 
 
-def _shipped_looks() -> dict[str, tuple[str, str]]:
-    """Symbol and pattern of each shipped colour: the first choice for a colour of that id."""
-    from generator.resources import catalog_dir
-
-    dice, _ = load_dice_file(catalog_dir() / DEFAULT_FILE, f"task_catalog/{DEFAULT_FILE}")
-    return {c.id: (c.symbol, c.pattern) for c in dice.colors}
-
-
-def _fill_looks(colors: list[Color], f: Fields) -> tuple[list[Color], list[str]]:
+def _fill_looks(
+    colors: list[Color], f: Fields, shipped_looks: Callable[[], Mapping[str, tuple[str, str]]]
+) -> tuple[list[Color], list[str]]:
     """Give every colour without a symbol or pattern a distinct one, with a warning each.
 
     Only what the file states can clash (checked by the caller); a default is the
@@ -140,7 +133,7 @@ def _fill_looks(colors: list[Color], f: Fields) -> tuple[list[Color], list[str]]
     missing = [c for c in colors if not c.symbol or not c.pattern]
     if not missing:
         return colors, []
-    shipped = _shipped_looks()
+    shipped = shipped_looks()
     used = {"symbol": {c.symbol for c in colors}, "pattern": {c.pattern for c in colors}}
     choices = {"symbol": SYMBOLS, "pattern": tuple(p for p in PATTERNS if p != "none")}
     filled: dict[str, Color] = {}
@@ -207,13 +200,22 @@ def _die(
     return tuple(data[v] for v in VALUES)
 
 
-def load_dice_file(path: Path, label: str) -> tuple[DiceSet, list[str]]:
-    """Parse and validate one dice file; returns the dice and warnings ("file:line: …")."""
-    top = Fields(load_file(path, label), label)
+def parse_dice(
+    data: Any,
+    label: str,
+    problems: Problems | None = None,
+    shipped_looks: Callable[[], Mapping[str, tuple[str, str]]] = dict,
+) -> tuple[DiceSet, list[str]]:
+    """Validate one dice file's data; returns the dice and warnings ("file:line: …").
+
+    `shipped_looks()` gives the symbol and pattern of each shipped colour, the first
+    choice for a colour of that id that the file gives none (read only when needed).
+    """
+    top = Fields(data, label)
     top.unknown_keys({"colors", "dice"})
     raw_colors = top.get("colors", dict)
     colors_f = Fields(raw_colors, label, "colors")
-    colors = each(raw_colors.items(), lambda _, pair: _color(pair[0], pair[1], colors_f))
+    colors = each(raw_colors.items(), lambda _, pair: _color(pair[0], pair[1], colors_f), problems)
     require_all(colors, raw_colors, label)
     if len(colors) != N_COLORS:
         raise top.error("colors", f"colors: expected {N_COLORS} colours, found {len(colors)}")
@@ -230,12 +232,12 @@ def load_dice_file(path: Path, label: str) -> tuple[DiceSet, list[str]]:
                     f"'{used[value]}' (colours must be told apart in black and white)",
                 )
             used[value] = c.id
-    colors, warnings = _fill_looks(colors, colors_f)
+    colors, warnings = _fill_looks(colors, colors_f, shipped_looks)
     by_id = {c.id: c for c in colors}
     raw_dice = top.get("dice", list)
     if len(raw_dice) != N_DICE:
         raise top.error("dice", f"dice: expected {N_DICE} dice, found {len(raw_dice)}")
-    faces = tuple(each(raw_dice, lambda i, d: _die(d, i, raw_dice, by_id, label)))
+    faces = tuple(each(raw_dice, lambda i, d: _die(d, i, raw_dice, by_id, label), problems))
     require_all(list(faces), raw_dice, label)
     dice = DiceSet(colors=tuple(colors), faces=faces, source=label)
     line, _ = position(raw_dice, None)
@@ -246,9 +248,3 @@ def load_dice_file(path: Path, label: str) -> tuple[DiceSet, list[str]]:
             "(not a Latin square; home-made dice are accepted)"
         )
     return dice, warnings
-
-
-def load_dice(file: str | None = None, catalog: Catalog | None = None) -> tuple[DiceSet, list[str]]:
-    """The shipped dice (`file` None) or a user's dice file; returns the dice and warnings."""
-    path, label = find_file(DEFAULT_FILE, file, "dice", "dice file", catalog)
-    return load_dice_file(path, label)

@@ -1,26 +1,25 @@
-"""What `dicesheets kribbeln simulate` does (no click): pick the sheets, play, format the figures.
+"""What `dicesheets kribbeln simulate` does (no click): play the sheets, format the figures.
 
 The sheets come from a pages file (`--pages`), from a block's manifest
 (`--block`), or — with neither — from the block `dicesheets kribbeln block
---seed S` would print with the same files.
+--seed S` would print with the same files; the edge reads them
+(`generator.load.kribbeln.playtest`).
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from generator.errors import InputError
-from generator.io.catalog import Catalog
-from generator.kribbeln.block import Sheet, load_block_manifest, load_pages_file
-from generator.kribbeln.dice import DiceSet, load_dice
+from generator.kribbeln.block import Sheet
+from generator.kribbeln.dice import DiceSet
 from generator.kribbeln.solver import analyze_tasks
-from generator.kribbeln.tasks import load_tasks
+from generator.store import Store
 
 if TYPE_CHECKING:
     from generator.kribbeln.simulate import Simulation
-from generator.progress import progress
 
 DEFAULT_PAGES = 6
 
@@ -49,47 +48,20 @@ def play(
     seed: int,
     goal: str,
     source: str,
+    tick: Callable[[int], None] | None = None,
+    *,
+    store: Store,
 ) -> Simulation:
-    """Play `games` games on exactly `sheets`; the figures, with `sheets_from` = `source`."""
+    """Play `games` games on exactly `sheets`; the figures, with `sheets_from` = `source`.
+
+    `tick(n)` is called after every n games (for a progress bar).
+    """
     from generator.kribbeln.simulate import simulate
 
     check_game_options(players, games, goal)
-    figures = analyze_tasks(dice, [t for s in sheets for t in s.tasks], rolls)
-    with progress(games, "simulating games") as tick:
-        result = simulate(dice, sheets, players, games, seed, goal, rolls, figures, tick)
+    figures = analyze_tasks(dice, [t for s in sheets for t in s.tasks], rolls, store=store)
+    result = simulate(dice, sheets, players, games, seed, goal, rolls, figures, tick, store=store)
     return dataclasses.replace(result, sheets_from=source)
-
-
-def run(
-    players: int,
-    games: int,
-    seed: int,
-    goal: str = "pips",
-    pages_file: str | None = None,
-    block_file: str | None = None,
-    balance_file: str | None = None,
-    dice_file: str | None = None,
-    tasks_file: str | None = None,
-    files: Catalog | None = None,
-) -> tuple[Simulation, list[str]]:
-    """Simulate `games` games; the figures and the dice file's warnings."""
-    check_game_options(players, games, goal)
-    if pages_file and block_file:
-        raise InputError("block", "a pages file and a block manifest: give one of the two")
-    dice, warnings = load_dice(dice_file, files)
-    catalog = load_tasks(dice, tasks_file, files)
-    sheets: Sequence[Sheet]
-    if pages_file:
-        sheets, source = load_pages_file(pages_file, catalog), pages_file
-    elif block_file:
-        sheets, source = load_block_manifest(block_file, catalog), block_file
-    else:
-        from generator.kribbeln.build import BlockRequest, load_block, sample_block_of
-
-        req = BlockRequest(DEFAULT_PAGES, seed, balance_file, dice_file, tasks_file)
-        block = sample_block_of(load_block(req, files), DEFAULT_PAGES, seed)
-        sheets, source = block.sheets, f"kribbeln block --seed {seed}"
-    return play(dice, sheets, catalog.rolls, players, games, seed, goal, source), warnings
 
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[str]:

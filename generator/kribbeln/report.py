@@ -1,7 +1,8 @@
-"""What `dicesheets kribbeln analyze|hold|row` report: the data (for --json) and plain tables.
+"""What `dicesheets kribbeln analyze|hold|row` report: the results as values, and plain tables.
 
-No click here: each function takes the option values, loads the files, asks
-the solver and returns JSON-ready data plus the dice file's warnings.
+No click and no file here: each function takes the dice and the task catalog (read
+at the edge, `generator.load.kribbeln`) and the option values, asks the solver and
+returns a frozen result; its `to_json()` is the command's `--json` output.
 """
 
 from __future__ import annotations
@@ -9,88 +10,130 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from generator.errors import InputError
-from generator.io.catalog import Catalog
-from generator.kribbeln.dice import N_FACES, DiceSet, load_dice
+from generator.kribbeln.dice import N_FACES, DiceSet
 from generator.kribbeln.masks import fulfilled
-from generator.kribbeln.solver import GOALS, analyze_tasks, hold_options, row_figures
-from generator.kribbeln.tasks import FAMILIES, TEMPLATE, Task, TaskCatalog, load_tasks, task_text
-from generator.text import LANGS, Texts
+from generator.kribbeln.solver import GOALS, HoldOption, analyze_tasks, hold_options, row_figures
+from generator.kribbeln.tasks import FAMILIES, TEMPLATE, Task, TaskCatalog, task_text
+from generator.store import Store
+from generator.text import LANGS, Templates, Texts
 
 SORTS = ("catalog", "p_success", "expected_pips", "id", "family")
 _DIGITS = 10  # JSON figures are rounded so that output is identical across machines
 
 
-def _load(
-    dice_file: str | None, tasks_file: str | None, files: Catalog | None
-) -> tuple[DiceSet, TaskCatalog, list[str]]:
-    """The dice and tasks: the user's files, else those of the run's catalog `files`."""
-    dice, warnings = load_dice(dice_file, files)
-    return dice, load_tasks(dice, tasks_file, files), warnings
+def _r(x: float) -> float:
+    return round(x, _DIGITS)
 
 
-def _task_data(task: Task, dice: DiceSet, texts: dict[str, Texts]) -> dict[str, Any]:
-    return {
-        "id": task.id,
-        "family": task.family,
-        "type": task.type,
-        "params": task.params(),
-        "colors": list(task.colors),
-        "text": {lang: task_text(task, dice, lang, texts[lang]) for lang in LANGS},
-    }
+@dataclass(frozen=True)
+class TaskInWords:
+    """A task and its text in every language."""
+
+    task: Task
+    text: dict[str, str]
+
+    def to_json(self) -> dict[str, Any]:
+        t = self.task
+        return {
+            "id": t.id,
+            "family": t.family,
+            "type": t.type,
+            "params": t.params(),
+            "colors": list(t.colors),
+            "text": dict(self.text),
+        }
+
+
+def _in_words(task: Task, dice: DiceSet, texts: dict[str, Texts]) -> TaskInWords:
+    return TaskInWords(task, {lang: task_text(task, dice, lang, texts[lang]) for lang in LANGS})
+
+
+@dataclass(frozen=True)
+class TaskResult:
+    """One task of `analyze`: its words and its two figures under optimal play."""
+
+    task: TaskInWords
+    p_success: float
+    expected_pips: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            **self.task.to_json(),
+            "p_success": _r(self.p_success),
+            "expected_pips": _r(self.expected_pips),
+        }
+
+
+@dataclass(frozen=True)
+class TaskAnalysis:
+    """What `dicesheets kribbeln analyze` reports: every task with its figures, in order."""
+
+    dice_file: str
+    task_file: str
+    rolls: int
+    sort: str
+    tasks: tuple[TaskResult, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON of `kribbeln analyze --json` (made at the edge)."""
+        return {
+            "dice_file": self.dice_file,
+            "task_file": self.task_file,
+            "rolls": self.rolls,
+            "sort": self.sort,
+            "tasks": [t.to_json() for t in self.tasks],
+        }
 
 
 def analyze(
-    dice_file: str | None,
-    tasks_file: str | None,
+    dice: DiceSet,
+    catalog: TaskCatalog,
+    templates: Templates,
     sort: str = "catalog",
-    files: Catalog | None = None,
-) -> tuple[dict[str, Any], list[str]]:
+    *,
+    store: Store,
+) -> TaskAnalysis:
     """Every task of the catalog with its text, family, p_success and expected_pips."""
     if sort not in SORTS:
         raise InputError("sort", f"expected one of {', '.join(SORTS)}, found '{sort}'")
-    dice, catalog, warnings = _load(dice_file, tasks_file, files)
-    figures = analyze_tasks(dice, catalog.tasks, catalog.rolls)
-    texts = {lang: Texts(TEMPLATE, lang) for lang in LANGS}
-    rows = []
-    for task in catalog.tasks:
-        fig = figures[task.id]
-        row = _task_data(task, dice, texts)
-        row["p_success"] = round(fig.p_success, _DIGITS)
-        row["expected_pips"] = round(fig.expected_pips, _DIGITS)
-        rows.append(row)
+    figures = analyze_tasks(dice, catalog.tasks, catalog.rolls, store=store)
+    texts = {lang: Texts(TEMPLATE, lang, templates) for lang in LANGS}
+    rows = [
+        TaskResult(
+            _in_words(task, dice, texts),
+            figures[task.id].p_success,
+            figures[task.id].expected_pips,
+        )
+        for task in catalog.tasks
+    ]
     order = {
         "catalog": lambda r: 0,
-        "p_success": lambda r: -r["p_success"],
-        "expected_pips": lambda r: -r["expected_pips"],
-        "id": lambda r: r["id"],
-        "family": lambda r: FAMILIES.index(r["family"]),
+        # sorted by the printed (rounded) figures, as the JSON shows them
+        "p_success": lambda r: -_r(r.p_success),
+        "expected_pips": lambda r: -_r(r.expected_pips),
+        "id": lambda r: r.task.task.id,
+        "family": lambda r: FAMILIES.index(r.task.task.family),
     }[sort]
     rows.sort(key=order)  # stable: ties stay in catalog order
-    data = {
-        "dice_file": dice.source,
-        "task_file": catalog.source,
-        "rolls": catalog.rolls,
-        "sort": sort,
-        "tasks": rows,
-    }
-    return data, warnings
+    return TaskAnalysis(dice.source, catalog.source, catalog.rolls, sort, tuple(rows))
 
 
-def format_analysis(data: dict[str, Any], lang: str) -> str:
-    """An aligned plain-text table of `analyze` data, task texts in `lang`."""
+def format_analysis(result: TaskAnalysis, lang: str) -> str:
+    """An aligned plain-text table of `analyze`, task texts in `lang`."""
     header = ("id", "family", "p_success", "expected_pips", "task")
     rows = [
         (
-            r["id"],
-            r["family"],
-            f"{r['p_success']:.4f}",
-            f"{r['expected_pips']:.2f}",
-            r["text"][lang],
+            r.task.task.id,
+            r.task.task.family,
+            f"{_r(r.p_success):.4f}",
+            f"{_r(r.expected_pips):.2f}",
+            r.task.text[lang],
         )
-        for r in data["tasks"]
+        for r in result.tasks
     ]
     return _table(header, rows, right={2, 3})
 
@@ -133,19 +176,61 @@ def _find_task(catalog: TaskCatalog, task_id: str) -> Task:
         ) from None
 
 
+@dataclass(frozen=True)
+class DieShown:
+    die: int  # 1…n
+    value: int
+    color: str
+    color_name: dict[str, str]
+
+
+@dataclass(frozen=True)
+class HoldAdvice:
+    """What `dicesheets kribbeln hold` reports: the roll and every choice of dice to keep."""
+
+    task: TaskInWords
+    roll: tuple[DieShown, ...]
+    fulfilled: bool
+    rolls_left: int
+    goal: str
+    options: tuple[HoldOption, ...]  # best first
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON of `kribbeln hold --json` (made at the edge)."""
+        n = len(self.roll)
+        return {
+            "task": self.task.to_json(),
+            "roll": [
+                {"die": d.die, "value": d.value, "color": d.color, "color_name": d.color_name}
+                for d in self.roll
+            ],
+            "fulfilled": self.fulfilled,
+            "rolls_left": self.rolls_left,
+            "goal": self.goal,
+            "options": [
+                {
+                    "keep": [d + 1 for d in o.held],
+                    "reroll": [d + 1 for d in range(n) if d not in o.held],
+                    "stop": o.stop,
+                    "value": _r(o.value),
+                }
+                for o in self.options
+            ],
+        }
+
+
 def hold(
+    dice: DiceSet,
+    catalog: TaskCatalog,
+    templates: Templates,
     task_id: str,
     roll: str,
     rolls_left: int,
     goal: str = "success",
-    dice_file: str | None = None,
-    tasks_file: str | None = None,
-    files: Catalog | None = None,
-) -> tuple[dict[str, Any], list[str]]:
+) -> HoldAdvice:
     """The options to keep dice from a roll, best first, with their values."""
     if goal not in GOALS:
         raise InputError("goal", f"expected one of {', '.join(GOALS)}, found '{goal}'")
-    dice, catalog, warnings = _load(dice_file, tasks_file, files)
     task = _find_task(catalog, task_id)
     values = parse_roll(roll, dice.n_dice)
     if not 0 <= rolls_left < catalog.rolls:
@@ -156,31 +241,23 @@ def hold(
         )
     colors = dice.roll_colors(values)
     options = hold_options(dice, task, values, rolls_left, goal, catalog.rolls)
-    texts = {lang: Texts(TEMPLATE, lang) for lang in LANGS}
-    data = {
-        "task": _task_data(task, dice, texts),
-        "roll": [
-            {"die": d + 1, "value": v, "color": c, "color_name": dice.color(c).name}
+    texts = {lang: Texts(TEMPLATE, lang, templates) for lang in LANGS}
+    return HoldAdvice(
+        _in_words(task, dice, texts),
+        tuple(
+            DieShown(d + 1, v, c, dice.color(c).name)
             for d, (v, c) in enumerate(zip(values, colors))
-        ],
-        "fulfilled": fulfilled(task, dice, values),
-        "rolls_left": rolls_left,
-        "goal": goal,
-        "options": [
-            {
-                "keep": [d + 1 for d in o.held],
-                "reroll": [d + 1 for d in range(dice.n_dice) if d not in o.held],
-                "stop": o.stop,
-                "value": round(o.value, _DIGITS),
-            }
-            for o in options
-        ],
-    }
-    return data, warnings
+        ),
+        fulfilled(task, dice, values),
+        rolls_left,
+        goal,
+        tuple(options),
+    )
 
 
-def format_hold(data: dict[str, Any], lang: str) -> str:
-    """Plain text for `hold` data: the roll, then one line per option, best first."""
+def format_hold(advice: HoldAdvice, lang: str) -> str:
+    """Plain text for `hold`: the roll, then one line per option, best first."""
+    data = advice.to_json()  # the figures as printed: rounded like the JSON
 
     def face(d: int) -> str:
         die = data["roll"][d - 1]
@@ -208,22 +285,31 @@ def format_hold(data: dict[str, Any], lang: str) -> str:
     return "\n".join(lines) + _table(header, rows, right={0})
 
 
-def row(
-    dice_file: str | None, tasks_file: str | None, files: Catalog | None = None
-) -> tuple[dict[str, Any], list[str]]:
+@dataclass(frozen=True)
+class RowReport:
+    """What `dicesheets kribbeln row` reports: the expected best sum and P(beating k)."""
+
+    rolls: int
+    expected_max: float
+    p_above: tuple[float, ...]  # index k: P(best sum > k)
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON of `kribbeln row --json` (made at the edge)."""
+        return {
+            "rolls": self.rolls,
+            "expected_max": _r(self.expected_max),
+            "p_beat": {str(k): _r(p) for k, p in enumerate(self.p_above)},
+        }
+
+
+def row(dice: DiceSet, catalog: TaskCatalog, *, store: Store) -> RowReport:
     """Kribbeln-row figures: expected best pip sum and P(beating k) for every k."""
-    dice, catalog, warnings = _load(dice_file, tasks_file, files)
-    fig = row_figures(dice, catalog.rolls)
-    data = {
-        "rolls": catalog.rolls,
-        "expected_max": round(fig.expected_max, _DIGITS),
-        "p_beat": {str(k): round(p, _DIGITS) for k, p in enumerate(fig.p_above)},
-    }
-    return data, warnings
+    fig = row_figures(dice, catalog.rolls, store=store)
+    return RowReport(catalog.rolls, fig.expected_max, fig.p_above)
 
 
-def format_row(data: dict[str, Any]) -> str:
-    """Plain text for `row` data: the expected sum, then P(sum > k) for the k that matter."""
-    lines = [f"expected pip sum, playing for the highest: {data['expected_max']:.4f}", ""]
-    rows = [(k, f"{p:.6f}") for k, p in data["p_beat"].items() if 0.0 < p < 1.0]
+def format_row(report: RowReport) -> str:
+    """Plain text for `row`: the expected sum, then P(sum > k) for the k that matter."""
+    lines = [f"expected pip sum, playing for the highest: {_r(report.expected_max):.4f}", ""]
+    rows = [(k, f"{_r(p):.6f}") for k, p in enumerate(report.p_above) if 0.0 < _r(p) < 1.0]
     return "\n".join(lines) + _table(("previous value k", "P(sum > k)"), rows, right={0, 1})

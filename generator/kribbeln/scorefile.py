@@ -17,11 +17,11 @@ below 6) stops with the file, line and column (exit status 2).
 
 from __future__ import annotations
 
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any
 
 from generator.errors import CatalogError
-from generator.io.yamlload import Fields, load_file, position
+from generator.fields import Fields, position
 from generator.kribbeln.block import FINAL_AREA, MAX_PIPS, MIN_PIPS, N_ROWS, ROWS
 from generator.kribbeln.scoring import GameScore, Pips, score_game
 
@@ -59,10 +59,8 @@ def _value(raw: object, row: list[Any], r: int, p: int, name: str, file: str) ->
     return raw
 
 
-def read_score_file(path: str | Path) -> tuple[list[str], list[list[Pips]], Any]:
-    """The names, the ten rows (None = X) and the optional sheet label of a score file."""
-    file = str(path)
-    data = load_file(Path(path), file)
+def parse_score_file(data: Any, file: str) -> tuple[list[str], list[list[Pips]], Any]:
+    """The names, the ten rows (None = X) and the optional sheet label of a score file's data."""
     f = Fields(data, file)
     f.unknown_keys({"names", "rows", "sheet"})
     names_raw = f.get("names", list)
@@ -109,47 +107,59 @@ def read_score_file(path: str | Path) -> tuple[list[str], list[list[Pips]], Any]
     return names, rows, f.data.get("sheet")
 
 
-def check_score_file(path: str | Path) -> dict[str, Any]:
-    """Score a filled sheet: points per row, totals, winner, and breaches of the rising rule."""
-    names, rows, sheet = read_score_file(path)
-    return score_report(names, rows, sheet)
+@dataclass(frozen=True)
+class ScoreSheet:
+    """What `dicesheets kribbeln score` reports: the sheet as written and as scored."""
+
+    names: tuple[str, ...]
+    written: tuple[tuple[Pips, ...], ...]  # the ten rows as the file gives them (None = X)
+    game: GameScore
+    sheet: Any = None  # the file's optional sheet label, as given
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON of `kribbeln score --json` (made at the edge)."""
+        names, game = self.names, self.game
+        return {
+            "sheet": self.sheet,
+            "names": list(names),
+            "rows": [
+                {
+                    "row": spec.number,
+                    "kind": spec.kind,
+                    "area": spec.area,
+                    "written": [_x(v) for v in written],
+                    "scored": [_x(v) for v in scored],
+                    "points": list(points),
+                }
+                for spec, written, scored, points in zip(
+                    ROWS, self.written, game.values, game.points
+                )
+            ],
+            "totals": dict(zip(names, game.totals)),
+            "winners": [names[p] for p in game.winners],
+            "tie": game.tie,
+            "tiebreak_decided": game.tiebreak_decided,
+            "fourth_kribbeln": {names[p]: _x(v) for p, v in enumerate(game.values[-1])},
+            "breaches": [
+                {
+                    "name": names[b.player],
+                    "row": b.row,
+                    "value": b.value,
+                    "previous": b.previous,
+                    "previous_row": b.previous_row,
+                }
+                for b in game.breaches
+            ],
+        }
 
 
-def score_report(names: list[str], rows: list[list[Pips]], sheet: Any = None) -> dict[str, Any]:
-    """The JSON-ready result of scoring `rows` for `names`."""
-    game: GameScore = score_game(rows)
-    return {
-        "sheet": sheet,
-        "names": names,
-        "rows": [
-            {
-                "row": spec.number,
-                "kind": spec.kind,
-                "area": spec.area,
-                "written": ["X" if v is None else v for v in written],
-                "scored": ["X" if v is None else v for v in scored],
-                "points": list(points),
-            }
-            for spec, written, scored, points in zip(ROWS, rows, game.values, game.points)
-        ],
-        "totals": dict(zip(names, game.totals)),
-        "winners": [names[p] for p in game.winners],
-        "tie": game.tie,
-        "tiebreak_decided": game.tiebreak_decided,
-        "fourth_kribbeln": {
-            names[p]: ("X" if v is None else v) for p, v in enumerate(game.values[-1])
-        },
-        "breaches": [
-            {
-                "name": names[b.player],
-                "row": b.row,
-                "value": b.value,
-                "previous": b.previous,
-                "previous_row": b.previous_row,
-            }
-            for b in game.breaches
-        ],
-    }
+def _x(value: Pips) -> int | str:
+    return "X" if value is None else value
+
+
+def score_report(names: list[str], rows: list[list[Pips]], sheet: Any = None) -> ScoreSheet:
+    """The result of scoring `rows` for `names`."""
+    return ScoreSheet(tuple(names), tuple(tuple(r) for r in rows), score_game(rows), sheet)
 
 
 def _row_label(row: dict[str, Any]) -> str:
@@ -160,8 +170,9 @@ def _row_label(row: dict[str, Any]) -> str:
     return f"{row['row']:>2} area {row['area']} Kribbeln"
 
 
-def format_report(result: dict[str, Any]) -> str:
+def format_report(score: ScoreSheet) -> str:
     """Plain text: one line per row (pips and points), totals, breaches, the winner."""
+    result = score.to_json()  # the text shows what the JSON says, row by row
     names = result["names"]
     width = max(7, *(len(n) for n in names))
     label_w = 20

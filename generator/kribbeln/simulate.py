@@ -33,7 +33,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from generator.io.cache import cached_arrays, key_for
 from generator.kribbeln.block import FINAL_AREA, MAX_PIPS, N_ROWS, ROWS, Sheet
 from generator.kribbeln.dice import N_FACES, DiceSet
 from generator.kribbeln.masks import roll_states, task_mask
@@ -47,6 +46,7 @@ from generator.kribbeln.solver import (
     task_policy,
 )
 from generator.kribbeln.tasks import DEFAULT_ROLLS, Task
+from generator.store import Store, key_for
 
 GOALS = ("pips", "success")
 MIN_PLAYERS = 2
@@ -72,8 +72,8 @@ class Tables:
     rolls: int
 
 
-def _row_score_holds(dice: DiceSet, previous: int, rolls: int) -> UInt8Array:
-    """Keep masks for a Kribbeln row played for sum × [sum > previous] (cached on disk)."""
+def _row_score_holds(dice: DiceSet, previous: int, rolls: int, store: Store) -> UInt8Array:
+    """Keep masks for a Kribbeln row played for sum × [sum > previous] (kept in `store`)."""
     n = dice.n_dice
     key = key_for("row_score_policy", SOLVER_VERSION, POLICY_VERSION, n, previous, rolls)
 
@@ -87,10 +87,12 @@ def _row_score_holds(dice: DiceSet, previous: int, rolls: int) -> UInt8Array:
         shape = (rolls - 1, roll_states(dice).n_states)
         return holds.shape == shape and holds.dtype.kind in "iu" and int(holds.max(initial=0)) < 64
 
-    return cached_arrays(CACHE_NAMESPACE, key, compute, valid)["holds"].astype(np.uint8)
+    return store.arrays(CACHE_NAMESPACE, key, compute, valid)["holds"].astype(np.uint8)
 
 
-def build_tables(dice: DiceSet, tasks: Sequence[Task], goal: str, rolls: int) -> Tables:
+def build_tables(
+    dice: DiceSet, tasks: Sequence[Task], goal: str, rolls: int, *, store: Store
+) -> Tables:
     """Masks and optimal hold tables for the tasks and every Kribbeln-row situation."""
     if goal not in GOALS:
         raise ValueError(f"goal must be one of {GOALS}, got {goal!r}")
@@ -101,16 +103,18 @@ def build_tables(dice: DiceSet, tasks: Sequence[Task], goal: str, rolls: int) ->
     for task in tasks:
         if task.id in task_holds:
             continue
-        policy = task_policy(dice, task, "pips" if goal == "pips" else "success", rolls)
+        policy = task_policy(
+            dice, task, "pips" if goal == "pips" else "success", rolls, store=store
+        )
         task_holds[task.id] = np.stack(policy.holds)
         masks[task.id] = task_mask(task, states)
     row = np.full((rolls - 1, MAX_PIPS + 1, states.n_states), 2**n - 1, dtype=np.uint8)
-    row[:, 0] = np.stack(row_policy(dice, None, rolls).holds)  # the first Kribbeln value
+    row[:, 0] = np.stack(row_policy(dice, None, rolls, store=store).holds)  # first Kribbeln
     for previous in range(n, N_FACES * n):  # below n always beaten, from 6n never
         if goal == "pips":
-            row[:, previous] = _row_score_holds(dice, previous, rolls)
+            row[:, previous] = _row_score_holds(dice, previous, rolls, store)
         else:
-            row[:, previous] = np.stack(row_policy(dice, previous, rolls).holds)
+            row[:, previous] = np.stack(row_policy(dice, previous, rolls, store=store).holds)
     return Tables(radix, states.pips.astype(np.int64), task_holds, masks, row, rolls)
 
 
@@ -287,12 +291,14 @@ def simulate(
     rolls: int = DEFAULT_ROLLS,
     figures: dict[str, TaskFigures] | None = None,
     tick: Callable[[int], None] | None = None,
+    *,
+    store: Store,
 ) -> Simulation:
     """Play `games` games (game g on sheet g mod pages) and report the figures.
 
     `tick(n)` is called after every n games (for a progress bar).
     """
-    tables = build_tables(dice, [t for s in sheets for t in s.tasks], goal, rolls)
+    tables = build_tables(dice, [t for s in sheets for t in s.tasks], goal, rolls, store=store)
     rng = np.random.default_rng(seed)
     stats = []
     for i, sheet in enumerate(sheets):

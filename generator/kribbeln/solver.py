@@ -35,10 +35,10 @@ import numpy as np
 import numpy.typing as npt
 
 from generator.core.rollhold import DistinctDice, best_keeps, policy, solve, start_value
-from generator.io.cache import cached_arrays, cached_json, key_for
 from generator.kribbeln.dice import N_FACES, DiceSet
 from generator.kribbeln.masks import roll_states, task_mask
 from generator.kribbeln.tasks import DEFAULT_ROLLS, Task
+from generator.store import Store, key_for
 
 # Bump when a change alters any cached figure (masks, goals, solver).
 SOLVER_VERSION = 1
@@ -169,32 +169,30 @@ def _valid_figures(entry: Any) -> bool:
 
 
 def analyze_tasks(
-    dice: DiceSet, tasks: Sequence[Task], rolls: int = DEFAULT_ROLLS, *, use_cache: bool = True
+    dice: DiceSet, tasks: Sequence[Task], rolls: int = DEFAULT_ROLLS, *, store: Store
 ) -> dict[str, TaskFigures]:
-    """p_success and expected_pips of every task by id, from the cache where possible.
+    """p_success and expected_pips of every task by id, from `store` where possible.
 
-    Tasks not in the cache are solved together in one batch and stored.
+    Tasks not in the store are solved together in one batch and stored.
     """
     keys = [_cache_key(dice, t, rolls) for t in tasks]
     found: dict[int, TaskFigures] = {}
-    if use_cache:
-        for i, key in enumerate(keys):
-            try:
-                entry = cached_json(CACHE_NAMESPACE, key, _raise_missing, _valid_figures)
-                found[i] = TaskFigures(float(entry["p_success"]), float(entry["expected_pips"]))
-            except _Missing:
-                pass  # missing or malformed: recomputed below
+    for i, key in enumerate(keys):
+        try:
+            entry = store.json(CACHE_NAMESPACE, key, _raise_missing, _valid_figures)
+            found[i] = TaskFigures(float(entry["p_success"]), float(entry["expected_pips"]))
+        except _Missing:
+            pass  # missing or malformed: recomputed below
     todo = [i for i in range(len(tasks)) if i not in found]
     computed = compute_figures(dice, [tasks[i] for i in todo], rolls)
     for i, fig in zip(todo, computed):
         found[i] = fig
-        if use_cache:
-            entry = {"p_success": fig.p_success, "expected_pips": fig.expected_pips}
-            cached_json(CACHE_NAMESPACE, keys[i], functools.partial(dict, entry), _valid_figures)
+        entry = {"p_success": fig.p_success, "expected_pips": fig.expected_pips}
+        store.json(CACHE_NAMESPACE, keys[i], functools.partial(dict, entry), _valid_figures)
     return {t.id: found[i] for i, t in enumerate(tasks)}
 
 
-def row_figures(dice: DiceSet, rolls: int = DEFAULT_ROLLS, *, use_cache: bool = True) -> RowFigures:
+def row_figures(dice: DiceSet, rolls: int = DEFAULT_ROLLS, *, store: Store) -> RowFigures:
     """Expected best pip sum and P(sum > k) for every k, for a Kribbeln row.
 
     Only the values 1–6 of every die matter, not the colours.
@@ -220,7 +218,7 @@ def row_figures(dice: DiceSet, rolls: int = DEFAULT_ROLLS, *, use_cache: bool = 
         )
 
     key = key_for("row", SOLVER_VERSION, n, {"rolls": rolls})
-    data = cached_json(CACHE_NAMESPACE, key, compute, valid) if use_cache else compute()
+    data = store.json(CACHE_NAMESPACE, key, compute, valid)
     return RowFigures(float(data["expected_max"]), tuple(float(p) for p in data["p_above"]))
 
 
@@ -292,17 +290,19 @@ def policy_for(n_dice: int, terminal: npt.ArrayLike, rolls: int) -> Policy:
 
 
 def task_policy(
-    dice: DiceSet, task: Task, goal: str = "success", rolls: int = DEFAULT_ROLLS
+    dice: DiceSet, task: Task, goal: str = "success", rolls: int = DEFAULT_ROLLS, *, store: Store
 ) -> Policy:
-    """The optimal policy for a task (cached on disk)."""
+    """The optimal policy for a task (kept in `store`)."""
     key = key_for(
         "policy", SOLVER_VERSION, POLICY_VERSION, dice.fingerprint(), task.key(), goal, rolls
     )
-    return _cached_policy(key, dice.n_dice, lambda: task_terminal(dice, task, goal), rolls)
+    return _cached_policy(key, dice.n_dice, lambda: task_terminal(dice, task, goal), rolls, store)
 
 
-def row_policy(dice: DiceSet, previous: int | None = None, rolls: int = DEFAULT_ROLLS) -> Policy:
-    """The optimal policy for a Kribbeln row: the highest sum, or beating `previous` (cached)."""
+def row_policy(
+    dice: DiceSet, previous: int | None = None, rolls: int = DEFAULT_ROLLS, *, store: Store
+) -> Policy:
+    """The optimal policy for a Kribbeln row: the highest sum, or beating `previous` (kept)."""
     n = dice.n_dice
     key = key_for("row_policy", SOLVER_VERSION, POLICY_VERSION, n, previous, rolls)
 
@@ -310,10 +310,10 @@ def row_policy(dice: DiceSet, previous: int | None = None, rolls: int = DEFAULT_
         pips = roll_states(dice).pips.astype(np.float64)
         return pips if previous is None else (pips > previous).astype(np.float64)
 
-    return _cached_policy(key, n, terminal, rolls)
+    return _cached_policy(key, n, terminal, rolls, store)
 
 
-def _cached_policy(key: str, n_dice: int, terminal: Any, rolls: int) -> Policy:
+def _cached_policy(key: str, n_dice: int, terminal: Any, rolls: int, store: Store) -> Policy:
     def compute() -> dict[str, np.ndarray]:
         p = policy_for(n_dice, terminal(), rolls)
         return {"start": np.array(p.start), **{f"hold{r}": h for r, h in enumerate(p.holds, 1)}}
@@ -329,6 +329,6 @@ def _cached_policy(key: str, n_dice: int, terminal: Any, rolls: int) -> Policy:
             and all(int(h.max(initial=0)) < 2**n_dice for h in holds)
         )
 
-    data = cached_arrays(CACHE_NAMESPACE, key, compute, valid)
+    data = store.arrays(CACHE_NAMESPACE, key, compute, valid)
     holds = tuple(np.asarray(data[f"hold{r}"], dtype=np.uint8) for r in range(1, rolls))
     return Policy(rolls, holds, float(data["start"]))

@@ -19,17 +19,14 @@ import csv
 import io
 import re
 from collections.abc import Iterator, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import yaml
 
 from generator.errors import CatalogError
-from generator.io.userfiles import read_text
-from generator.io.yamlload import MAX_BYTES, LocDict, LocList
+from generator.fields import LocDict, LocList
 
 if TYPE_CHECKING:
-    from generator.io.catalog import Catalog
     from generator.kribbeln.tasks import Task
 
 COLUMNS = ("id", "type", "colors", "color", "count", "one", "none", "more", "than", "at_least",
@@ -102,9 +99,8 @@ def _value(column: str, cell: Cell) -> object:
     return text
 
 
-def read_task_rows(path: Path, label: str) -> tuple[LocList, int | None, tuple[int, int]]:
-    """The tasks of a CSV file as positioned mappings, the `# rolls:` setting and its place."""
-    text = read_text(path, label, MAX_BYTES, advice="save the sheet as 'CSV UTF-8'")
+def task_rows(text: str, label: str) -> tuple[LocList, int | None, tuple[int, int]]:
+    """A CSV file's tasks as positioned mappings, the `# rolls:` setting and its place."""
     delimiter = _delimiter(text)
     header: list[tuple[str, int, int]] | None = None
     rolls: int | None = None
@@ -133,9 +129,11 @@ def read_task_rows(path: Path, label: str) -> tuple[LocList, int | None, tuple[i
 def _rolls(text: str, label: str, line: int, column: int) -> int:
     if not re.fullmatch(r"\d+", text):
         raise CatalogError(
-            f"'# rolls:' expects a whole number, found '{text}'", file=label, line=line,
+            f"'# rolls:' expects a whole number, found '{text}'",
+            file=label,
+            line=line,
             column=column,
-        )  # fmt: skip
+        )
     return int(text)
 
 
@@ -146,8 +144,10 @@ def _header(row: list[Cell], label: str) -> list[Cell]:
         if name and name not in COLUMNS:
             raise CatalogError(
                 f"unknown column '{text.strip()}' (expected some of {', '.join(COLUMNS)})",
-                file=label, line=line, column=col,
-            )  # fmt: skip
+                file=label,
+                line=line,
+                column=col,
+            )
         if name and name in [n for n, _, _ in names]:
             raise CatalogError(f"column '{name}' appears twice", file=label, line=line, column=col)
         names.append((name, line, col))
@@ -156,8 +156,10 @@ def _header(row: list[Cell], label: str) -> list[Cell]:
             line, col = row[0][1:]
             raise CatalogError(
                 f"the header has no column '{needed}' (expected columns {', '.join(COLUMNS)})",
-                file=label, line=line, column=col,
-            )  # fmt: skip
+                file=label,
+                line=line,
+                column=col,
+            )
     return names
 
 
@@ -169,8 +171,10 @@ def _item(row: list[Cell], header: list[Cell], label: str) -> LocDict:
             if cell[0].strip():
                 raise CatalogError(
                     f"a cell outside the named columns: '{cell[0].strip()}'",
-                    file=label, line=cell[1], column=cell[2],
-                )  # fmt: skip
+                    file=label,
+                    line=cell[1],
+                    column=cell[2],
+                )
             continue
         name = header[index][0]
         if cell[0].strip():
@@ -183,7 +187,7 @@ def _item(row: list[Cell], header: list[Cell], label: str) -> LocDict:
 
 
 def tasks_csv(tasks: Sequence[Task], rolls: int, default_rolls: int) -> str:
-    """The tasks as CSV with every column (read back by `read_task_rows` to equal tasks)."""
+    """The tasks as CSV with every column (read back by `task_rows` to equal tasks)."""
     out = io.StringIO()
     if rolls != default_rolls:
         out.write(f"# rolls: {rolls}\n")
@@ -209,20 +213,3 @@ def tasks_yaml(tasks: Sequence[Task], rolls: int) -> str:
         flow = yaml.safe_dump(mapping, default_flow_style=True, sort_keys=False, width=10**6)
         lines.append(f"  - {flow.strip()}")
     return "\n".join(lines) + "\n"
-
-
-def export_tasks(
-    fmt: str,
-    dice_file: str | None = None,
-    tasks_file: str | None = None,
-    files: Catalog | None = None,
-) -> tuple[str, list[str]]:
-    """The task catalog in force (`files`' (the run's catalog), or `tasks_file`) as CSV or YAML."""
-    from generator.kribbeln.dice import load_dice
-    from generator.kribbeln.tasks import DEFAULT_ROLLS, load_tasks
-
-    dice, warnings = load_dice(dice_file, files)
-    catalog = load_tasks(dice, tasks_file, files)
-    if fmt == "csv":
-        return tasks_csv(catalog.tasks, catalog.rolls, DEFAULT_ROLLS), warnings
-    return tasks_yaml(catalog.tasks, catalog.rolls), warnings

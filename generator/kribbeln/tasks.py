@@ -25,14 +25,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from generator.errors import CatalogError
-from generator.io.catalog import Catalog, find_file
-from generator.io.yamlload import Fields, load_file, position
+from generator.fields import Fields, position
 from generator.kribbeln.dice import SUBDIR, DiceSet
-from generator.problems import collecting, each, report_problem
+from generator.problems import Problems, each, report_problem
 from generator.text import Texts
 
 FAMILIES = ("exact", "free", "comparison")
@@ -199,23 +197,26 @@ def _task(data: object, index: int, file: str, dice: DiceSet) -> Task:
     return Task(task_id, task_type, family, tuple(colors), count, source, line, column)
 
 
-def load_tasks_file(path: Path, label: str, dice: DiceSet) -> TaskCatalog:
-    """Parse and validate one task file (YAML, or CSV by its suffix) against the dice."""
-    if path.suffix.lower() == ".csv":
-        return _load_csv(path, label, dice)
-    top = Fields(load_file(path, label), label)
+def parse_tasks(
+    data: Any, label: str, dice: DiceSet, problems: Problems | None = None
+) -> TaskCatalog:
+    """Validate one YAML task file's data against the dice."""
+    top = Fields(data, label)
     top.unknown_keys({"rolls", "tasks"})
     rolls = top.int_in("rolls", 1, MAX_ROLLS, DEFAULT_ROLLS)
     raw = top.get("tasks", list)
     if not raw:
         raise top.error("tasks", "tasks: expected at least one task")
-    return TaskCatalog(tasks=_parse_tasks(raw, label, dice), rolls=rolls, source=label)
+    return TaskCatalog(tasks=_parse_tasks(raw, label, dice, problems), rolls=rolls, source=label)
 
 
-def _load_csv(path: Path, label: str, dice: DiceSet) -> TaskCatalog:
-    from generator.kribbeln.taskcsv import read_task_rows
+def parse_csv_tasks(
+    text: str, label: str, dice: DiceSet, problems: Problems | None = None
+) -> TaskCatalog:
+    """Validate one CSV task file's text against the dice."""
+    from generator.kribbeln.taskcsv import task_rows
 
-    raw, rolls, (line, column) = read_task_rows(path, label)
+    raw, rolls, (line, column) = task_rows(text, label)
     if rolls is None:
         rolls = DEFAULT_ROLLS
     elif not 1 <= rolls <= MAX_ROLLS:
@@ -223,65 +224,45 @@ def _load_csv(path: Path, label: str, dice: DiceSet) -> TaskCatalog:
         raise CatalogError(message, file=label, line=line, column=column)
     if not raw:
         raise CatalogError("expected at least one task row under the header", file=label)
-    return TaskCatalog(tasks=_parse_tasks(raw, label, dice), rolls=rolls, source=label)
+    return TaskCatalog(tasks=_parse_tasks(raw, label, dice, problems), rolls=rolls, source=label)
 
 
-def _parse_tasks(raw: list, label: str, dice: DiceSet) -> tuple[Task, ...]:
+def _parse_tasks(
+    raw: list, label: str, dice: DiceSet, problems: Problems | None
+) -> tuple[Task, ...]:
     """Every item as a task; a repeated id is a problem of its item like any other.
 
     The problems come in the order of the lines: the first is raised, or (while
-    collecting, for `validate`) all are recorded and the tasks without problems
+    given `problems`, for `validate`) all are recorded and the tasks without problems
     returned, so a duplicate id shows up beside the other problems.
     """
     seen: dict[str, int] = {}
     repeated: set[int] = set()
-    with collecting() as problems:
-        for i, item in enumerate(raw):
-            task_id = item.get("id") if isinstance(item, dict) else None
-            if not isinstance(task_id, str):
-                continue
-            if task_id in seen:
-                line, col = position(item, "id")
-                message = f"tasks[{i}]: task id '{task_id}' appears twice"
-                message += f" (first as tasks[{seen[task_id]}])"
-                report_problem(CatalogError(message, file=label, line=line, column=col))
-                repeated.add(i)
-            else:
-                seen[task_id] = i
-        parsed = each(raw, lambda i, item: (i, _task(item, i, label, dice)))
-    for problem in sorted(problems, key=lambda p: (p.line or 0, p.column or 0)):
-        report_problem(problem)
+    found = Problems()
+    for i, item in enumerate(raw):
+        task_id = item.get("id") if isinstance(item, dict) else None
+        if not isinstance(task_id, str):
+            continue
+        if task_id in seen:
+            line, col = position(item, "id")
+            message = f"tasks[{i}]: task id '{task_id}' appears twice"
+            message += f" (first as tasks[{seen[task_id]}])"
+            report_problem(CatalogError(message, file=label, line=line, column=col), found)
+            repeated.add(i)
+        else:
+            seen[task_id] = i
+    parsed = each(raw, lambda i, item: (i, _task(item, i, label, dice)), found)
+    for problem in sorted(found, key=lambda p: (p.line or 0, p.column or 0)):
+        report_problem(problem, problems)
     return tuple(task for i, task in parsed if i not in repeated)
 
 
-def load_tasks(
-    dice: DiceSet, file: str | None = None, catalog: Catalog | None = None
-) -> TaskCatalog:
-    """The catalog's task file (`file` None) or a user's task file, checked against `dice`.
-
-    A catalog folder may hold its tasks as `kribbeln/tasks.csv` instead of `tasks.yaml`.
-    """
-    if file is None:
-        catalog = catalog or Catalog.default()
-        for folder in catalog.dirs:
-            found = [folder / rel for rel in (DEFAULT_FILE, CSV_FILE) if (folder / rel).is_file()]
-            if len(found) == 2:
-                message = "beside tasks.yaml: keep one of the two task files"
-                raise CatalogError(message, file=catalog.label(found[1]))
-            if found:
-                return load_tasks_file(found[0], catalog.label(found[0]), dice)
-    path, label = find_file(DEFAULT_FILE, file, "tasks", "task catalog", catalog)
-    return load_tasks_file(path, label, dice)
-
-
-def task_text(task: Task, dice: DiceSet, lang: str, texts: Texts | None = None) -> str:
-    """The task in words, naming its colours by their names in `lang`."""
-    t = texts or Texts(TEMPLATE, lang)
+def task_text(task: Task, dice: DiceSet, lang: str, texts: Texts) -> str:
+    """The task in words, naming its colours by their names in `lang` (`texts`: TEMPLATE's)."""
     names = [dice.color(c).name[lang] for c in task.colors]
-    return t(task.type, colors=names, count=task.count)
+    return texts(task.type, colors=names, count=task.count)
 
 
-def family_name(family: str, lang: str, texts: Texts | None = None) -> str:
+def family_name(family: str, lang: str, texts: Texts) -> str:
     """The family's heading in `lang` ("Genaue Farben", "Exact colours" …)."""
-    t = texts or Texts(TEMPLATE, lang)
-    return t(f"family_{family}")
+    return texts(f"family_{family}")

@@ -159,8 +159,11 @@ def fresh_seed() -> int:
 def _values_for(page: Page, values: dict[str, str]) -> dict[str, str]:
     """Form values a page adjusts before parsing (a worksheet spec replaces the single section)."""
     if page.id == "worksheet" and values.get("spec"):
-        return {k: v for k, v in values.items() if k not in ("family", "level", "problems",
-                                                              "impossible")}  # fmt: skip
+        return {
+            k: v
+            for k, v in values.items()
+            if k not in ("family", "level", "problems", "impossible")
+        }
     return values
 
 
@@ -184,7 +187,7 @@ def cache_key(job: Job, form: Form, stamp: str) -> str | None:
 
 def command_line(page: Page, args: list[str], roster: bool, lang: str) -> str:
     """The CLI command that makes the same PDF (the class list as a file name)."""
-    extra = ["--roster", str(words(lang)("roster_file_name"))] if roster else []
+    extra = [page.flag("roster"), str(words(lang)("roster_file_name"))] if roster else []
     return shlex.join(["dicesheets", *page.command_name.split(), *args, *extra])
 
 
@@ -230,7 +233,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     def result_errors(page: Page, form: Form, result: Result) -> dict[str | None, str]:
         assert result.error is not None
         name = error_field(form, result.error_option)
-        name = name or dict(page.own_fields).get(result.error_option or "")
+        name = name or page.own_field(result.error_option)
         return {name: (result.error_text if name else result.error) or ""}
 
     def product_html(
@@ -251,11 +254,18 @@ def create_app(settings: Settings | None = None) -> Starlette:
             for name in switches:
                 shown[name] = values.get(name, "")
         html = render(
-            "product.html", lang, page=page, form=form, values=shown, errors=errors or {},
-            result=result, pngs=[_data_url(p) for p in (result.pngs if result else ())],
-            command=command, figures=result.figures if result else {},
+            "product.html",
+            lang,
+            page=page,
+            form=form,
+            values=shown,
+            errors=errors or {},
+            result=result,
+            pngs=[_data_url(p) for p in (result.pngs if result else ())],
+            command=command,
+            figures=result.figures if result else {},
             **base(request, page.id),
-        )  # fmt: skip
+        )
         return HTMLResponse(html, status_code=status)
 
     def page_of(request: Request) -> Page:
@@ -349,8 +359,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         assert isinstance(exc, Busy)
         lang = page_lang(request)
         t = words(lang)
-        message = str(t("timed_out", seconds=int(settings.time_limit)) if exc.timed_out
-                      else t("busy"))  # fmt: skip
+        message = str(
+            t("timed_out", seconds=int(settings.time_limit)) if exc.timed_out else t("busy")
+        )
         headers = {"Retry-After": str(exc.retry_after)} if exc.retry_after else {}
         if request.url.path.startswith("/api/"):
             return JSONResponse({"ok": False, "busy": True, "message": message}, 503, headers)
@@ -379,8 +390,14 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     from starlette.formparsers import MultiPartException
 
-    context = {"execute": execute, "base": base, "settings": settings, "stamp": stamp,
-               "catalog": catalog, "forms": forms}  # fmt: skip
+    context = {
+        "execute": execute,
+        "base": base,
+        "settings": settings,
+        "stamp": stamp,
+        "catalog": catalog,
+        "forms": forms,
+    }
 
     async def no_icon(request: Request) -> Response:
         return Response(status_code=204)

@@ -14,28 +14,46 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from generator.web.forms import name_of
 from generator.web.messages import in_language
 from generator.web.pages import page_lang, render
 from generator.web.products import Job
 
 JOKERS = ("none", "free", "forced")
-# the CLI option each message concerns → the coach form's field
-FIELDS = {"--filled": "filled", "--roll": "roll", "--rolls-left": "rolls_left",
-          "--joker": "joker", "--rules": "rules", "--upper": "filled"}  # fmt: skip
+# the coach's fields are the parameters of `kniffel advise`, except that the upper sum is
+# taken from the boxes filled (an error about it is shown at the boxes)
+OWN_FIELD = {"upper": "filled"}
+
+
+@cache
+def advise_command() -> Any:
+    from generator.cli.kniffel import kniffel
+
+    return kniffel.commands["advise"]
+
+
+def field_for(option: str | None) -> str | None:
+    """The coach form's field an error's CLI option concerns, or None."""
+    name = name_of(advise_command(), option) if option else None
+    return OWN_FIELD.get(name, name) if name else None
 
 
 @cache
 def boxes(rules_id: str, catalog: Any) -> list[dict[str, Any]]:
     """The rule set's boxes with the points each can hold (the menus of the form)."""
-    from generator.kniffel.rules import load_rules
     from generator.kniffel.scoring import possible_scores
+    from generator.load.kniffel import load_rules
 
     rules = load_rules(rules_id, catalog)
     return [
-        {"id": c.id, "label": c.label, "section": c.section,
-         "scores": sorted(possible_scores(c, rules))}
+        {
+            "id": c.id,
+            "label": c.label,
+            "section": c.section,
+            "scores": sorted(possible_scores(c, rules)),
+        }
         for c in rules.boxes
-    ]  # fmt: skip
+    ]
 
 
 def coach_params(values: dict[str, str], rule_names: list[str], catalog: Any) -> dict[str, Any]:
@@ -83,7 +101,7 @@ def coach_routes(context: dict[str, Any]) -> list[Route]:
             return None, {"rolls_left": in_language("expected 0, 1 or 2", lang)}
         result = await execute(Job("coach", params, "advise"))
         if result.error is not None:
-            field = FIELDS.get(result.error_option or "")
+            field = field_for(result.error_option)
             message = result.error_text if field else result.error
             return None, {field or "": in_language(message or "", lang)}
         return result.figures, {}
@@ -94,16 +112,27 @@ def coach_routes(context: dict[str, Any]) -> list[Route]:
         labels = {b["id"]: b["label"][lang] for b in boxes(advice["rules"], catalog)}
         return render("coach_table.html", lang, advice=advice, labels=labels)
 
-    def html(request: Request, values: dict[str, str], advice: Any, errors: dict[str, str],
-             status: int = 200) -> HTMLResponse:  # fmt: skip
+    def html(
+        request: Request,
+        values: dict[str, str],
+        advice: Any,
+        errors: dict[str, str],
+        status: int = 200,
+    ) -> HTMLResponse:
         lang = page_lang(request)
         shown = page_values(values)
         rules = shown["rules"] if shown["rules"] in rule_names else rule_names[0]
         body = render(
-            "coach.html", lang, values=shown, rule_names=rule_names, jokers=JOKERS,
-            boxes=boxes(rules, catalog), errors=errors, table=table(lang, advice),
+            "coach.html",
+            lang,
+            values=shown,
+            rule_names=rule_names,
+            jokers=JOKERS,
+            boxes=boxes(rules, catalog),
+            errors=errors,
+            table=table(lang, advice),
             **base(request, "coach"),
-        )  # fmt: skip
+        )
         return HTMLResponse(body, status)
 
     async def show(request: Request) -> Response:

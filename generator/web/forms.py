@@ -73,9 +73,14 @@ def _field(param: click.Option, choices: Mapping[str, Iterable[str]]) -> Field:
         return Field(param.name or "", flag, "choice", default, options, help=help_text)
     if param.is_flag and param.secondary_opts:
         return Field(
-            param.name or "", flag, "switch", bool(param.default), (), param.secondary_opts[0],
+            param.name or "",
+            flag,
+            "switch",
+            bool(param.default),
+            (),
+            param.secondary_opts[0],
             help=help_text,
-        )  # fmt: skip
+        )
     if param.is_flag:
         return Field(param.name or "", flag, "flag", bool(param.default), help=help_text)
     if isinstance(param.type, click.Choice):
@@ -84,8 +89,9 @@ def _field(param: click.Option, choices: Mapping[str, Iterable[str]]) -> Field:
     if isinstance(param.type, click.types.IntParamType):
         low = getattr(param.type, "min", None)
         high = getattr(param.type, "max", None)
-        return Field(param.name or "", flag, "number", param.default, (), None, low, high,
-                     help_text)  # fmt: skip
+        return Field(
+            param.name or "", flag, "number", param.default, (), None, low, high, help_text
+        )
     return Field(param.name or "", flag, "text", param.default, help=help_text)
 
 
@@ -165,6 +171,20 @@ def parse(form: Form, values: Mapping[str, str]) -> tuple[dict[str, Any], list[s
     except click.UsageError as exc:
         raise FormErrors({None: exc.format_message()}) from None
     return dict(ctx.params), args
+
+
+def flag_of(command: click.Command, name: str) -> str:
+    """How the CLI spells parameter `name` of `command` ("roster" → its long option)."""
+    param = next(p for p in command.params if p.name == name and isinstance(p, click.Option))
+    return max(param.opts, key=len)
+
+
+def name_of(command: click.Command, flag: str) -> str | None:
+    """The parameter of `command` that `flag` (an error's option) spells, or None."""
+    for param in command.params:
+        if isinstance(param, click.Option) and flag in (*param.opts, *param.secondary_opts):
+            return param.name
+    return None
 
 
 def error_field(form: Form, option: str | None) -> str | None:

@@ -21,7 +21,7 @@ from markupsafe import Markup
 from generator.io.catalog import Catalog
 from generator.resources import templates_dir
 from generator.text import LANGS
-from generator.web.forms import Form, make_form
+from generator.web.forms import Form, flag_of, make_form, name_of
 
 
 @dataclass(frozen=True)
@@ -36,8 +36,8 @@ class Page:
     parts: tuple[str, ...] = ("pdf",)  # download buttons
     choices: Callable[[Catalog], dict[str, list[str]]] = field(default=lambda c: {})
     has_seed: bool = True
-    # CLI options the page asks for in its own way (a class list box for --roster)
-    own_fields: tuple[tuple[str, str], ...] = ()
+    # parameters the page asks for in its own way (a class list box for the roster file)
+    own_fields: tuple[str, ...] = ()
     # fields shown together under a heading (words: group_<id>); "roster" is the class list
     # box; fields of no group (a new option) follow in a last group, "more"
     groups: tuple[tuple[str, tuple[str, ...]], ...] = ()
@@ -57,6 +57,15 @@ class Page:
         command = _command(self.command)
         return make_form(command, self.command_name, self.skip, self.choices(catalog))
 
+    def flag(self, name: str) -> str:
+        """The CLI spelling of the command's parameter `name` (for the command line shown)."""
+        return flag_of(_command(self.command), name)
+
+    def own_field(self, option: str | None) -> str | None:
+        """The page's own field an error's option concerns (the class list box), or None."""
+        name = name_of(_command(self.command), option) if option else None
+        return name if name in self.own_fields else None
+
 
 @cache
 def _command(path: str) -> Any:
@@ -67,8 +76,7 @@ def _command(path: str) -> Any:
 
 
 def _worksheet_choices(catalog: Catalog) -> dict[str, list[str]]:
-    from generator.worksheet.levels import family_names
-    from generator.worksheet.spec import spec_names
+    from generator.load.worksheet import family_names, spec_names
 
     return {"family": family_names(catalog), "spec": spec_names(catalog)}
 
@@ -78,7 +86,7 @@ def _rules_choices(catalog: Catalog) -> dict[str, list[str]]:
 
 
 def _profile_choices(catalog: Catalog) -> dict[str, list[str]]:
-    from generator.koepfchen.profile import profile_names
+    from generator.load.koepfchen import profile_names
 
     return {"profile": profile_names(catalog)}
 
@@ -89,7 +97,7 @@ PAGES: dict[str, Page] = {
         Page(
             "worksheet", "generator.cli.worksheet:worksheet", "worksheet", "worksheet",
             skip=frozenset({"roster", "key_file", "names"}), parts=("both", "sheets", "key"),
-            choices=_worksheet_choices, own_fields=(("--roster", "roster"),),
+            choices=_worksheet_choices, own_fields=("roster",),
             groups=(
                 ("problems", ("family", "level", "ops", "targets", "problems", "impossible",
                               "versions", "spec")),

@@ -142,7 +142,8 @@ def request(cls: type[R], params: dict[str, Any], **fixed: Any) -> R:
 
 
 def _worksheet(job: Job) -> Result:
-    from generator.worksheet.build import WorksheetRequest, build_worksheet, load_worksheet
+    from generator.load.worksheet import load_worksheet
+    from generator.worksheet.build import WorksheetRequest, build_worksheet
     from generator.worksheet.roster import roster_from_bytes
 
     # "sheets" and "key" are the CLI's --key-file: the key as a document of its own
@@ -167,21 +168,24 @@ def _worksheet(job: Job) -> Result:
 
 
 def _kniffel_block(job: Job) -> Result:
-    from generator.kniffel.build import BlockRequest, build_block, load_block
+    from generator.kniffel.build import BlockRequest, build_block
+    from generator.load.kniffel import load_block
 
     req = request(BlockRequest, job.params)
     return _finish(job, build_block(load_block(req, catalog()), req))
 
 
 def _kniffel_odds(job: Job) -> Result:
-    from generator.kniffel.build import OddsRequest, build_odds, load_odds
+    from generator.kniffel.build import OddsRequest, build_odds
+    from generator.load.kniffel import load_odds
 
     req = request(OddsRequest, job.params)
     return _finish(job, build_odds(load_odds(req, catalog()), req))
 
 
 def _koepfchen(job: Job) -> Result:
-    from generator.koepfchen.build import BoardRequest, build_board, load_board
+    from generator.koepfchen.build import BoardRequest, build_board
+    from generator.load.koepfchen import load_board
 
     req = request(BoardRequest, job.params)
     built = build_board(load_board(req, catalog()), req)
@@ -190,7 +194,8 @@ def _koepfchen(job: Job) -> Result:
 
 
 def _kribbeln(job: Job) -> Result:
-    from generator.kribbeln.build import BlockRequest, build_block, load_block
+    from generator.kribbeln.build import BlockRequest, build_block
+    from generator.load.kribbeln import load_block
 
     req = request(BlockRequest, job.params)
     built = build_block(load_block(req, catalog()), req)
@@ -214,7 +219,8 @@ _STRATEGIES: dict[Any, Any] = {}  # per worker process: solved tables stay loade
 
 def strategy_for(rules: Any) -> Any:
     """The solved Kniffel table for a rule set (the on-disk cache, then kept in memory)."""
-    from generator.kniffel.solver import load_strategy, table_key
+    from generator.kniffel.solver import table_key
+    from generator.load.kniffel import load_strategy
 
     key = table_key(rules)
     if key not in _STRATEGIES:
@@ -224,8 +230,8 @@ def strategy_for(rules: Any) -> Any:
 
 def _coach(job: Job) -> Result:
     from generator.kniffel.coach import advise, make_position, parse_roll
-    from generator.kniffel.rules import load_rules
     from generator.kniffel.solver import with_joker
+    from generator.load.kniffel import load_rules
 
     p = job.params
     rules = with_joker(load_rules(p["rules"], catalog()), p.get("joker"))
@@ -233,7 +239,7 @@ def _coach(job: Job) -> Result:
     position = make_position(rules, p.get("filled", ""), None)
     rolls_left = p["rolls_left"]
     if not 0 <= rolls_left <= 2:
-        raise OptionError("--rolls-left", f"expected 0, 1 or 2, found {rolls_left}")
+        raise InputError("rolls_left", f"expected 0, 1 or 2, found {rolls_left}")
     return Result(figures=advise(strategy_for(rules), position, dice, rolls_left).to_json())
 
 

@@ -1,28 +1,28 @@
-"""The worksheet: load (spec, levels, problem pools, roster) → build (versions, key) → `Built`.
+"""The worksheet: requests, inputs and the pure build (versions, key) → `Built`.
 
-`load_worksheet` is the edge: it reads the spec and the roster and takes each
-level's pool of problems from the solver cache (computing it once; a long run
-reports through an optional `progress(stage, done, total)` callback).
+`generator.load.worksheet.load_worksheet` is the edge: it reads the spec and
+the roster and takes each level's pool of problems from the solver cache
+(computing it once; a long run reports through an optional
+`progress(stage, done, total)` callback).
 `plan_worksheet` deals every version's problems (pure, and what the tests
 re-check); `build_worksheet` adds the words, lays out the sheets and the key
 (after the sheets, or as its own document when `key_file` is set) and the
-manifest contents. No click, file or environment here but in `load_worksheet`.
+manifest contents. No click, file or environment here.
 """
 
 from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 
 from generator.built import Built, font_warnings
 from generator.errors import DoesNotFit, Input, InputError, UserError
-from generator.io.catalog import Catalog
 from generator.numbers.expr import SYMBOLS
 from generator.text import Templates, Texts, maths
 from generator.worksheet.difficulty import BRACKET_POINTS, FRACTION_POINTS, OP_POINTS
-from generator.worksheet.levels import Family, Level, customised, load_family, rules_json
+from generator.worksheet.levels import Family, Level, rules_json
 from generator.worksheet.model import (
     AnswerKey,
     KeySection,
@@ -33,10 +33,10 @@ from generator.worksheet.model import (
     ShownSection,
     VersionSheet,
 )
-from generator.worksheet.pool import Pool, ProblemKey, Progress, level_pool
-from generator.worksheet.roster import Pupil, Roster, mark_large_print, names_roster, read_roster
+from generator.worksheet.pool import Pool, ProblemKey, Progress
+from generator.worksheet.roster import Pupil, Roster, mark_large_print
 from generator.worksheet.sampler import Problem, SectionPlan, deal_section, plan_section
-from generator.worksheet.spec import SectionSpec, WorksheetSpec, load_spec, single_section
+from generator.worksheet.spec import SectionSpec, WorksheetSpec
 
 if TYPE_CHECKING:
     from generator.render.primitives import Document
@@ -172,17 +172,6 @@ def without(pool: Pool, taken: set[ProblemKey]) -> Pool:
     )
 
 
-def class_list(req: WorksheetRequest) -> Roster | None:
-    """The pupils from `--roster` or `--names` (read at the edge)."""
-    if req.roster is not None and req.names is not None:
-        raise InputError("names", "give the class either as a file or as names, not both")
-    if req.roster is not None:
-        return read_roster(req.roster)
-    if req.names is not None:
-        return names_roster(req.names)
-    return None
-
-
 def with_large_print(roster: Roster | None, names: str | None) -> Roster | None:
     """`--large-print-for` applied to the class list (pure: also for an uploaded list)."""
     if names is None:
@@ -190,26 +179,6 @@ def with_large_print(roster: Roster | None, names: str | None) -> Roster | None:
     if roster is None:
         raise InputError("large_print_for", "needs the class list (a file or names)")
     return mark_large_print(roster, names)
-
-
-def load_worksheet(
-    req: WorksheetRequest, catalog: Catalog | None = None, progress: Progress | None = None
-) -> WorksheetInputs:
-    """Read the spec and the roster; take every section's pool (solver cache, else computed)."""
-    catalog = catalog or Catalog.default()
-    spec = (
-        load_spec(req.spec, catalog)
-        if req.spec is not None
-        else single_section(req.family, req.level, req.problems, req.impossible)
-    )
-    roster = class_list(req)
-    sections = []
-    for section in spec.sections:
-        family = load_family(section.family, catalog, where=section.where["family"])
-        level = family.level(section.level, where=section.where["level"])
-        level = customised(level, req.ops, req.targets)
-        sections.append(LoadedSection(section, family, level, level_pool(level, progress)))
-    return WorksheetInputs(spec, tuple(sections), roster, catalog.templates())
 
 
 def plan_worksheet(
@@ -528,7 +497,7 @@ def manifest_contents(ws: Worksheet, sheet_pages: list[int], key_pages: int) -> 
 
 def default_name(req: WorksheetRequest, ws: Worksheet) -> str:
     if ws.spec.source:
-        stem = Path(ws.spec.source).stem
+        stem = PurePath(ws.spec.source).stem
     else:
         only = ws.sections[0]
         stem = f"{only.family.id}-level{only.level.level}"
@@ -606,7 +575,7 @@ def build_worksheet(
         "lang": req.lang,
         "paper": req.paper,
         "large_print": req.large_print,
-        "roster": Path(req.roster).name if req.roster else None,
+        "roster": PurePath(req.roster).name if req.roster else None,
         "names": req.names,
         "large_print_for": req.large_print_for,
         "key_file": str(req.key_file) if req.key_file else None,

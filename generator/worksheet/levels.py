@@ -10,14 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from itertools import combinations_with_replacement
-from pathlib import Path
 from typing import Any
 
 from generator.errors import CatalogError, Input, UserError
-from generator.io.catalog import Catalog
-from generator.io.yamlload import Fields, load_file, position
+from generator.fields import Fields, position
 from generator.numbers.rules import OPS, Rules
-from generator.problems import each, require_all
+from generator.problems import Problems, each, require_all
 
 SUBDIR = "worksheet"
 KINDS = ("dice", "cards")
@@ -223,9 +221,9 @@ def _level(data: object, file: str, index: int, family: str, base: dict[str, Any
     )
 
 
-def load_family_file(path: Path, label: str) -> Family:
-    """Parse and validate one family file."""
-    f = Fields(load_file(path, label), label)
+def parse_family(data: Any, label: str, problems: Problems | None = None) -> Family:
+    """Validate one family file's data (`problems`: record bad levels instead of raising)."""
+    f = Fields(data, label)
     f.unknown_keys({"family", "name", "rules", "levels"})
     family = f.ident("family", (str, int))
     rules = Fields(f.get("rules", dict), label, "rules")
@@ -237,7 +235,7 @@ def load_family_file(path: Path, label: str) -> Family:
     raw = f.get("levels", list)
     if not raw:
         raise f.error("levels", "expected at least one level")
-    levels = tuple(each(raw, lambda i, item: _level(item, label, i, family, base)))
+    levels = tuple(each(raw, lambda i, item: _level(item, label, i, family, base), problems))
     require_all(list(levels), raw, label)
     seen: set[int] = set()
     for i, level in enumerate(levels):
@@ -248,26 +246,6 @@ def load_family_file(path: Path, label: str) -> Family:
             )
         seen.add(level.level)
     return Family(id=family, name=f.texts("name"), levels=levels, source=label)
-
-
-def family_names(catalog: Catalog | None = None) -> list[str]:
-    """The shipped (and user) family ids."""
-    return (catalog or Catalog.default()).names(SUBDIR)
-
-
-def load_family(name: str, catalog: Catalog | None = None, where: str = Input("family")) -> Family:
-    """The family called `name` (a catalog entry such as 'koepfchen' or '24')."""
-    catalog = catalog or Catalog.default()
-    path = catalog.path(f"{SUBDIR}/{name}.yaml") if "/" not in name else None
-    if path is None:
-        known = ", ".join(family_names(catalog))
-        raise UserError(f"unknown family '{name}' (expected one of {known})", where=where)
-    family = load_family_file(path, catalog.label(path))
-    if family.id != name:
-        raise CatalogError(
-            f"the file says family '{family.id}', expected '{name}'", file=family.source
-        )
-    return family
 
 
 def parse_targets(text: str) -> tuple[int, int]:
@@ -299,8 +277,9 @@ def customised(level: Level, ops: str | None, targets: str | None) -> Level:
     rules = level.rules
     if ops is not None:
         try:
-            rules = Rules(ops=ops, division=rules.division, use_all=rules.use_all,
-                          allow_zero=rules.allow_zero)  # fmt: skip
+            rules = Rules(
+                ops=ops, division=rules.division, use_all=rules.use_all, allow_zero=rules.allow_zero
+            )
         except UserError as exc:
             raise UserError(exc.message, where=Input("ops")) from None
     bounds = parse_targets(targets) if targets is not None else level.targets

@@ -4,7 +4,7 @@ A problem is identified by its numbers as a multiset (sorted) and its target, so
 "3 5 6 → 12" and "6 3 5 → 12" are the same problem. The pool holds the solvable
 problems that pass the level's filters, and, for `--impossible`, the impossible ones
 that still look possible (the target is at most the largest number the level's + and
-× make from them). Pools are cached on disk (`generator.io.cache`) and in memory.
+× make from them). Pools are kept in the caller's store (the edge: on disk) and in memory.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
-from generator.io.cache import cached_json, key_for
+from generator.store import Store, key_for
 from generator.worksheet.difficulty import Difficulty, assess, uses_op
 from generator.worksheet.levels import Level
 
@@ -133,11 +133,11 @@ _MEMO: dict[str, Pool] = {}
 _MEMO_SIZE = 32
 
 
-def level_pool(level: Level, progress: Progress | None = None) -> Pool:
-    """The pool of `level`: from memory, else from the disk cache, else solved now."""
+def level_pool(level: Level, progress: Progress | None = None, *, store: Store) -> Pool:
+    """The pool of `level`: from memory, else from `store`, else solved now."""
     key = key_for("worksheet-pool", POOL_VERSION, level.describe())
     if key not in _MEMO:
-        data = cached_json(
+        data = store.json(
             "worksheet-pool", key, lambda: compute_pool(level, progress), _valid_pool(level)
         )
         if len(_MEMO) >= _MEMO_SIZE:

@@ -30,7 +30,6 @@ import io
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 from generator.errors import Input, InputError, UserError
 
@@ -248,17 +247,6 @@ def parse_roster(text: str, label: str) -> Roster:
         raise UserError(exc.message, where=where) from None
     roster = _checked(entries, label, where)
     return Roster(roster.pupils, tuple(warnings) + roster.warnings)
-
-
-def read_roster(path: str | Path) -> Roster:
-    """Read a roster file: a list or a table, UTF-8, UTF-16 or Windows-1252."""
-    from generator.io.userfiles import read_bytes
-
-    try:
-        data = read_bytes(Path(path), str(path), MAX_BYTES)
-    except UserError as exc:
-        raise UserError(f"{exc.where}: {exc.message}", where=Input("roster")) from None
-    return roster_from_bytes(data, str(path))
 
 
 def roster_from_bytes(data: bytes, label: str) -> Roster:

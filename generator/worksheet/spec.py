@@ -15,11 +15,10 @@ Shipped specs live in `task_catalog/worksheet/specs/`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
+from typing import Any
 
 from generator.errors import CatalogError, Input, UserError
-from generator.io.catalog import Catalog
-from generator.io.yamlload import Fields, load_file
+from generator.fields import Fields
 
 SPEC_DIR = "worksheet/specs"
 MAX_PROBLEMS = 100
@@ -65,9 +64,9 @@ def single_section(family: str, level: int, problems: int, impossible: int) -> W
     return WorksheetSpec(None, (SectionSpec(family, level, problems, impossible, None, where),))
 
 
-def load_spec_file(path: Path, label: str) -> WorksheetSpec:
-    """Parse and validate one worksheet spec."""
-    f = Fields(load_file(path, label), label)
+def parse_spec(data: Any, label: str) -> WorksheetSpec:
+    """Validate one worksheet spec's data."""
+    f = Fields(data, label)
     f.unknown_keys({"title", "sections"})
     title = f.texts("title", None, plain=True)
     raw = f.get("sections", list)
@@ -99,21 +98,3 @@ def load_spec_file(path: Path, label: str) -> WorksheetSpec:
             f"{spec.problems} problems in all (expected at most {MAX_PROBLEMS})", file=label
         )
     return spec
-
-
-def spec_names(catalog: Catalog | None = None) -> list[str]:
-    return (catalog or Catalog.default()).names(SPEC_DIR)
-
-
-def load_spec(name: str, catalog: Catalog | None = None) -> WorksheetSpec:
-    """A shipped spec by name ('mixed') or a YAML file by path."""
-    catalog = catalog or Catalog.default()
-    path = catalog.path(f"{SPEC_DIR}/{name}.yaml")
-    if path is not None:
-        return load_spec_file(path, catalog.label(path))
-    if Path(name).is_file():
-        return load_spec_file(Path(name), name)
-    known = ", ".join(spec_names(catalog))
-    raise UserError(
-        f"no spec file '{name}' (expected a YAML file or one of: {known})", where=Input("spec")
-    )

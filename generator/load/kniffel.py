@@ -1,0 +1,88 @@
+"""The Kniffel edge: rule sets from the catalog, score files, the solved table from the cache.
+
+Everything here reads (catalog folders, YAML files, the on-disk solver cache) and
+hands the games frozen values: `load_block` / `load_odds` make the inputs of
+`generator.kniffel.build`, `load_strategy` gives the solver the disk cache.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from generator.errors import Input, UserError
+from generator.io.cache import DISK
+from generator.io.catalog import Catalog
+from generator.io.yamlload import load_file
+from generator.kniffel.build import BlockInputs, BlockRequest, OddsInputs, OddsRequest
+from generator.kniffel.rules import SUBDIR, RuleSet, parse_rules
+from generator.kniffel.scorefile import ScoreCheck, check_score
+from generator.kniffel.simsize import check_games
+from generator.problems import Problems
+
+if TYPE_CHECKING:  # the solver needs numpy, which the block command does without
+    from generator.kniffel.solver import Strategy
+
+
+def load_rules_file(path: Path, label: str, problems: Problems | None = None) -> RuleSet:
+    """Read and validate one rule-set file."""
+    return parse_rules(load_file(path, label), label, problems)
+
+
+def rule_set_names(catalog: Catalog | None = None) -> list[str]:
+    return (catalog or Catalog.default()).names(SUBDIR)
+
+
+def load_rules(name: str, catalog: Catalog | None = None) -> RuleSet:
+    """The rule set called `name` (a catalog entry such as 'kniffel', or a path to a YAML file)."""
+    catalog = catalog or Catalog.default()
+    path = catalog.path(f"{SUBDIR}/{name}.yaml")
+    if path is None and name.endswith((".yaml", ".yml")) and Path(name).is_file():
+        return load_rules_file(Path(name), name)
+    if path is None:
+        known = ", ".join(rule_set_names(catalog))
+        raise UserError(
+            f"unknown rule set '{name}' (expected one of {known})", where=Input("rules")
+        )
+    return load_rules_file(path, catalog.label(path))
+
+
+def check_score_file(path: str | Path, catalog: Catalog | None = None) -> ScoreCheck:
+    """Read a filled-in score file and check it against the rule set it names."""
+    file = str(path)
+    return check_score(load_file(Path(path), file), file, lambda name: load_rules(name, catalog))
+
+
+def load_strategy(rules: RuleSet, tick: Callable[[int], None] | None = None) -> Strategy:
+    """The solved table for `rules`: from the on-disk cache, or computed (seconds) and stored."""
+    from generator.kniffel.solver import solve_strategy
+
+    return solve_strategy(rules, tick, store=DISK)
+
+
+def load_block(req: BlockRequest, catalog: Catalog | None = None) -> BlockInputs:
+    """Read the rule set and the templates of the catalog (default: the shipped one)."""
+    catalog = catalog or Catalog.default()
+    return BlockInputs(load_rules(req.rules, catalog), catalog.templates())
+
+
+def load_odds(req: OddsRequest, catalog: Catalog | None = None) -> OddsInputs:
+    """Read the rule set; solve and simulate (or read both from the solver cache).
+
+    A cold solve takes seconds: on a terminal a progress bar shows each stage.
+    """
+    from generator.kniffel.simulate import score_distribution
+    from generator.kniffel.solver import with_joker
+    from generator.progress import progress
+
+    catalog = catalog or Catalog.default()
+    base = load_rules(req.rules, catalog)
+    rules = with_joker(base, req.joker)
+    check_games(req.games)
+    turns = len(rules.boxes)
+    with progress(turns, "solving the optimal strategy") as tick:
+        strategy = load_strategy(rules, tick)
+    with progress(turns, "simulating games") as tick:
+        dist = score_distribution(strategy, req.games, req.seed, tick, store=DISK)
+    return OddsInputs(base, rules, strategy.expected_score(), dist, catalog.templates())
