@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from generator.errors import CatalogError, UserError
-from generator.text import LANGS, Templates, Texts
+from generator.text import LANGS, Templates, Texts, tidy
 
 if TYPE_CHECKING:
     from generator.built import Built
@@ -50,7 +50,7 @@ class Rehearsal:
         self.calls.add((texts.path, key))
         if texts._module is not None:
             try:  # any error of the template's code arrives as one positioned CatalogError
-                return " ".join(texts._render(key, values).split())
+                return tidy(texts._render(key, values))
             except CatalogError as problem:
                 if "has no macro" not in problem.message:  # validate compares the macros
                     self.record(_positioned(problem, key))

@@ -12,6 +12,7 @@ and line, and a user's template is bounded in size and time.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +29,15 @@ if TYPE_CHECKING:
     from generator.rehearsal import Rehearsal
 
 LANGS = ("de", "en")
+SPACES = re.compile(r"[^\S\u00a0]+")  # any run of whitespace but the no-break space
+
+
+def tidy(rendered: str) -> str:
+    """A macro's output as one line: spaces collapsed, a no-break space kept (it binds
+    words a line must not part)."""
+    return SPACES.sub(" ", rendered).strip(" ")
+
+
 MAX_TEMPLATE_BYTES = 2_000_000
 
 
@@ -214,10 +224,10 @@ class Texts:
             return str(macro(**values))
 
     def __call__(self, key: str, **values: Any) -> str:
-        """The text of macro `key`, rendered with `values`, whitespace-trimmed."""
+        """The text of macro `key`, rendered with `values`, whitespace-trimmed (`tidy`)."""
         if self._rehearsal is not None:
             return self._rehearsal.call(self, key, values)
-        return " ".join(self._render(key, values).split())
+        return tidy(self._render(key, values))
 
 
 def page_label(lang: str, templates: Templates | None = None) -> Callable[[int, int], str]:

@@ -270,7 +270,6 @@ KNOWN: dict[tuple[str, str], str] = {
     ("kribbeln-sheet", "fields"): "#16 16k: pip fields 10.6 mm wide with 8 players (≥ 11 mm)",
     ("kribbeln-rules", "used"): "#16 16k: landscape rules end on a page holding only the legend",
     ("kribbeln-rules", "orphan"): "#16 16k: landscape: 'Farben und Zeichen' left at a page's foot",
-    ("worksheet-large-sheet", "size"): "#16 16w: the long title shrinks to 8.2 pt in large print",
     ("report-koepfchen", "used"): "#16 16k: the second page is less than a quarter used",
 }
 

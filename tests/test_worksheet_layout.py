@@ -148,8 +148,9 @@ def test_one_page_shrinks_dice_and_box_never_the_writing_lines() -> None:
         return version_pages(sheet(30), WORDS, geo)[0].problems
 
     base = geometry("a4", False, 3, False)
-    assert compact(base).cell_h < base.cell_h
-    fits = most(compact(base))
+    [small] = compact(base)  # normal print: one way to make room
+    assert small.cell_h < base.cell_h
+    fits = most(small)
     assert fits > most(base)  # the smaller dice and box win a row
     geo = fitted(base, sheet(fits), WORDS, None, True)
     assert len(version_pages(sheet(fits), WORDS, geo)) == 1
@@ -186,15 +187,30 @@ def key_page_texts(key) -> list[list[Text]]:
     return [[i for i in page.items if isinstance(i, Text)] for page in key_pages(key, w, h)]
 
 
-def test_the_first_version_stays_under_the_overview_when_it_fits_whole() -> None:
+def version_pages_of(pages: list[list[Text]]) -> dict[str, set[int]]:
+    """The pages each version's rows are on (the numbers in the first column)."""
+    found: dict[str, set[int]] = {}
+    letter = ""
+    for k, page in enumerate(pages):
+        for t in page:
+            if t.text.startswith("Gruppe"):
+                letter = t.text[-1]
+            elif t.text.isdigit() and t.x < 30 * MM:
+                found.setdefault(letter, set()).add(k)
+    return found
+
+
+def test_versions_share_key_pages_each_kept_whole() -> None:
     pages = key_page_texts(answer_key((20, 20, 20)))
-    firsts = [[t.text for t in page if t.text.startswith("Gruppe")] for page in pages]
-    assert firsts == [["Gruppe A"], ["Gruppe B"], ["Gruppe C"]]
-    assert [page[-1].text for page in pages] == ["Seite 1/3", "Seite 2/3", "Seite 3/3"]
-    # 38 rows fit a page (40 would), not under the overview (35 would): A starts page 2, whole
-    pages = key_page_texts(answer_key((38, 5)))
-    assert not any(t.text == "Gruppe A" for t in pages[0])
-    assert pages[1][0].text == "Gruppe A" and sum(t.text == "Nr." for t in pages[1]) == 1
+    heads = [[t.text for t in page if t.text.startswith("Gruppe")] for page in pages]
+    assert heads == [["Gruppe A"], ["Gruppe B", "Gruppe C"]]  # was a page per version
+    assert [page[-1].text for page in pages] == ["Seite 1/2", "Seite 2/2"]
+    assert version_pages_of(pages) == {"A": {0}, "B": {1}, "C": {1}}
+    small = key_page_texts(answer_key((8,) * 6))
+    assert len(small) == 2 and all(len(p) == 1 for p in version_pages_of(small).values())
+    # too long for the rest of the overview's page: A starts page 2, whole, B follows it
+    pages = key_page_texts(answer_key((44, 5)))
+    assert version_pages_of(pages) == {"A": {1}, "B": {2}} and pages[1][0].text == "Gruppe A"
 
 
 def test_a_long_version_continues_under_its_header_and_no_section_heading_ends_a_page() -> None:

@@ -134,3 +134,61 @@ def test_what_the_pool_cannot_supply(args, message) -> None:
     pool = level_pool(load_family(family).level(level), store=DISK)
     with pytest.raises(UserError, match=message):
         plan_section(pool, problems, impossible, versions, "1", WHERE)
+
+
+def most_targets(slots: list[set[int]]) -> int:
+    """The most different targets slots can show, each slot one of its targets (a maximum
+    bipartite matching by augmenting paths, restated here apart from the sampler)."""
+    owner: dict[int, int] = {}
+
+    def place(slot: int, tried: set[int]) -> bool:
+        for target in sorted(slots[slot]):
+            if target not in tried:
+                tried.add(target)
+                if target not in owner or place(owner[target], tried):
+                    owner[target] = slot
+                    return True
+        return False
+
+    return sum(place(s, set()) for s in range(len(slots)))
+
+
+@pytest.mark.parametrize("level", [2, 3, 4])
+@pytest.mark.parametrize("seed", ["1", "2", "3", "7"])
+def test_a_version_shows_as_many_different_targets_as_its_profile_allows(level, seed) -> None:
+    """Version A may take any problem of a slot's score: its targets are all different
+    unless no choice could make them so (level 3 used to repeat target 1 three times)."""
+    pool, plan, [first, *others] = deal("koepfchen", level, 20, 0, 3, seed)
+    targets: dict[tuple[bool, int], set[int]] = {}
+    for c in pool.solvable:
+        targets.setdefault((c.focus, c.difficulty.score), set()).add(c.target)
+    slots = [targets[True, s] for s in plan.focus_profile]
+    slots += [targets[False, s] for s in plan.rest_profile]
+    assert len({p.target for p in first}) == most_targets(slots)
+    if level < 4:  # the pool has room for three versions without a repeated target
+        assert len({p.target for p in first}) == 20
+        assert all(len({p.target for p in version}) == 20 for version in others)
+
+
+def test_fewer_targets_than_problems_each_comes_as_rarely_as_possible() -> None:
+    _, _, dealt = deal("koepfchen", 1, 20, 2, 3)  # targets 1–12
+    for version in dealt:
+        counts = Counter(p.target for p in version)
+        assert len(counts) == 12 and max(counts.values()) == 2
+        dice = Counter(tuple(sorted(p.numbers)) for p in version)
+        assert max(dice.values()) == 1, "the same dice twice on a sheet"
+
+
+def test_a_slot_with_one_target_keeps_it() -> None:
+    """Two slots: one can show 1 or 2, the other only 1. Taking 1 for the first (as a
+    greedy pick in a lucky order would) leaves the second repeating it."""
+    from random import Random
+
+    from generator.worksheet.pool import Candidate
+    from generator.worksheet.sampler import _Dealer
+
+    wide = [Candidate((1, 2, k), t, 1, "x", None) for k in (3, 4, 5) for t in (1, 2)]
+    narrow = [Candidate((2, 2, k), 1, 1, "x", None) for k in (3, 4)]
+    for seed in range(20):
+        chosen = _Dealer().deal([wide, narrow], Random(seed))
+        assert sorted(c.target for c in chosen) == [1, 2]

@@ -9,6 +9,7 @@ on. Every page of a version is a reusable form; a pupil's page adds only the nam
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -18,7 +19,6 @@ from generator.render.flow import (
     Flowable,
     Group,
     Heading,
-    PageBreak,
     PageFrame,
     Paragraph,
     Table,
@@ -27,9 +27,8 @@ from generator.render.flow import (
     Theme,
     flow_story,
     footer_line,
-    wrap,
 )
-from generator.render.fonts import fit_size, text_width
+from generator.render.fonts import descent, fit_size, text_width
 from generator.render.primitives import (
     MM,
     Align,
@@ -83,7 +82,9 @@ class Style:
     card: float  # the digit on a card
     footer: float
     die: float  # preferred side of a die (width of a card)
-    min_die: float  # below this, one column instead of two
+    min_die: float  # below this, the dice take two rows (large print) or one column
+    squeeze_die: float  # the smallest a one-page sheet may make them
+    fill_min: float  # a long name, class or date shrinks to this size, then is shortened
     box: float  # side of the target box
     badge: float  # side of the version badge
     badge_letter: float
@@ -94,14 +95,18 @@ class Style:
 
 NORMAL = Style(
     title=TITLE, label=11, name=14, instruction=10.5, heading=12, number=11, target=20, card=15,
-    footer=FOOTER_SIZE, die=11 * MM, min_die=8 * MM, box=13 * MM, badge=17 * MM, badge_letter=30,
-    lines=2, line_gap=8.5 * MM, field_gap=9 * MM,
+    footer=FOOTER_SIZE, die=11 * MM, min_die=8 * MM, squeeze_die=8 * MM, fill_min=9, box=13 * MM,
+    badge=17 * MM, badge_letter=30, lines=2, line_gap=8.5 * MM, field_gap=9 * MM,
 )  # fmt: skip
+# Large print: dice and cards half as big again (never below normal print's largest), the
+# numbers of a problem in two rows where one row would make them smaller than that.
 LARGE = Style(
-    title=22, label=16, name=18, instruction=16, heading=18, number=16, target=28, card=20,
-    footer=16, die=14 * MM, min_die=10.5 * MM, box=18 * MM, badge=21 * MM, badge_letter=38,
-    lines=2, line_gap=12 * MM, field_gap=12.5 * MM,
+    title=22, label=16, name=18, instruction=16, heading=18, number=16, target=28, card=22,
+    footer=16, die=16 * MM, min_die=12 * MM, squeeze_die=10.5 * MM, fill_min=16, box=18 * MM,
+    badge=21 * MM, badge_letter=38, lines=2, line_gap=12 * MM, field_gap=12.5 * MM,
 )  # fmt: skip
+DISC_FILL = 0.65  # the widest problem number takes at most this share of its disc
+BOX_PAD = 0.3  # room left and right of the widest target, as a share of its size
 
 
 @dataclass(frozen=True)
@@ -117,6 +122,10 @@ class Geometry:
     die: float  # side of a die, width of a card
     cards: bool  # some problem shows cards (taller than dice)
     line_gap: float  # distance between writing lines (≥ the style's)
+    values: int = 3  # the most numbers a problem shows
+    value_rows: int = 1  # the rows a problem's dice or cards are laid out in
+    disc_r: float = 0.0  # radius of the problem number's disc (0: the style's)
+    box_w: float = 0.0  # width of the target box (0: square)
 
     @property
     def left(self) -> float:
@@ -137,16 +146,31 @@ class Geometry:
 
     @property
     def badge_r(self) -> float:
-        return self.style.number * 0.85  # two bold digits fit at full size
+        return self.disc_r or self.style.number * 0.85
+
+    @property
+    def target_w(self) -> float:
+        return max(self.box_w, self.style.box)
+
+    @property
+    def per_row(self) -> int:
+        """Dice (or cards) in a row of a problem's block."""
+        return -(-self.values // self.value_rows)
 
     @property
     def value_h(self) -> float:
+        """Height of one die or card."""
         return self.die * CARD_RATIO if self.cards else self.die
+
+    @property
+    def block_h(self) -> float:
+        """Height of a problem's dice or cards, all rows."""
+        return self.value_rows * self.value_h + (self.value_rows - 1) * GAP
 
     @property
     def row_h(self) -> float:
         """Height of the row holding the dice and the target box."""
-        return max(self.value_h, self.style.box)
+        return max(self.block_h, self.style.box)
 
     @property
     def cell_h(self) -> float:
@@ -155,27 +179,113 @@ class Geometry:
     def cell_x(self, column: int) -> float:
         return self.left + column * (self.cell_w + COL_GAP)
 
+    def widest_die(self) -> float:
+        """The largest die (up to the style's) a row of the cell has room for."""
+        fixed = PAD + 2 * self.badge_r + GAP + GAP + ARROW_W + GAP + self.target_w + PAD
+        per_row = self.per_row
+        return min(self.style.die, (self.cell_w - fixed - (per_row - 1) * GAP) / per_row)
 
-def _fixed_width(style: Style, geo_badge_r: float) -> float:
-    """Width of a cell's content apart from the dice."""
-    return PAD + 2 * geo_badge_r + GAP + GAP + ARROW_W + GAP + style.box + PAD
+
+def _disc_r(style: Style, last_number: int) -> float:
+    """A disc that holds the widest problem number with room around it."""
+    widest = text_width(str(last_number), style.number, bold=True)
+    return max(style.number * 0.85, widest / 2 / DISC_FILL)
 
 
-def geometry(paper: str, large_print: bool, max_values: int, cards: bool) -> Geometry:
-    """Two columns of cells when the dice fit at a readable size, else one."""
+def _box_w(style: Style, largest_target: int) -> float:
+    """A target box wide enough for the widest target with room beside it."""
+    widest = text_width(str(largest_target), style.target, bold=True)
+    return max(style.box, widest + 2 * BOX_PAD * style.target)
+
+
+def geometry(
+    paper: str,
+    large_print: bool,
+    max_values: int,
+    cards: bool,
+    last_number: int = 20,
+    largest_target: int = 40,
+) -> Geometry:
+    """Two columns of cells when the dice fit at a readable size, else one; in large print
+    a problem's dice may take two rows first (they stay big, and two columns fit)."""
     style = LARGE if large_print else NORMAL
     page_w, page_h = page_size(paper)
     usable = page_w - 2 * MARGIN
-    badge_r = style.number * 0.85
-    for columns in (2, 1):
+    disc_r, box_w = _disc_r(style, last_number), _box_w(style, largest_target)
+    rows = (1, 2) if large_print and max_values > 2 else (1,)
+    options = [(columns, r) for columns in (2, 1) for r in rows]
+    for k, (columns, value_rows) in enumerate(options):
         cell_w = (usable - (columns - 1) * COL_GAP) / columns
-        room = cell_w - _fixed_width(style, badge_r)
-        die = min(style.die, (room - (max_values - 1) * GAP) / max_values)
-        if die >= style.min_die or columns == 1:
-            return Geometry(
-                page_w, page_h, style, large_print, columns, cell_w, die, cards, style.line_gap
-            )
+        geo = Geometry(page_w, page_h, style, large_print, columns, cell_w, style.die, cards,
+                       style.line_gap, max_values, value_rows, disc_r, box_w)  # fmt: skip
+        geo = replace(geo, die=geo.widest_die())
+        if geo.die >= style.min_die or k == len(options) - 1:
+            return geo
     raise AssertionError("unreachable")
+
+
+# --- lines of text -----------------------------------------------------------------------
+
+ORPHAN = 0.25  # a paragraph's last line is at least this share of the width
+NO_BREAK = "\u00a0"  # templates bind words with it ("+, −, · und :" stays on one line)
+
+
+BREAKS = re.compile(r"[^\S\u00a0]+")  # whitespace but the no-break space
+
+
+def _wrap_bound(text: str, size: float, width: float, bold: bool) -> list[list[str]]:
+    """The words of each line (a word longer than a line stands alone)."""
+    lines: list[list[str]] = []
+    for word in BREAKS.split(text.strip()):
+        if lines and text_width(" ".join([*lines[-1], word]), size, bold) <= width:
+            lines[-1].append(word)
+        elif word:
+            lines.append([word])
+    return lines
+
+
+def lines_without_orphan(text: str, size: float, width: float, bold: bool = False) -> list[str]:
+    """The lines of `text`, never a short word alone on the last one ("… ab" / "0."):
+    words move down from the line above until the last line is a quarter of the width.
+    A no-break space binds the words around it."""
+    lines = _wrap_bound(text, size, width, bold)
+    if len(lines) >= 2:
+        above, last = lines[-2], lines[-1]
+        while len(above) > 1 and text_width(" ".join(last), size, bold) < ORPHAN * width:
+            if text_width(" ".join([above[-1], *last]), size, bold) > width:
+                break
+            last.insert(0, above.pop())
+    return [" ".join(line).replace(NO_BREAK, " ") for line in lines]
+
+
+def shortened(text: str, size: float, width: float, bold: bool = False) -> str:
+    """`text`, or as many of its words as fit with "…" (a word cut only when the first
+    one alone is too long)."""
+    if text_width(text, size, bold) <= width:
+        return text
+    words = text.split(" ")
+    while len(words) > 1:
+        words.pop()
+        cut = " ".join(words).rstrip(" –-,;:")
+        if text_width(cut + " …", size, bold) <= width:
+            return cut + " …"
+    cut = words[0]
+    while len(cut) > 1 and text_width(cut + "…", size, bold) > width:
+        cut = cut[:-1]
+    return cut + "…"
+
+
+TITLE_LINES = 2
+TITLE_LEADING = 1.15  # a title's two lines belong together
+
+
+def title_lines(title: str, size: float, width: float) -> list[str]:
+    """The title at its size in at most two lines; a longer one ends in "…"."""
+    lines = lines_without_orphan(title, size, width, bold=True)
+    if len(lines) > TITLE_LINES:
+        rest = " ".join(lines[TITLE_LINES - 1 :])
+        lines = [*lines[: TITLE_LINES - 1], rest]
+    return [shortened(line, size, width, bold=True) for line in lines]
 
 
 # --- one cell ---------------------------------------------------------------------------
@@ -212,23 +322,33 @@ def cell_items(problem: ShownProblem, x: float, top: float, geo: Geometry) -> li
     r = geo.badge_r
     cx = x + PAD + r
     items.append(Circle(cx, mid, r, stroke=None, fill=DARK_GREY))
-    size = fit_size(str(problem.number), style.number, 1.7 * r, bold=True)
+    size = fit_size(str(problem.number), style.number, 2 * DISC_FILL * r, bold=True)
     items.append(Text(cx, centred(mid, size), str(problem.number), size, True, "center", WHITE))
-    vx = cx + r + GAP
-    for value in problem.values:
-        if problem.kind == "cards":
-            items += card_face(vx, mid - geo.value_h / 2, geo.die, value, style.card)
-        else:
-            items += die_face(vx, mid - geo.die / 2, geo.die, value)
-        vx += geo.die + GAP
+    left = cx + r + GAP
+    values = problem.values
+    rows = [values[i : i + geo.per_row] for i in range(0, len(values), geo.per_row)]
+    block_w = min(len(values), geo.per_row) * (geo.die + GAP) - GAP
+    block_h = len(rows) * (geo.value_h + GAP) - GAP
+    y = mid + block_h / 2  # the top of the first row
+    for row in rows:  # a shorter row sits centred under the one above
+        vx = left + (block_w - (len(row) * (geo.die + GAP) - GAP)) / 2
+        for value in row:
+            if problem.kind == "cards":
+                items += card_face(vx, y - geo.value_h, geo.die, value, style.card)
+            else:
+                items += die_face(vx, y - geo.die, geo.die, value)
+            vx += geo.die + GAP
+        y -= geo.value_h + GAP
+    end = left + block_w
     # the box at the cell's right edge, lined up across cells, but never far from the dice
-    box_x = min(x + geo.cell_w - PAD - style.box, vx + MAX_ARROW + GAP)
-    items += _arrow(vx, box_x - GAP, mid)
-    items.append(Rect(box_x, mid - style.box / 2, style.box, style.box, line_width=1.8,
+    box_w = geo.target_w
+    box_x = min(x + geo.cell_w - PAD - box_w, end + GAP + MAX_ARROW + GAP)
+    items += _arrow(end + GAP, box_x - GAP, mid)
+    items.append(Rect(box_x, mid - style.box / 2, box_w, style.box, line_width=1.8,
                       radius=1.2 * MM))  # fmt: skip
     target = str(problem.target)
-    size = fit_size(target, style.target, style.box - 2 * MM, bold=True)
-    items.append(Text(box_x + style.box / 2, centred(mid, size), target, size, True, "center"))
+    size = fit_size(target, style.target, box_w - 2 * BOX_PAD * style.target, bold=True)
+    items.append(Text(box_x + box_w / 2, centred(mid, size), target, size, True, "center"))
     line_top = top - PAD - geo.row_h
     for i in range(1, style.lines + 1):
         y = line_top - i * geo.line_gap
@@ -241,7 +361,7 @@ def cell_items(problem: ShownProblem, x: float, top: float, geo: Geometry) -> li
 
 @dataclass(frozen=True)
 class NameSpot:
-    """Where a pupil's name is written: the start of the name line, its baseline and length."""
+    """Where a pupil's name is written: the start of the name line, its height and length."""
 
     x: float
     y: float
@@ -282,7 +402,7 @@ class Spots:
 
 
 def _spot(start: float, end: float, y: float) -> NameSpot:
-    return NameSpot(start + 1 * MM, y + 1.5, end - start - 2 * MM)
+    return NameSpot(start + 1 * MM, y - 1, end - start - 2 * MM)  # the line of `_field`
 
 
 def _first_header(letter: str, words: SheetWords, geo: Geometry) -> tuple[list[Item], Spots, float]:
@@ -290,25 +410,29 @@ def _first_header(letter: str, words: SheetWords, geo: Geometry) -> tuple[list[I
     style = geo.style
     items, badge_bottom = _badge(letter, words, geo)
     room_right = geo.right - style.badge - 5 * MM
-    title_size = fit_size(words.title, style.title, room_right - geo.left, bold=True)
-    title_y = geo.top - 0.8 * style.title
-    items.append(Text(geo.left, title_y, words.title, title_size, True))
+    lines = title_lines(words.title, style.title, room_right - geo.left)
+    first_y = geo.top - 0.8 * style.title
+    step = style.title * TITLE_LEADING
+    items += [Text(geo.left, first_y - k * step, line, style.title, True)
+              for k, line in enumerate(lines)]  # fmt: skip
+    title_y = first_y - (len(lines) - 1) * step
     row1 = title_y - style.field_gap - 0.25 * style.title
     row2 = row1 - style.field_gap
+    # the name has the whole first row (long names stay large); class, date, score below
     width = room_right - geo.left
-    split1 = geo.left + 0.66 * width
-    split2 = geo.left + 0.48 * width
+    split1 = geo.left + 0.22 * width  # a class is short, a date may be "Dienstag, 1. Juni"
+    split2 = geo.left + 0.64 * width
     gap = 4 * MM
-    name_items, name_start = _field(words.name, geo.left, split1 - gap, row1, style.label)
-    class_items, class_start = _field(words.klass, split1, room_right, row1, style.label)
-    date_items, date_start = _field(words.date, geo.left, split2 - gap, row2, style.label)
+    name_items, name_start = _field(words.name, geo.left, room_right, row1, style.label)
+    class_items, class_start = _field(words.klass, geo.left, split1 - gap, row2, style.label)
+    date_items, date_start = _field(words.date, split1, split2 - gap, row2, style.label)
     total_w = text_width(words.score_total, style.label)
     score_items, _ = _field(words.score, split2, room_right - total_w - 1.5 * MM, row2, style.label)
     total = Text(room_right, row2, words.score_total, style.label, align="right")
     items += name_items + class_items + date_items + score_items + [total]
     spots = Spots(
-        _spot(name_start, split1 - gap, row1),
-        _spot(class_start, room_right, row1),
+        _spot(name_start, room_right, row1),
+        _spot(class_start, split1 - gap, row2),
         _spot(date_start, split2 - gap, row2),
     )
     bottom = min(row2 - 0.4 * style.label, badge_bottom) - 3 * MM
@@ -321,10 +445,9 @@ def _next_header(letter: str, words: SheetWords, geo: Geometry) -> tuple[list[It
     items, badge_bottom = _badge(letter, words, geo)
     room_right = geo.right - style.badge - 5 * MM
     row = badge_bottom + 1 * MM
-    end = geo.left + 0.66 * (room_right - geo.left)
-    name_items, name_start = _field(words.name, geo.left, end, row, style.label)
+    name_items, name_start = _field(words.name, geo.left, room_right, row, style.label)
     items += name_items
-    return items, Spots(_spot(name_start, end, row)), badge_bottom - 3 * MM
+    return items, Spots(_spot(name_start, room_right, row)), badge_bottom - 3 * MM
 
 
 def _footer(text: str, page_label: str, geo: Geometry) -> list[Item]:
@@ -341,6 +464,7 @@ class SheetPage:
     items: tuple[Item, ...]
     spots: Spots
     problems: int  # how many problems the page holds
+    rows: int = 0  # rows of cells
 
     @property
     def name(self) -> NameSpot:
@@ -351,25 +475,33 @@ def _intro(heading: str, instruction: str, geo: Geometry) -> tuple[float, list[t
     """Height and lines (text, bold) of a section's heading and instruction."""
     style = geo.style
     width = geo.right - geo.left
-    lines = [(line, True) for line in wrap(heading, style.heading, width, bold=True)]
-    lines += [(line, False) for line in wrap(instruction, style.instruction, width)]
+    lines = [(line, True) for line in lines_without_orphan(heading, style.heading, width, True)]
+    lines += [(line, False) for line in lines_without_orphan(instruction, style.instruction, width)]
     height = sum((style.heading if bold else style.instruction) * LEADING for _, bold in lines)
     return height + SECTION_GAP, lines
 
 
 def version_pages(
-    version: VersionSheet, words: SheetWords, geo: Geometry, per_page: int | None = None
+    version: VersionSheet,
+    words: SheetWords,
+    geo: Geometry,
+    per_page: int | None = None,
+    row_caps: Sequence[int] = (),
 ) -> list[SheetPage]:
-    """The pages of one version, without any pupil's name; at most `per_page` problems a page."""
-    pages: list[tuple[list[Item], Spots, int]] = []
+    """The pages of one version, without any pupil's name; at most `per_page` problems a
+    page, and page k at most `row_caps[k]` rows of cells (where given)."""
+    pages: list[tuple[list[Item], Spots, int, int]] = []
     items, spots, y = _first_header(version.letter, words, geo)
-    on_page = 0
+    on_page = rows = 0
 
     def new_page() -> None:
-        nonlocal items, spots, y, on_page
-        pages.append((items, spots, on_page))
+        nonlocal items, spots, y, on_page, rows
+        pages.append((items, spots, on_page, rows))
         items, spots, y = _next_header(version.letter, words, geo)
-        on_page = 0
+        on_page = rows = 0
+
+    def capped() -> bool:
+        return len(pages) < len(row_caps) and rows >= row_caps[len(pages)]
 
     for section in version.sections:
         intro_h, lines = _intro(section.heading, section.instruction, geo)
@@ -381,7 +513,7 @@ def version_pages(
                 column = 0
             if column == 0:
                 need = geo.cell_h + (intro_h if index == 0 else 0)
-                if y - need < geo.bottom and on_page:
+                if (y - need < geo.bottom or capped()) and on_page:
                     new_page()
                 if index == 0:
                     for text, bold in lines:
@@ -391,11 +523,12 @@ def version_pages(
                     y -= SECTION_GAP
                 row_top = y
                 y -= geo.cell_h + ROW_GAP
+                rows += 1
             items += cell_items(problem, geo.cell_x(column), row_top, geo)
             column = (column + 1) % geo.columns
             on_page += 1
         y -= SECTION_GAP
-    pages.append((items, spots, on_page))
+    pages.append((items, spots, on_page, rows))
     total = len(pages)
     label = words.large_page if geo.large_print and words.large_page else words.page
     return [
@@ -403,9 +536,42 @@ def version_pages(
             tuple(page_items + _footer(words.footer(version.letter), label(k, total), geo)),
             page_spots,
             count,
+            page_rows,
         )
-        for k, (page_items, page_spots, count) in enumerate(pages, start=1)
+        for k, (page_items, page_spots, count, page_rows) in enumerate(pages, start=1)
     ]
+
+
+def level_rows(rows: Sequence[int]) -> list[int]:
+    """Row caps for the pages but the last that spread `rows` (a page's rows as filled from
+    the top) evenly over as many pages: the last page never holds one lonely row while
+    the others are full. The caps stay within what each page held."""
+    total, most = sum(rows), max(rows)
+    before = list(rows[:-1])
+    for level in range(1, most + 1):
+        caps = [min(r, level) for r in before]
+        rest = total - sum(caps)
+        if rest > level:
+            continue
+        for i in reversed(range(len(caps))):  # earlier pages give a row to the last one
+            if rest >= level - 1:
+                break
+            if caps[i] == level:
+                caps[i] -= 1
+                rest += 1
+        return caps
+    return before
+
+
+def paginate(
+    version: VersionSheet, words: SheetWords, geo: Geometry, per_page: int | None = None
+) -> list[SheetPage]:
+    """The pages of a version with the problems spread evenly over them."""
+    pages = version_pages(version, words, geo, per_page)
+    if len(pages) < 2:
+        return pages
+    even = version_pages(version, words, geo, per_page, level_rows([p.rows for p in pages]))
+    return even if len(even) == len(pages) else pages
 
 
 STRETCH = (1.5, 1.4, 1.3, 1.2, 1.1)
@@ -416,10 +582,10 @@ def roomier(
 ) -> Geometry:
     """The widest line gap (up to 1.5×) that keeps the number of pages: space left on
     the pages becomes writing space."""
-    pages = len(version_pages(version, words, geo, per_page))
+    pages = len(paginate(version, words, geo, per_page))
     for factor in STRETCH:
         wider = replace(geo, line_gap=geo.style.line_gap * factor)
-        if len(version_pages(version, words, wider, per_page)) == pages:
+        if len(paginate(version, words, wider, per_page)) == pages:
             return wider
     return geo
 
@@ -427,11 +593,19 @@ def roomier(
 COMPACT_BOX = 0.78  # the target box may shrink to this share (two digits still fit large)
 
 
-def compact(geo: Geometry) -> Geometry:
-    """The same sheet with the smallest readable dice and a smaller target box: what a
-    one-page sheet may give up. The writing lines keep their minimum distance."""
+def compact(geo: Geometry) -> list[Geometry]:
+    """What a one-page sheet may give up, least first: the dice at their smallest
+    readable size and a smaller target box; in large print then one row of dice (no
+    smaller than `squeeze_die`). The writing lines keep their minimum distance."""
     style = replace(geo.style, box=max(geo.style.min_die, geo.style.box * COMPACT_BOX))
-    return replace(geo, die=min(geo.die, geo.style.min_die), style=style)
+    smaller = replace(geo, die=min(geo.die, geo.style.min_die), style=style)
+    options = [smaller]
+    if geo.value_rows > 1:
+        one_row = replace(smaller, value_rows=1)
+        one_row = replace(one_row, die=one_row.widest_die())
+        if one_row.die >= style.squeeze_die:
+            options.append(one_row)
+    return options
 
 
 class PagesDoNotFit(Exception):
@@ -464,7 +638,7 @@ def fitted(
     """The geometry for one style of print, checked against --per-page and --one-page."""
     problems = sum(len(s.problems) for s in version.sections)
     if one_page:
-        for candidate in (geo, compact(geo)):
+        for candidate in (geo, *compact(geo)):
             pages = version_pages(version, words, candidate)
             if len(pages) == 1:
                 return roomier(candidate, version, words)
@@ -477,33 +651,43 @@ def fitted(
     return roomier(geo, version, words, per_page)
 
 
+NAME_CLEARANCE = 1.0  # points between the deepest descender (g, p, ç, ą) and the line
+
+
 def name_text(name: str, spot: NameSpot, geo: Geometry) -> Text:
-    """A pupil's name written on the name line."""
-    return Text(spot.x, spot.y, name, fit_size(name, geo.style.name, spot.width))
+    """A pupil's name (or class, date) written on its line, the descenders clear of it;
+    smaller to fit, but not below the page's smallest text, then shortened with "…"."""
+    style = geo.style
+    size = fit_size(name, style.name, spot.width, minimum=style.fill_min)
+    text = shortened(name, size, spot.width)
+    return Text(spot.x, spot.y + descent(size) + NAME_CLEARANCE, text, size)
 
 
 # --- the answer key ---------------------------------------------------------------------
 
 KEY_SIZE = 9.5
-KEY_ROW = 6.2 * MM
+KEY_ROWS = (6.2 * MM, 5.6 * MM, 5.0 * MM)  # row heights to try, roomiest first
 KEY_WIDTHS = (0.5, 1.5, 0.7, 2.5, 0.95, 1.2)
 KEY_ALIGN: tuple[Align, ...] = ("right", "center", "center", "left", "center", "center")
 
 
-KEY_THEME = Theme(
-    headings={
-        1: TextStyle(TEXT_TITLE, bold=True, after=3 * MM),  # the key's title
-        2: TextStyle(14, bold=True, after=2.5 * MM),  # a version
-        3: TextStyle(12, bold=True, after=2.5 * MM),  # the class list
-        4: TextStyle(10.5, bold=True, after=1.5 * MM),  # a section of a version
-    },
-    paragraphs={"body": TextStyle(KEY_SIZE, after=2.5 * MM)},
-    table=TableStyle(KEY_SIZE, KEY_ROW, after=3 * MM),
-)
+def key_theme(row_h: float = KEY_ROWS[0]) -> Theme:
+    """How the key looks, with table rows `row_h` tall."""
+    return Theme(
+        headings={
+            1: TextStyle(TEXT_TITLE, bold=True, after=3 * MM),  # the key's title
+            2: TextStyle(14, bold=True, before=4 * MM, after=2.5 * MM),  # a version
+            3: TextStyle(12, bold=True, after=2.5 * MM),  # the class list
+            4: TextStyle(10.5, bold=True, after=1.5 * MM),  # a section of a version
+        },
+        paragraphs={"body": TextStyle(KEY_SIZE, after=2.5 * MM)},
+        table=TableStyle(KEY_SIZE, row_h, after=3 * MM),
+    )
 
 
 def key_story(key: AnswerKey) -> list[Flowable]:
-    """The answer key: an overview (and the class list), then each version from a new page."""
+    """The answer key: an overview (and the class list), then the versions one below the
+    other, each kept whole on a page where it fits (so a page holds several)."""
     story: list[Flowable] = [Heading(key.title, 1), *(Paragraph(text) for text in key.intro)]
     if key.roster:
         name_col, version_col = key.roster_columns
@@ -516,27 +700,36 @@ def key_story(key: AnswerKey) -> list[Flowable]:
         rows = tuple((a[0], a[1], b[0], b[1]) for a, b in zip(key.roster[:half], second))
         story += [Heading(key.roster_heading, 3), Table(columns, rows)]
     columns = tuple(Column(t, w, a) for t, w, a in zip(key.columns, KEY_WIDTHS, KEY_ALIGN))
-    for index, version in enumerate(key.versions):
+    for version in key.versions:
         part: list[Flowable] = [Heading(version.heading, 2)]
         for section in version.sections:
             if section.heading:
                 part.append(Heading(section.heading, 4))
             part.append(Table(columns, section.rows))
-        # the first version stays below the overview only if it fits there whole
-        story += [PageBreak()] if index else []
+        # a version longer than a page starts on a fresh one and continues under its header
         story.append(Group(tuple(part), fresh_if_long=True))
     return story
 
 
 def key_pages(key: AnswerKey, page_w: float, page_h: float) -> list[Page]:
-    """The answer key's pages, each with the footer and "page k of N"."""
+    """The answer key's pages, each with the footer and "page k of N": the fewest pages,
+    then the roomiest rows."""
 
     def footer(k: int, total: int) -> list[Item]:
         return footer_line(MARGIN, page_w - MARGIN, key.footer, key.page(k, total))
 
     frame = PageFrame(page_w, page_h, MARGIN, page_w - MARGIN, page_h - MARGIN,
                       MARGIN + 8 * MM, footer=footer)  # fmt: skip
-    return [Page(tuple(items)) for items in flow_story(key_story(key), frame, KEY_THEME)]
+    story = key_story(key)
+    tried = [flow_story(story, frame, key_theme(row_h)) for row_h in KEY_ROWS]
+
+    def cost(pages: list[list[Item]]) -> tuple[int, int]:
+        """Pages, then table headers: a table continued on the next page repeats its own."""
+        head = key.columns[0]
+        return len(pages), sum(isinstance(i, Text) and i.text == head for p in pages for i in p)
+
+    best = min(tried, key=cost)  # the first of the cheapest: the roomiest rows
+    return [Page(tuple(items)) for items in best]
 
 
 # --- the whole document -----------------------------------------------------------------
@@ -587,10 +780,12 @@ def layout_sheets(
     problems = [p for v in versions for s in v.sections for p in s.problems]
     most = max(len(p.values) for p in problems)
     cards = any(p.kind == "cards" for p in problems)
+    last = max(p.number for p in problems)
+    largest = max(p.target for p in problems)
     styles = sorted({large_print or copy.large_print for copy in copies})
     geos = {
         large: fitted(
-            geometry(paper, large, most, cards),
+            geometry(paper, large, most, cards, last, largest),
             versions[0],
             words,
             pagination.per_page,
@@ -602,7 +797,7 @@ def layout_sheets(
     spots: dict[tuple[int, bool], list[Spots]] = {}
     for large, geo in geos.items():
         for v, version in enumerate(versions):
-            built = version_pages(version, words, geo, pagination.per_page)
+            built = paginate(version, words, geo, pagination.per_page)
             spots[v, large] = [page.spots for page in built]
             for k, page in enumerate(built):
                 forms[form_name(version.letter, k, large)] = page.items

@@ -10,9 +10,13 @@ How a section of N problems (K of them impossible) is dealt to V versions:
    ⌊bucket / V⌋ problems per version, so the versions share no problem; only when
    that cannot fill the slots do versions reuse problems (still no duplicate inside
    a version). Every version gets exactly this profile, so nobody has a harder sheet.
-2. Each slot takes the problem of its score used least by earlier versions, then
-   with the target and the numbers used least in this version so far (the
-   problems spread across targets), then a seeded random choice.
+2. Each slot takes a problem of its score (or an impossible one), from those earlier
+   versions used least, so that the version shows as many different targets as
+   these problems allow — a matching of slots to targets, so a slot whose score has
+   few targets is never left with a target already on the sheet. Only when there
+   are fewer targets than slots (level 1: 12 targets; the 24 game: always 24) does a
+   target come again, each as rarely as possible. Then the same dice (as a set) are
+   avoided where the targets stay so; the rest is a seeded random choice.
 3. The solvable problems are sorted easy to hard (equal scores in seeded order);
    the impossible ones sit at the same seeded positions in every version, never in
    the first third of the section. The numbers of each problem are shown in a
@@ -186,27 +190,137 @@ def plan_section(
 
 
 class _Dealer:
-    """Picks the problems of one version, remembering what earlier versions took."""
+    """Picks the problems of every version, remembering what earlier versions took."""
 
     def __init__(self) -> None:
         self.used: Counter[ProblemKey] = Counter()
 
-    def pick(
-        self,
-        candidates: Sequence[Candidate],
-        chosen: set[ProblemKey],
-        targets: Counter[int],
-        numbers: Counter[tuple[int, ...]],
-        rng: random.Random,
-    ) -> Candidate:
-        best = min(
-            (c for c in candidates if c.key not in chosen),
-            key=lambda c: (self.used[c.key], targets[c.target], numbers[c.numbers], rng.random()),
-        )
-        chosen.add(best.key)
-        targets[best.target] += 1
-        numbers[best.numbers] += 1
-        return best
+    def allowed(self, bucket: Sequence[Candidate], slots: int) -> list[Candidate]:
+        """The problems of a bucket earlier versions used least, at least `slots` of them."""
+        uses = sorted(self.used[c.key] for c in bucket)
+        most = uses[min(slots, len(uses)) - 1]
+        return [c for c in bucket if self.used[c.key] <= most]
+
+    def deal(self, slots: Sequence[Sequence[Candidate]], rng: random.Random) -> list[Candidate]:
+        """One problem per slot, each from its bucket: see `_Matching`."""
+        counts = Counter(id(bucket) for bucket in slots)
+        allowed = {id(b): self.allowed(b, counts[id(b)]) for b in slots}
+        order = {c.key: rng.random() for b in allowed.values() for c in b}
+        matching = _Matching([allowed[id(b)] for b in slots], order)
+        chosen = matching.solve()
+        self.used.update(c.key for c in chosen)
+        return chosen
+
+
+class _Matching:
+    """The problems of one version: as many different targets as the slots allow, then
+    each target repeated as rarely as possible.
+
+    A slot may take any allowed problem of its bucket, a problem serves one slot, and a
+    target at most `cap` slots. With cap 1 this is a bipartite matching (augmenting
+    paths find the largest one, so no greedy choice can block a later slot's only
+    target); then the cap grows until every slot has a problem. Augmenting paths never
+    drop a target once used, so the number of different targets stays the largest.
+    Among equals a slot prefers dice not yet on the sheet, then the seeded order.
+    """
+
+    def __init__(self, slots: list[list[Candidate]], order: dict[ProblemKey, float]) -> None:
+        ranked: dict[int, list[Candidate]] = {}  # a bucket's problems in the seeded order
+        for slot in slots:
+            if id(slot) not in ranked:
+                ranked[id(slot)] = sorted(slot, key=lambda c: order[c.key])
+        self.slots = [ranked[id(slot)] for slot in slots]
+        self.order = order
+        self.of_slot: list[Candidate | None] = [None] * len(slots)
+        self.slot_of: dict[ProblemKey, int] = {}
+        self.holders: dict[int, set[ProblemKey]] = {}  # target → problems taken
+        self.dice: Counter[tuple[int, ...]] = Counter()
+        self.cap = 1
+
+    def _take(self, slot: int, c: Candidate) -> None:
+        old = self.of_slot[slot]
+        if old is not None:
+            del self.slot_of[old.key]
+            self.holders[old.target].discard(old.key)
+            self.dice[old.numbers] -= 1
+        self.of_slot[slot] = c
+        self.slot_of[c.key] = slot
+        self.holders.setdefault(c.target, set()).add(c.key)
+        self.dice[c.numbers] += 1
+
+    def _augment(self, slot: int, seen: set[object]) -> bool:
+        """Give `slot` a problem (another one if it has one), moving others along a path
+        on which every slot, problem and full target appears once."""
+        if ("slot", slot) in seen:
+            return False
+        seen.add(("slot", slot))
+        if (current := self.of_slot[slot]) is not None:
+            seen.add(current.key)
+        ranked = self.slots[slot]
+        for fresh_dice in (True, False):  # a free problem with room at its target, if any
+            for c in ranked:
+                if (
+                    c.key not in seen
+                    and c.key not in self.slot_of
+                    and len(self.holders.get(c.target, ())) < self.cap
+                    and (self.dice[c.numbers] == 0 or not fresh_dice)
+                ):
+                    self._take(slot, c)
+                    return True
+        for c in ranked:
+            if c.key in seen:
+                continue
+            seen.add(c.key)
+            holder = self.slot_of.get(c.key)
+            if holder is not None:  # taken: its slot must move to another problem
+                if self._augment(holder, seen):
+                    self._take(slot, c)
+                    return True
+                continue
+            taken = self.holders.get(c.target, set())
+            if len(taken) < self.cap:
+                self._take(slot, c)
+                return True
+            if ("target", c.target) in seen:
+                continue
+            seen.add(("target", c.target))
+            for key in sorted(taken, key=self.order.__getitem__):  # free a place at the target
+                other = self.slot_of[key]
+                if self._augment(other, seen):
+                    self._take(slot, c)
+                    return True
+        return False
+
+    def solve(self) -> list[Candidate]:
+        every = len({c.target for slot in self.slots for c in slot})
+        open_slots = list(range(len(self.slots)))
+        while open_slots:
+            left = []
+            for s in open_slots:  # once every target is full, no path can make room
+                full = sum(len(h) for h in self.holders.values()) == every * self.cap
+                if full or not self._augment(s, set()):
+                    left.append(s)
+            open_slots = left
+            if open_slots:
+                targets = len(self.holders) or 1
+                self.cap = max(self.cap + 1, 1 + -(-len(open_slots) // targets))
+        self._fresh_dice()
+        return [c for c in self.of_slot if c is not None]
+
+    def _fresh_dice(self) -> None:
+        """Move a slot whose dice are on the sheet twice to other dice, keeping every
+        target used and none above the cap."""
+        for slot, current in enumerate(self.of_slot):
+            if current is None or self.dice[current.numbers] < 2:
+                continue
+            for c in self.slots[slot]:
+                room = c.target == current.target or (
+                    len(self.holders.get(c.target, ())) < self.cap
+                    and len(self.holders[current.target]) > 1  # no target is lost
+                )
+                if c.key not in self.slot_of and self.dice[c.numbers] == 0 and room:
+                    self._take(slot, c)
+                    break
 
 
 def deal_section(pool: Pool, plan: SectionPlan, versions: int, seed: str) -> list[list[Problem]]:
@@ -216,21 +330,16 @@ def deal_section(pool: Pool, plan: SectionPlan, versions: int, seed: str) -> lis
     for c in focus + rest:
         assert c.difficulty is not None
         by_score.setdefault((c.focus, c.difficulty.score), []).append(c)
+    impossible_bucket = list(pool.impossible)
     dealer = _Dealer()
     result = []
     for v in range(versions):
         rng = random.Random(f"{seed}/version/{v}")
-        chosen: set[ProblemKey] = set()
-        targets: Counter[int] = Counter()
-        numbers: Counter[tuple[int, ...]] = Counter()
         slots = [(True, s) for s in plan.focus_profile] + [(False, s) for s in plan.rest_profile]
         rng.shuffle(slots)  # no group or score gets the first pick of targets
-        solvable = [dealer.pick(by_score[slot], chosen, targets, numbers, rng) for slot in slots]
-        impossible = [
-            dealer.pick(pool.impossible, chosen, targets, numbers, rng)
-            for _ in range(plan.impossible)
-        ]
-        dealer.used.update(c.key for c in solvable + impossible)
+        buckets = [by_score[slot] for slot in slots] + [impossible_bucket] * plan.impossible
+        chosen = dealer.deal(buckets, rng)
+        solvable, impossible = chosen[: len(slots)], chosen[len(slots) :]
         solvable.sort(key=lambda c: (c.difficulty.score if c.difficulty else 0, rng.random()))
         ordered: list[Candidate] = []
         holes = iter(impossible)
