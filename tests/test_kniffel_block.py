@@ -8,9 +8,19 @@ from pathlib import Path
 import pytest
 
 from generator.kniffel.block import block_rows, make_spec
-from generator.kniffel.block_layout import MIN_COL_W, MIN_ROW_H, geometry, layout_block
+from generator.kniffel.block_layout import (
+    FOOTER_H,
+    LABEL_W,
+    MARGIN,
+    MAX_COL_W,
+    MIN_COL_W,
+    MIN_ROW_H,
+    TITLE_H,
+    geometry,
+    layout_block,
+)
 from generator.load.kniffel import load_rules
-from generator.render.primitives import MM, Rect, texts_of
+from generator.render.primitives import MM, Line, Rect, texts_of
 from tests.pdfcheck import (
     A4,
     LETTER,
@@ -39,9 +49,50 @@ def test_geometry_boxes_big_enough_for_three_digits() -> None:
 
 
 def test_auto_puts_two_narrow_blocks_side_by_side() -> None:
-    assert geometry(spec(games=3), "a4", False, "auto").per_page == 2
-    assert geometry(spec(games=6), "a4", False, "auto").per_page == 1
-    assert geometry(spec(games=6), "a4", True, "auto").per_page == 2
+    assert geometry(spec(players=2, games=3), "a4", False, "auto").per_page == 2
+    assert geometry(spec(players=2, games=6), "a4", False, "auto").per_page == 1
+    assert geometry(spec(players=2, games=6), "a4", True, "auto").per_page == 2
+    # a single block never takes half a page: it gets the whole width, centred
+    alone = geometry(spec(players=1, games=6), "a4", True, "auto")
+    assert alone.per_page == 1
+    assert alone.label_w > LABEL_W and alone.col_w == pytest.approx(MAX_COL_W)
+    right = alone.page_w - alone.slot_x(0) - alone.block_w
+    assert alone.slot_x(0) == pytest.approx(right)
+
+
+@pytest.mark.parametrize("rules", ["kniffel", "yahtzee"])
+@pytest.mark.parametrize(("paper", "landscape"), [("a4", False), ("letter", False), ("a4", True)])
+def test_rows_fill_the_page_height(rules, paper, landscape) -> None:
+    geo = geometry(spec(rules, players=2, games=3), paper, landscape, "auto")
+    below = geo.page_h - MARGIN - TITLE_H - geo.table_h  # the table's bottom edge
+    assert MARGIN + FOOTER_H - 1e-6 <= below <= MARGIN + FOOTER_H + 1e-6
+    assert MIN_ROW_H <= geo.row_h <= 14 * MM
+
+
+def test_two_blocks_have_a_cut_line_between_them() -> None:
+    doc = layout_block(spec(players=3, games=3), "a4", False, "auto")
+    geo = geometry(spec(players=3, games=3), "a4", False, "auto")
+    cut = [i for i in doc.pages[0].items if isinstance(i, Line) and i.dash]
+    assert len(cut) == 1
+    line = cut[0]
+    assert geo.slot_x(0) + geo.block_w < line.x1 == line.x2 < geo.slot_x(1)
+    assert min(line.y1, line.y2) >= 5 * MM and max(line.y1, line.y2) <= geo.page_h - 5 * MM
+    assert not [i for i in doc.pages[1].items if isinstance(i, Line)]  # one block: no cut
+
+
+def test_labels_share_one_size_and_bonus_ticks_are_big() -> None:
+    doc = layout_block(spec("yahtzee", "en", players=1), "a4", False, "auto")
+    rows = block_rows(spec("yahtzee", "en"))
+    labels = {r.label for r in rows}
+    sizes = {t.size for t in texts_of(doc.pages[0].items, doc.forms) if t.text in labels}
+    assert sizes == {9.0}
+    ticks = [i for i in doc.forms["block"] if isinstance(i, Rect) and i.w == i.h and i.w < 8 * MM]
+    assert len(ticks) == 3 * 6 and all(t.w >= 4 * MM for t in ticks)
+    keys = [r.key for r in rows]
+    assert keys.index("yahtzee_bonus_points") == keys.index("yahtzee_bonus") + 1
+    assert rows[keys.index("yahtzee_bonus_points")].hint == "score 100 per ✓"
+    de = {r.key: r for r in block_rows(spec("yahtzee", "de"))}
+    assert de["yahtzee_bonus"].hint == "✓ für jeden weiteren Yahtzee"
 
 
 def test_every_item_inside_the_page() -> None:
@@ -58,7 +109,8 @@ def test_rows_read_like_the_real_block() -> None:
     rows = block_rows(spec())
     labels = [r.label for r in rows]
     assert labels[:6] == ["Einser", "Zweier", "Dreier", "Vierer", "Fünfer", "Sechser"]
-    assert "Bonus bei 63 oder mehr: +35" in labels
+    bonus = next(r for r in rows if r.key == "bonus")
+    assert (bonus.label, bonus.hint) == ("Bonus", "bei 63 oder mehr: 35 Punkte")
     assert labels[-1] == "Endsumme"
     assert rows[0].hint == "nur Einser zählen"
     yrows = block_rows(spec("yahtzee", "en"))
@@ -116,3 +168,13 @@ def test_copies_reuse_one_form(run_cli, tmp_path: Path) -> None:
     assert len(page_sizes(many)) == 200
     # the grid is drawn once: 199 more pages cost far less than 199 more grids
     assert many.stat().st_size < 20 * one.stat().st_size
+
+
+def test_narrow_boxes_get_two_tick_boxes_a_pen_can_hit() -> None:
+    from generator.kniffel.block_layout import tick_size, ticks_across
+
+    narrow = geometry(spec("yahtzee", "en", players=2, games=6), "letter", True, "auto")
+    assert narrow.col_w < 14 * MM
+    assert ticks_across(narrow) == 2 and tick_size(narrow) >= 3.5 * MM
+    wide = geometry(spec("yahtzee", "en", players=1, games=6), "a4", False, "auto")
+    assert ticks_across(wide) == 3 and tick_size(wide) >= 4.5 * MM

@@ -181,11 +181,18 @@ def test_odds_card_pdf(run_cli, tmp_path: Path, rules, lang, paper, extra, size)
             o.three_rolls * 6**15,
             6**15,
         ]
-        for key in ("label",):
-            assert _squash(printed[key]) in flat
+        # the exact three-roll fraction is the manifest's; the page prints its percentage
+        assert _squash(printed["one_roll"]["text"]) in flat
+        assert _squash(printed["three_rolls"]["text"]) not in flat
         for part in ("one_roll", "three_rolls"):
-            assert _squash(printed[part]["text"]) in flat
             assert _squash(printed[part]["percent_text"]) in flat
+    table = contents["table_printed"]
+    assert [k for row in table for k in row["patterns"]] == [o.key for o in odds]
+    assert len(table) == len(odds) - 5  # the six upper patterns share one row
+    for row in table:
+        assert _squash(row["label"]) in flat
+        for key in ("one_roll_text", "one_roll_percent_text", "three_rolls_percent_text"):
+            assert _squash(row[key]) in flat
     expected = load_strategy(ruleset).expected_score()
     assert contents["expected_score"] == expected
     assert _squash(contents["expected_score_text"]) in flat
@@ -220,3 +227,20 @@ def test_a_card_whose_words_overflow_the_page_says_which_option(card, landscape:
         layout_odds(dataclasses.replace(card, words=words), "a4", landscape)
     assert raised.value.subject == "paper"
     assert raised.value.needed > raised.value.available > 150  # mm of the A4 page's height
+
+
+def test_table_leads_with_percentages_and_one_upper_row(card) -> None:
+    from generator.kniffel.oddscard_layout import ODDS_BAR, layout_odds
+
+    assert [row.label for row in card.table][-1] == "mindestens dreimal eine gewählte Zahl"
+    assert card.table[-1].keys == tuple(
+        f"{face}_3" for face in ("ones", "twos", "threes", "fours", "fives", "sixes")
+    )
+    doc = layout_odds(card, "a4", False)
+    texts = [i.text for i in doc.pages[0].items if isinstance(i, Text)]
+    assert "4,60\u202f%" in texts and "1/1296" in texts
+    assert not any("347" in t and "/" in t for t in texts)  # no three-roll fraction
+    bars = [i for i in doc.pages[0].items if isinstance(i, Rect) and i.fill == ODDS_BAR]
+    assert len(bars) == len(card.table)
+    ratios = {round(bar.w / row.three_rolls, 6) for bar, row in zip(bars, card.table)}
+    assert len(ratios) == 1  # bar lengths proportional to the three-roll chance

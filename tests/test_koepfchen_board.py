@@ -187,7 +187,9 @@ def test_key_lists_every_roll_of_the_hardest_targets() -> None:
         assert len(hard) == 4
         odds = {f.target: f.within for f in board.fields}
         listed = {h.target for h in hard}
-        assert [h.within for h in hard] == sorted(odds[t] for t in listed)  # hardest first
+        # hardest first; odds equal but for the last bits are a tie, the smaller target first
+        order = [(round(h.within, 9), round(h.single_roll, 9), h.target) for h in hard]
+        assert order == sorted(order)
         assert all(p >= max(odds[t] for t in listed) - 1e-12 for t, p in odds.items()
                    if t not in listed)  # fmt: skip
         for h in hard:
@@ -204,6 +206,60 @@ def test_key_lists_every_roll_of_the_hardest_targets() -> None:
                 pool = list(r.roll)
                 for n in used:
                     pool.remove(n)  # each die at most once
+
+
+@pytest.mark.parametrize("name", PROFILES)
+@pytest.mark.parametrize(("paper", "landscape"), [("a4", False), ("letter", False), ("a4", True)])
+def test_the_goal_never_stands_alone_in_a_row(name: str, paper: str, landscape: bool) -> None:
+    geo = board_geometry(load_profile(name).length + 1, paper, landscape)
+    if geo.parts == 2:
+        return  # part 2 holds what is left of the track: free rows above its goal anyway
+    last = geo.slots[-1]
+    assert sum(s.page == last.page and s.row == last.row for s in geo.slots) >= 2
+
+
+def test_legend_shows_the_dots_as_the_fields_do() -> None:
+    _, _, sheet = layout_for("classic", 1)
+    legend_y = max(i.y for i in sheet.document.pages[0].items if isinstance(i, Circle))
+    legend = sorted(
+        (i for i in sheet.document.pages[0].items if isinstance(i, Circle) and i.y == legend_y),
+        key=lambda c: c.x,
+    )
+    assert len(legend) == 9  # three dots for each of the three levels
+    filled = [sum(c.fill is not None for c in legend[k : k + 3]) for k in (0, 3, 6)]
+    assert filled == [1, 2, 3]
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_cut_label_keeps_off_the_paper_edge(paper: str) -> None:
+    from generator.koepfchen.layout import EDGE
+
+    _, view, sheet = layout_for("challenge", 1, paper=paper)
+    doc = sheet.document
+    cut = [i for i in doc.pages[0].items if isinstance(i, Text) and i.x > doc.width / 2
+           and i.text in view.words["cut"]]  # fmt: skip
+    assert cut
+    for item in cut:
+        assert item.x + text_width(item.text, item.size) <= doc.width - EDGE + 1e-6
+
+
+def test_key_tables_only_for_targets_few_rolls_make() -> None:
+    from generator.koepfchen.key import DETAIL_MAX_ROLLS
+
+    board, _ = make_board(load_profile("plus-minus"), 1)
+    hard = hardest_targets(board, 4)
+    assert all(len(h.rolls) > DETAIL_MAX_ROLLS and not h.detailed for h in hard)
+    built = build_board(load_board(BoardRequest("plus-minus", 1)), BoardRequest("plus-minus", 1))
+    key = [p for p, role in zip(built.document.pages, built.contents["pages"]) if role == "key"]
+    texts = [i.text for page in key for i in page.items if isinstance(i, Text)]
+    assert len(key) == 1 and "Zahl 11" not in texts  # no roll table
+    assert "13 von 56" in texts  # the line that names it instead
+    classic = build_board(load_board(BoardRequest("classic")), BoardRequest("classic"))
+    key = [p for p, role in zip(classic.document.pages, classic.contents["pages"]) if role == "key"]
+    assert len(key) == 1
+    headers = [i.text for i in key[0].items if isinstance(i, Text) and i.text.startswith("Zahl ")]
+    # down the left column, then the right one: hardest first, ties by target
+    assert headers == ["Zahl 37", "Zahl 38", "Zahl 39", "Zahl 34", "Zahl 33", "Zahl 26"]
 
 
 def test_manifest_holds_targets_odds_and_game_length(run_cli, tmp_path) -> None:

@@ -257,21 +257,7 @@ def _check(case: Case, where: str, found: dict[tuple[str, str], list[str]]) -> N
 
 # --- what still fails, and whose it is -------------------------------------------------
 
-KNOWN: dict[tuple[str, str], str] = {
-    ("kniffel-block", "size"): "#16 16n: the bonus label and small labels in ink at 7.4–7.6 pt",
-    ("odds-card", "size"): "#16 16n: chart labels and figures in ink at 7 pt",
-    ("koepfchen-board", "edge"): "#16 16n: '✂ hier abschneiden' ends 3.8 mm from the edge",
-    ("koepfchen-board", "size"): "#16 16n: the glue hint and legend in ink at 6.7–7.5 pt",
-    ("koepfchen-key", "used"): "#16 16n: overflow pages of the key only 10 % used",
-    ("koepfchen-key", "orphan"): "#16 16n: 'hardest targets' heading left at a page's foot",
-    ("kribbeln-sheet", "boxes"): "#16 16k: long names run out of their cells",
-    ("kribbeln-sheet", "overlap"): "#16 16k: long names run over their neighbours",
-    ("kribbeln-sheet", "size"): "#16 16k: names at 6 pt, task text and row help below 8 pt",
-    ("kribbeln-sheet", "fields"): "#16 16k: pip fields 10.6 mm wide with 8 players (≥ 11 mm)",
-    ("kribbeln-rules", "used"): "#16 16k: landscape rules end on a page holding only the legend",
-    ("kribbeln-rules", "orphan"): "#16 16k: landscape: 'Farben und Zeichen' left at a page's foot",
-    ("report-koepfchen", "used"): "#16 16k: the second page is less than a quarter used",
-}
+KNOWN: dict[tuple[str, str], str] = {}
 
 
 def _params() -> list[Any]:

@@ -17,7 +17,7 @@ MAX_COPIES = 1000  # 8,000 blocks: a few seconds and a few MB (the grid is one P
 class BlockRow:
     """One row of the block: a box to fill (kind "category", the manifest's word), or a sum line."""
 
-    kind: str  # "category" | "sum" | "total" | "yahtzee_bonus"
+    kind: str  # "category" | "sum" | "total" | "yahtzee_bonus" (the tick boxes)
     key: str
     label: str
     hint: str = ""
@@ -70,25 +70,31 @@ def block_rows(spec: BlockSpec) -> list[BlockRow]:
     """The rows of one block from top to bottom, with their words in the block's language."""
     t = Texts("kniffel_block", spec.lang, spec.templates)
     rules, lang = spec.rules, spec.lang
+    bonus = {"threshold": rules.bonus_threshold, "value": rules.bonus_value}
     rows = [BlockRow("category", c.id, c.label[lang], c.hint[lang]) for c in rules.upper]
     rows += [
         BlockRow("sum", "upper_sum", t("upper_sum"), t("upper_sum_hint")),
-        BlockRow(
-            "sum", "bonus", t("bonus", threshold=rules.bonus_threshold, value=rules.bonus_value)
-        ),
+        BlockRow("sum", "bonus", t("bonus", **bonus), t("bonus_hint", **bonus)),
         BlockRow("total", "upper_total", t("upper_total")),
     ]
     rows += [BlockRow("category", c.id, c.label[lang], c.hint[lang]) for c in rules.lower]
     if rules.has_yahtzee_bonus and rules.yahtzee_box is not None:
-        ycat = rules.yahtzee_box
-        rows.append(
+        # as on the real pad: a row to tick each further Yahtzee, a row for its points
+        extra = {"name": rules.yahtzee_box.label[lang], "value": rules.extra_yahtzee_bonus}
+        rows += [
             BlockRow(
                 "yahtzee_bonus",
                 "yahtzee_bonus",
-                t("yahtzee_bonus", name=ycat.label[lang]),
-                t("yahtzee_bonus_hint", value=rules.extra_yahtzee_bonus),
-            )
-        )
+                t("yahtzee_bonus", **extra),
+                t("yahtzee_bonus_hint", **extra),
+            ),
+            BlockRow(
+                "sum",
+                "yahtzee_bonus_points",
+                t("yahtzee_bonus_points", **extra),
+                t("yahtzee_bonus_points_hint", **extra),
+            ),
+        ]
     rows += [
         BlockRow("sum", "lower_total", t("lower_total")),
         BlockRow("sum", "upper_total_again", t("upper_total")),

@@ -18,16 +18,32 @@ from generator.render.primitives import (
     UseForm,
     page_size,
 )
-from generator.render.style import FOOTER_INK, FOOTER_SIZE, INK, TITLE, centred
+from generator.render.style import (
+    FOOTER_INK,
+    FOOTER_SIZE,
+    GREY,
+    INK,
+    TITLE,
+    WHITE,
+    centred,
+)
 
 MARGIN = 12 * MM
-GAP = 8 * MM  # between two blocks on a page
+GAP = 10 * MM  # between two blocks on a page: the cut line runs in its middle
 LABEL_W = 46 * MM
+MAX_LABEL_W = 62 * MM  # a block alone on a wide page widens its label column up to this
 MIN_COL_W = 12 * MM  # three handwritten digits
 MAX_COL_W = 24 * MM
 MIN_ROW_H = 7 * MM
-MAX_ROW_H = 11 * MM
+MAX_ROW_H = 14 * MM  # rows grow to fill the page height, up to this
 TITLE_H = 16 * MM
+FOOTER_H = 5 * MM  # below the table: the small footer line
+LABEL_PT = 9.0
+HINT_PT = 6.5
+TICK_GAP = 1.2 * MM  # between the Yahtzee bonus tick boxes and around them
+MAX_TICK = 5 * MM
+MIN_TICK = 3.5 * MM  # a box a pen hits: else two boxes instead of three
+CUT_INSET = 6 * MM  # the cut line stops short of the paper edge (printers' dead margin)
 SHADE = "#e8e8e8"
 TOTAL_SHADE = "#d0d0d0"
 
@@ -43,13 +59,19 @@ class BlockGeometry:
     col_w: float
     row_h: float
     n_rows: int
+    label_w: float = LABEL_W
+    left: float = MARGIN  # the first block's left edge (blocks are centred on the page)
 
     @property
     def table_h(self) -> float:
         return self.row_h * (self.n_rows + 1)  # + the game header row
 
     def slot_x(self, slot: int) -> float:
-        return MARGIN + slot * (self.block_w + GAP)
+        return self.left + slot * (self.block_w + GAP)
+
+    def cut_x(self, slot: int) -> float:
+        """The cut line between block `slot` and the next: the middle of the gap."""
+        return self.slot_x(slot) + self.block_w + GAP / 2
 
 
 def min_block_width(games: int) -> float:
@@ -57,13 +79,17 @@ def min_block_width(games: int) -> float:
 
 
 def geometry(spec: BlockSpec, paper: str, landscape: bool, per_page: str) -> BlockGeometry:
-    """Choose blocks per page and the box sizes; raise DoesNotFit when a choice cannot fit."""
+    """Choose blocks per page and the box sizes; raise DoesNotFit when a choice cannot fit.
+
+    Rows share the page height (up to MAX_ROW_H); blocks share the width (boxes up to
+    MAX_COL_W, a lone block's label column up to MAX_LABEL_W) and are centred.
+    """
     page_w, page_h = page_size(paper, landscape)
     usable_w = page_w - 2 * MARGIN
     n_rows = len(block_rows(spec))
     fit = max(1, int((usable_w + GAP) // (min_block_width(spec.games) + GAP)))
-    if per_page == "auto":
-        count = min(2, fit)
+    if per_page == "auto":  # two side by side when they fit, but never an empty half page
+        count = min(2, fit, len(spec.blocks))
     else:
         count = int(per_page)
         if count > fit:
@@ -84,56 +110,86 @@ def geometry(spec: BlockSpec, paper: str, landscape: bool, per_page: str) -> Blo
             usable_w / MM,
             ("landscape",),
         )
-    block_w = (usable_w - (count - 1) * GAP) / count
-    col_w = min(MAX_COL_W, (block_w - LABEL_W) / spec.games)
-    block_w = LABEL_W + spec.games * col_w
-    row_h = min(MAX_ROW_H, (page_h - 2 * MARGIN - TITLE_H) / (n_rows + 1))
+    room_w = (usable_w - (count - 1) * GAP) / count
+    col_w = min(MAX_COL_W, (room_w - LABEL_W) / spec.games)
+    label_w = max(LABEL_W, min(MAX_LABEL_W, room_w - spec.games * col_w))
+    block_w = label_w + spec.games * col_w
+    left = MARGIN + (usable_w - count * block_w - (count - 1) * GAP) / 2
+    row_h = min(MAX_ROW_H, (page_h - 2 * MARGIN - TITLE_H - FOOTER_H) / (n_rows + 1))
     if row_h < MIN_ROW_H:
-        needed = 2 * MARGIN + TITLE_H + (n_rows + 1) * MIN_ROW_H
+        needed = 2 * MARGIN + TITLE_H + FOOTER_H + (n_rows + 1) * MIN_ROW_H
         raise DoesNotFit(
             "paper",
             f"the block does not fit the page height with {MIN_ROW_H / MM:.0f} mm boxes",
             needed / MM,
             page_h / MM,
         )
-    return BlockGeometry(page_w, page_h, count, block_w, col_w, row_h, n_rows)
+    return BlockGeometry(page_w, page_h, count, block_w, col_w, row_h, n_rows, label_w, left)
 
 
 def _row_items(row: BlockRow, x: float, y: float, geo: BlockGeometry, games: int) -> list[Item]:
     """Label cell and game cells of one row whose top edge is at `y`."""
     items: list[Item] = []
-    h = geo.row_h
+    h, label_w = geo.row_h, geo.label_w
     fill = {"sum": SHADE, "total": TOTAL_SHADE}.get(row.kind)
-    items.append(Rect(x, y - h, LABEL_W, h, fill=fill, line_width=0.6))
+    items.append(Rect(x, y - h, label_w, h, fill=fill, line_width=0.6))
     pad = 1.6 * MM
-    bold = True
+    # one size for every label: a long one shrinks only if it cannot fit at all
+    size = fit_size(row.label, LABEL_PT, label_w - 2 * pad, bold=True)
     if row.hint:
-        size = fit_size(row.label, 9, LABEL_W - 2 * pad, bold=bold)
-        items.append(Text(x + pad, y - 0.42 * h, row.label, size, bold=bold))
-        hint_size = fit_size(row.hint, 6.2, LABEL_W - 2 * pad)
-        items.append(Text(x + pad, y - 0.82 * h, row.hint, hint_size, color="#444444"))
+        hint_size = fit_size(row.hint, HINT_PT, label_w - 2 * pad)
+        gap = (h - size - hint_size) / 3  # label and hint share the row evenly
+        label_y = y - gap - 0.8 * size
+        items.append(Text(x + pad, label_y, row.label, size, bold=True))
+        hint_y = label_y - 0.2 * size - gap - 0.8 * hint_size
+        items.append(Text(x + pad, hint_y, row.hint, hint_size, color="#444444"))
     else:
-        size = fit_size(row.label, 9, LABEL_W - 2 * pad, bold=bold)
-        items.append(Text(x + pad, centred(y - 0.5 * h, size), row.label, size, bold=bold))
+        items.append(Text(x + pad, centred(y - 0.5 * h, size), row.label, size, bold=True))
     for g in range(games):
-        cx = x + LABEL_W + g * geo.col_w
+        cx = x + label_w + g * geo.col_w
         items.append(Rect(cx, y - h, geo.col_w, h, fill=fill, line_width=0.6))
         if row.kind == "yahtzee_bonus":
-            box = 2.4 * MM
-            for k in range(3):
-                items.append(
-                    Rect(
-                        cx + 1.2 * MM + k * (box + 1 * MM),
-                        y - 1.2 * MM - box,
-                        box,
-                        box,
-                        line_width=0.4,
-                    )
-                )
+            items += _ticks(cx, y, geo)
     return items
 
 
+def ticks_across(geo: BlockGeometry) -> int:
+    """Tick boxes per game box: three (the most a game sees), two when the box is too narrow."""
+    return 3 if (geo.col_w - 4 * TICK_GAP) / 3 >= MIN_TICK else 2
+
+
+def tick_size(geo: BlockGeometry) -> float:
+    """The side of a Yahtzee bonus tick box: as large as the box allows, up to MAX_TICK."""
+    n = ticks_across(geo)
+    return min(MAX_TICK, (geo.col_w - (n + 1) * TICK_GAP) / n, geo.row_h - 2 * TICK_GAP)
+
+
+def _ticks(cx: float, y: float, geo: BlockGeometry) -> list[Item]:
+    """The tick boxes centred in the game box whose top-left corner is (cx, y)."""
+    box, n = tick_size(geo), ticks_across(geo)
+    span = n * box + (n - 1) * TICK_GAP
+    x0 = cx + (geo.col_w - span) / 2
+    y0 = y - (geo.row_h + box) / 2
+    return [
+        Rect(x0 + k * (box + TICK_GAP), y0, box, box, line_width=0.6, fill=WHITE) for k in range(n)
+    ]
+
+
 TITLE_SIZE = TITLE
+GAME_PT = 8.5
+
+
+def _game_label(label: str, cx: float, y: float, geo: BlockGeometry) -> list[Item]:
+    """A game's heading centred in its box below `y`: one line, or two ("1." / "Spiel")
+    where a narrow box would shrink it below 8 pt."""
+    room = geo.col_w - 1.5 * MM
+    lines = [label]
+    if fit_size(label, GAME_PT, room, bold=True) < 8 and " " in label:
+        lines = label.rsplit(" ", 1)
+    size = min(fit_size(line, GAME_PT, room, bold=True) for line in lines)
+    step = 1.1 * size
+    first = centred(y - geo.row_h / 2, size) + step * (len(lines) - 1) / 2
+    return [Text(cx, first - k * step, line, size, True, "center") for k, line in enumerate(lines)]
 
 
 def _name_line(words: dict[str, str], x: float) -> tuple[float, float]:
@@ -153,15 +209,11 @@ def block_form(spec: BlockSpec, geo: BlockGeometry, words: dict[str, str]) -> tu
     items.append(Line(line_x, top - 11 * MM, x + geo.block_w, top - 11 * MM, line_width=0.5))
     y = top - TITLE_H
     # the game header row
-    items.append(Rect(x, y - geo.row_h, LABEL_W, geo.row_h, stroke=None))
+    items.append(Rect(x, y - geo.row_h, geo.label_w, geo.row_h, stroke=None))
     for g in range(spec.games):
-        cx = x + LABEL_W + g * geo.col_w
-        label = words[f"game_{g + 1}"]
-        size = fit_size(label, 8, geo.col_w - 1.5 * MM, bold=True)
+        cx = x + geo.label_w + g * geo.col_w
         items.append(Rect(cx, y - geo.row_h, geo.col_w, geo.row_h, fill=TOTAL_SHADE))
-        items.append(
-            Text(cx + geo.col_w / 2, centred(y - geo.row_h / 2, size), label, size, True, "center")
-        )
+        items += _game_label(words[f"game_{g + 1}"], cx + geo.col_w / 2, y, geo)
     y -= geo.row_h
     for row in block_rows(spec):
         items += _row_items(row, x, y, geo, spec.games)
@@ -188,6 +240,17 @@ def name_item(name: str, words: dict[str, str], geo: BlockGeometry, slot: int) -
     return Text(line_x + 1 * MM, top - 11 * MM + 2, name, size)
 
 
+def cut_line(geo: BlockGeometry, slot: int) -> list[Item]:
+    """The dashed line between block `slot` and the next, scissors at its top."""
+    x = geo.cut_x(slot)
+    top, bottom = geo.page_h - CUT_INSET, CUT_INSET
+    size = 10.0
+    return [
+        Line(x, bottom, x, top - size - 1 * MM, stroke=GREY, line_width=0.6, dash=(4, 3)),
+        Text(x, top - 0.8 * size, "✂", size, align="center", color=GREY),
+    ]
+
+
 def layout_block(spec: BlockSpec, paper: str, landscape: bool, per_page: str) -> Document:
     """The whole document: every block of every copy, `per_page` blocks side by side."""
     geo = geometry(spec, paper, landscape, per_page)
@@ -199,6 +262,8 @@ def layout_block(spec: BlockSpec, paper: str, landscape: bool, per_page: str) ->
         items: list[Item] = []
         for slot, name in enumerate(blocks[first : first + geo.per_page]):
             dx = geo.slot_x(slot) - geo.slot_x(0)
+            if slot:
+                items += cut_line(geo, slot - 1)
             items.append(UseForm("block", dx, 0.0))
             text = name_item(name, words, geo, slot)
             if text is not None:

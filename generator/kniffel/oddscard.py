@@ -4,6 +4,11 @@ The card shows every pattern's odds (exact fractions, `odds.pattern_odds`),
 the optimal expected score (exact, `solver`), its spread and percentiles and a
 histogram of final scores (a seeded simulation, `simulate`). The figures and
 words are put together here as plain data; `kniffel.oddscard_layout` places them.
+
+What is printed: percentages first (what a family reads); the one-roll odds also
+as the small exact fraction (1/1296); the three-roll fractions (denominators up
+to 6¹⁵) only in the manifest. The six upper patterns have the same odds (fair
+dice), so they print as one row "at least three of one chosen number".
 """
 
 from __future__ import annotations
@@ -37,6 +42,18 @@ class OddsRow:
 
 
 @dataclass(frozen=True)
+class TableRow:
+    """One printed line of the odds table: one pattern, or several with the same odds."""
+
+    keys: tuple[str, ...]  # the patterns it stands for (OddsRow.key)
+    label: str
+    one_roll_text: str  # the exact fraction, small print
+    one_roll_percent: str
+    three_rolls: float  # for the bar
+    three_rolls_percent: str
+
+
+@dataclass(frozen=True)
 class Histogram:
     """Games per bar of `width` points from `lo`, and the games outside the window."""
 
@@ -62,7 +79,8 @@ class OddsCard:
     rules: RuleSet
     lang: str
     words: dict[str, str]
-    rows: tuple[OddsRow, ...]
+    rows: tuple[OddsRow, ...]  # every pattern (the manifest)
+    table: tuple[TableRow, ...]  # what the table prints
     expected: float
     distribution: Distribution
     percentiles: tuple[tuple[int, str, int], ...]  # (p, label, score), in PERCENTILES order
@@ -125,6 +143,12 @@ def make_card(
         "col_fraction": t("col_fraction"),
         "col_percent": t("col_percent"),
         "footnote": t("footnote_three_rolls"),
+        "footnote_upper": t(
+            "footnote_upper",
+            count=UPPER_COUNT,
+            total=UPPER_COUNT * sum(c.face for c in rules.upper),
+            threshold=rules.bonus_threshold,
+        ),
         "heading_optimal": t("heading_optimal"),
         "expected": t("expected", value=expected),
         "expected_note": t("expected_note"),
@@ -161,7 +185,35 @@ def make_card(
             )
         )
     percentiles = tuple((p, t("percentile_label", p=p), dist.percentile(p)) for p in PERCENTILES)
-    return OddsCard(rules, lang, words, tuple(rows), expected, dist, percentiles, hist, templates)
+    table = table_rows(rows, odds, t("upper_pattern_any", count=UPPER_COUNT))
+    return OddsCard(
+        rules, lang, words, tuple(rows), table, expected, dist, percentiles, hist, templates
+    )
+
+
+def table_rows(
+    rows: list[OddsRow], odds: list[PatternOdds], any_label: str
+) -> tuple[TableRow, ...]:
+    """The printed rows: the lower patterns one by one, the upper ones as one row if all equal."""
+
+    def printed(row: OddsRow, keys: tuple[str, ...], label: str) -> TableRow:
+        return TableRow(
+            keys,
+            label,
+            row.one_roll_text,
+            row.one_roll_percent,
+            float(row.three_rolls),
+            row.three_rolls_percent,
+        )
+
+    lower = [r for r, o in zip(rows, odds) if not o.is_upper]
+    upper = [r for r, o in zip(rows, odds) if o.is_upper]
+    out = [printed(r, (r.key,), r.label) for r in lower]
+    if upper and len({(r.one_roll, r.three_rolls) for r in upper}) == 1:
+        out.append(printed(upper[0], tuple(r.key for r in upper), any_label))
+    else:  # dice that are not fair would tell the faces apart: a row each
+        out += [printed(r, (r.key,), r.label) for r in upper]
+    return tuple(out)
 
 
 def share_ticks(card: OddsCard) -> list[tuple[float, str]]:
@@ -220,6 +272,16 @@ def card_contents(card: OddsCard) -> dict[str, Any]:
             **dist.summary(),
             "sd_text": card.words["spread"],
         },
+        "table_printed": [
+            {
+                "patterns": list(row.keys),
+                "label": row.label,
+                "one_roll_text": row.one_roll_text,
+                "one_roll_percent_text": row.one_roll_percent,
+                "three_rolls_percent_text": row.three_rolls_percent,
+            }
+            for row in card.table
+        ],
         "percentiles_printed": [
             {"p": p, "label": label, "score": score} for p, label, score in card.percentiles
         ],

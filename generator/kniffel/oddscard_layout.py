@@ -36,35 +36,48 @@ COLUMN_GAP = 10 * MM
 LIGHT = "#eeeeee"
 HEAD = "#d6dde6"
 BAR = "#5f86b3"
+ODDS_BAR = "#8fb0d4"  # lighter than the histogram's bars: the percentage stays the figure
 GRID = "#c8c8c8"
 MEAN = "#b03a2e"
 MIN_CHART_H = 120.0
-TABLE_SIZE = 9.0
+TABLE_SIZE = 10.0
 MIN_TABLE_SIZE = 6.5
 LEFT_SHARE = 0.58  # landscape: at most this much of the width for the odds table
 
 
 PAD = 1.8 * MM
+FRACTION_SHARE = 0.85  # the exact fraction: small print beside the percentage
+MIN_BAR_W = 22 * MM  # the three-roll chance as a bar; this column takes the slack
 
 
 def _widths(card: OddsCard, size: float) -> tuple[float, list[float]]:
-    """Natural width of the table at a font size, and the widths of the four number columns."""
+    """Natural width of the table at a font size, and the widths of the four value columns.
+
+    Columns: pattern | one roll: percent, exact fraction | three rolls: percent, bar.
+    """
     w = card.words
-    columns = [
-        [r.one_roll_text for r in card.rows] + [w["col_fraction"]],
-        [r.one_roll_percent for r in card.rows] + [w["col_percent"]],
-        [r.three_rolls_text for r in card.rows] + [w["col_fraction"]],
-        [r.three_rolls_percent for r in card.rows] + [w["col_percent"]],
+    small = FRACTION_SHARE * size
+    rows = card.table
+    widths = [
+        max(
+            text_width(t, size, True)
+            for t in [r.one_roll_percent for r in rows] + [w["col_percent"]]
+        ),
+        max(text_width(t, small) for t in [r.one_roll_text for r in rows] + [w["col_fraction"]]),
+        max(
+            text_width(t, size, True)
+            for t in [r.three_rolls_percent for r in rows] + [w["col_percent"]]
+        ),
+        MIN_BAR_W - 2 * PAD,
     ]
-    labels = [r.label for r in card.rows] + [w["col_pattern"]]
-    widths = [max(text_width(t, size, bold=i % 2 == 1) for t in col) + 2 * PAD
-              for i, col in enumerate(columns)]  # fmt: skip
+    widths = [x + 2 * PAD for x in widths]
     # each group heading must fit over its two columns
     for g, key in enumerate(("col_one_roll", "col_three_rolls")):
         need = text_width(w[key], size, True) + 2 * PAD
         have = widths[2 * g] + widths[2 * g + 1]
         if need > have:
-            widths[2 * g] += need - have
+            widths[2 * g + 1] += need - have
+    labels = [r.label for r in rows] + [w["col_pattern"]]
     label_w = max(text_width(t, size, True) for t in labels) + 2 * PAD
     return label_w + sum(widths), widths
 
@@ -87,17 +100,19 @@ def table_size(card: OddsCard, width: float) -> float:
 
 def table_figure(card: OddsCard, size: float) -> Figure:
     """The odds table as a story figure: two header rows, one row per pattern, a gap below."""
-    row_h = size * 1.75
-    return Figure((2 + len(card.rows)) * row_h + 2.5 * MM, partial(_table, card, size))
+    row_h = size * 1.9
+    return Figure((2 + len(card.table)) * row_h + 2.5 * MM, partial(_table, card, size))
 
 
 def _table(card: OddsCard, size: float, frame: Cursor, theme: Theme) -> list[Item]:
-    """The odds table: pattern | one roll (fraction, %) | three rolls (fraction, %)."""
+    """The odds table: pattern | one roll (%, exact) | three rolls (%, bar)."""
     w = card.words
     pad = PAD
-    _, widths = _widths(card, size)
-    label_w = frame.width - sum(widths)  # the pattern column takes the slack
-    row_h = size * 1.75
+    label_w, widths = _widths(card, size)
+    label_w -= sum(widths)
+    widths[3] += frame.width - label_w - sum(widths)  # the bar takes the slack
+    small = FRACTION_SHARE * size
+    row_h = size * 1.9
     items: list[Item] = []
     x0 = frame.left
     xs = [x0, x0 + label_w]
@@ -105,29 +120,44 @@ def _table(card: OddsCard, size: float, frame: Cursor, theme: Theme) -> list[Ite
         xs.append(xs[-1] + cw)
     top = frame.top
 
-    def baseline(row_top: float) -> float:
-        return centred(row_top - row_h / 2, size)
+    def baseline(row_top: float, pt: float = size) -> float:
+        return centred(row_top - row_h / 2, pt)
 
-    # two header rows: the groups, then fraction / percent
+    # two header rows: the groups, then percent / exact
     items.append(Rect(x0, top - 2 * row_h, frame.width, 2 * row_h, stroke=None, fill=HEAD))
     items.append(Text(x0 + pad, baseline(top - row_h / 2), w["col_pattern"], size, True))
     for g, key in enumerate(("col_one_roll", "col_three_rolls")):
         centre = (xs[1 + 2 * g] + xs[3 + 2 * g]) / 2
         items.append(Text(centre, baseline(top), w[key], size, True, "center"))
-        for c in range(2):
-            right = xs[2 + 2 * g + c] - pad
-            sub = w["col_fraction"] if c == 0 else w["col_percent"]
-            items.append(Text(right, baseline(top - row_h), sub, size * 0.9, False, "right", GREY))
+    sub = 0.9 * size
+    items.append(
+        Text(xs[2] - pad, baseline(top - row_h, sub), w["col_percent"], sub, False, "right", GREY)
+    )
+    items.append(
+        Text(xs[3] - pad, baseline(top - row_h, sub), w["col_fraction"], sub, False, "right", GREY)
+    )
+    items.append(
+        Text(xs[4] - pad, baseline(top - row_h, sub), w["col_percent"], sub, False, "right", GREY)
+    )
     y = top - 2 * row_h
-    for i, row in enumerate(card.rows):
+    bar_left, bar_room = xs[4] + pad, widths[3] - 2 * pad
+    for i, row in enumerate(card.table):
         if i % 2:
             items.append(Rect(x0, y - row_h, frame.width, row_h, stroke=None, fill=LIGHT))
         label_size = fit_size(row.label, size, label_w - 2 * pad, bold=True)
         items.append(Text(x0 + pad, baseline(y), row.label, label_size, True))
-        cells = (row.one_roll_text, row.one_roll_percent, row.three_rolls_text,
-                 row.three_rolls_percent)  # fmt: skip
-        for c, text in enumerate(cells):
-            items.append(Text(xs[2 + c] - pad, baseline(y), text, size, c % 2 == 1, "right"))
+        items.append(Text(xs[2] - pad, baseline(y), row.one_roll_percent, size, True, "right"))
+        items.append(
+            Text(xs[3] - pad, baseline(y, small), row.one_roll_text, small, False, "right", GREY)
+        )
+        items.append(Text(xs[4] - pad, baseline(y), row.three_rolls_percent, size, True, "right"))
+        bar_h = 0.5 * row_h
+        bar_y = y - (row_h + bar_h) / 2
+        items.append(Rect(bar_left, bar_y, bar_room, bar_h, stroke=GRID, line_width=0.4))
+        if row.three_rolls > 0:
+            items.append(
+                Rect(bar_left, bar_y, bar_room * row.three_rolls, bar_h, stroke=None, fill=ODDS_BAR)
+            )
         y -= row_h
     # rules: under the headers, between the groups, and a frame
     items.append(Line(x0, top - 2 * row_h, x0 + frame.width, top - 2 * row_h, line_width=0.8))
@@ -165,7 +195,8 @@ def _histogram(card: OddsCard, frame: Cursor, theme: Theme) -> list[Item]:
     tick_size = 7.0
     tails_lines = wrap(w["tails"], 7, frame.width)
     footer_room = len(tails_lines) * 9 + 4
-    axis_label_h = 2 * tick_size + 8  # tick numbers and the axis title below the chart
+    score_size = 8.0  # the scores under the bars are figures a reader looks up: body size
+    axis_label_h = score_size + tick_size + 9  # scores and the axis title below the chart
     ticks = share_ticks(card)
     left = max(text_width(label, tick_size) for _, label in ticks) + 4
     x0 = frame.left + left
@@ -197,11 +228,11 @@ def _histogram(card: OddsCard, frame: Cursor, theme: Theme) -> list[Item]:
     for value in range(first, hist.hi + 1, step):
         x = x0 + chart_w * (value - hist.lo) / span
         items.append(Line(x, bottom, x, bottom - 2.5, line_width=0.6))
-        items.append(Text(x, bottom - 3 - tick_size, str(value), tick_size, False, "center"))
+        items.append(Text(x, bottom - 3 - score_size, str(value), score_size, False, "center"))
+    title_y = bottom - score_size - tick_size - 8
     items.append(
-        Text(x0 + chart_w / 2, bottom - 2 * tick_size - 7, w["axis_points"], tick_size, False,
-             "center", GREY)
-    )  # fmt: skip
+        Text(x0 + chart_w / 2, title_y, w["axis_points"], tick_size, False, "center", GREY)
+    )
     if hist.lo <= card.expected <= hist.hi:
         mx = x0 + chart_w * (card.expected - hist.lo) / span
         items.append(Line(mx, bottom, mx, top - 2, stroke=MEAN, line_width=1.0, dash=(3, 2)))
@@ -232,6 +263,7 @@ def odds_theme(title_size: float) -> Theme:
         paragraphs={
             "rules": style(8.5, 4 * MM, color=GREY),
             "footnote": style(7, 5 * MM, color=GREY),
+            "footnote_upper": style(7, 1.5, color=GREY),  # a first footnote of two
             "expected": style(15, 1, bold=True),
             "note": style(8, 1, color=GREY),
             "spread": style(9.5, 2 * MM),
@@ -251,6 +283,7 @@ def layout_odds(card: OddsCard, paper: str, landscape: bool) -> Document:
         width, height, MARGIN, width - MARGIN, height - MARGIN, foot,
         COLUMN_GAP, footer=lambda k, n: footer, spill=False,
     )  # fmt: skip
+    merged = any(len(row.keys) > 1 for row in card.table)
     story: list[Flowable] = [Heading(w["title"], 1), Paragraph(w["rules"], "rules")]
     left_w = content_w
     if landscape:
@@ -259,7 +292,8 @@ def layout_odds(card: OddsCard, paper: str, landscape: bool) -> Document:
     story += [
         Heading(w["heading_odds"], 2),
         table_figure(card, table_size(card, left_w)),
-        Paragraph(w["footnote"], "footnote"),
+        Paragraph(w["footnote"], "footnote" if not merged else "footnote_upper"),
+        *([Paragraph(w["footnote_upper"], "footnote")] if merged else []),
         Heading(w["heading_optimal"], 2),
         Paragraph(w["expected"], "expected"),
         Paragraph(w["expected_note"], "note"),

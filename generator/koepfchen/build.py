@@ -9,6 +9,7 @@ and the analysis of `dicesheets koepfchen analyze` as a value.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from generator.built import Built
@@ -64,7 +65,7 @@ def build_board(inputs: BoardInputs, req: BoardRequest) -> Built:
     view = board_view(board, req.lang, figures, templates)
     rules = rules_story(board, req.lang, figures, templates) if req.rules else None
     hard = hardest_targets(board, profile.hardest) if req.key else []
-    key = key_story(board, req.lang, figures, hard, templates) if req.key else None
+    key = partial(key_story, board, req.lang, figures, hard, templates) if req.key else None
     title, page = view.words["title"], page_label(req.lang, templates)
     laid = layout_sheet(view, rules, key, req.paper, req.landscape, title, page)
     contents = _contents(board, figures, req, laid, hard)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
+from typing import Protocol
 
 from generator.errors import DoesNotFit
 from generator.koepfchen.pages import BoardView
@@ -47,9 +48,12 @@ from generator.render.primitives import (
 from generator.render.style import DARK_GREY, GREY, MID_GREY, TEXT_TITLE, TITLE, WHITE, centred
 
 MARGIN = 12 * MM
+EDGE = 5.5 * MM  # nothing nearer the paper's edge: most printers cannot print there
 GLUE_MARGIN = 24 * MM  # part 2's left margin: room for the glue strip
 HEADER_H = 19 * MM
 FOOTER_H = 8 * MM
+HINT_PT = 8.0  # the glue hint of a two-part board: an instruction, in body size
+HINT_LINE = 3.6 * MM
 GAP = 6 * MM  # between cells: the arrows live here
 MIN_ONE_PAGE = 22 * MM  # smaller cells than this: split the board over two pages
 MIN_CELL = 17 * MM
@@ -105,7 +109,7 @@ class BoardGeometry:
 
     @property
     def bottom(self) -> float:
-        return MARGIN + FOOTER_H
+        return MARGIN + FOOTER_H + (HINT_LINE if self.parts == 2 else 0.0)
 
     @property
     def cut_x(self) -> float:
@@ -125,7 +129,9 @@ def _grid(n: int, width: float, height: float, parts: int) -> tuple[float, int, 
     for cols in range(1, 17):
         for rows in range(1, 21):
             cap = cols * rows
-            if parts == 1 and (cap < n or cap - n >= cols):
+            # one page: the last row is never empty nor holds the goal alone (part 2 of two
+            # holds what is left of the track, its rows above stay free anyway)
+            if parts == 1 and (cap < n or cap - n >= cols or (n > cols and cap - n == cols - 1)):
                 continue
             if parts == 2 and (rows % 2 == 0 or not cap < n <= 2 * cap):
                 continue
@@ -147,7 +153,8 @@ def board_geometry(n_cells: int, paper: str, landscape: bool) -> BoardGeometry:
     page_w, page_h = page_size(paper, landscape)
     height = page_h - 2 * MARGIN - HEADER_H - FOOTER_H
     one = _grid(n_cells, page_w - 2 * MARGIN, height, 1)
-    two = _grid(n_cells, page_w - MARGIN - GLUE_MARGIN, height, 2)
+    # two parts: the glue hint takes a second line above the footer
+    two = _grid(n_cells, page_w - MARGIN - GLUE_MARGIN, height - HINT_LINE, 2)
     if one[0] >= MIN_ONE_PAGE or one[0] >= two[0]:
         parts, (size, cols, rows, w, h) = 1, one
         left: tuple[float, ...] = (MARGIN,)
@@ -252,7 +259,7 @@ DOT_R = 1.1 * MM
 
 
 def _dots(x_right: float, y: float, level: int) -> list[Item]:
-    """The difficulty mark: three dots, `level` of them filled; the last one centred on x_right."""
+    """Three dots ending at `x_right`, the first `level` filled: ●○○, ●●○, ●●●."""
     items: list[Item] = []
     for i in range(3):
         cx = x_right - (2 - i) * DOT_STEP
@@ -290,19 +297,21 @@ def _cell(slot: Slot, cell: tuple[int, int | None, int], view: BoardView, size: 
 
 
 def _legend(view: BoardView, right: float, y: float) -> tuple[list[Item], float]:
-    """The legend of the dots (●○○ easy ●●○ medium ●●● hard), the marks as the fields show
-    them, right-aligned; items and width."""
+    """The legend of the dots (●○○ easy ●●○ medium ●●● hard), right-aligned; items and width.
+
+    Each level shows the three dots exactly as the fields do.
+    """
     words = view.words
     size = 8.0
-    mark = 2 * DOT_STEP + 2 * DOT_R  # three dots, as on a field
+    dots_w = 2 * DOT_STEP + 2.2 * MM + 1 * MM  # three dots and the space before the word
     parts = [(0, words["legend"])] + [(lv, words[f"level_{lv}"]) for lv in (1, 2, 3)]
-    widths = [(mark + 0.8 * MM if lv else 0) + text_width(w, size) for lv, w in parts]
+    widths = [(dots_w if lv else 0) + text_width(w, size) for lv, w in parts]
     total = sum(widths) + 3 * MM * (len(parts) - 1)
     items: list[Item] = []
     x = right - total
     for (lv, word), width in zip(parts, widths):
         if lv:
-            items += _dots(x + DOT_R + 2 * DOT_STEP, y + 1.0 * MM, lv)
+            items += _dots(x + 1.1 * MM + 2 * DOT_STEP, y + 1.0 * MM, lv)
         items.append(Text(x + width - text_width(word, size), y, word, size))
         x += width + 3 * MM
     return items, total
@@ -341,9 +350,13 @@ def _footer(view: BoardView, geo: BoardGeometry, page: int) -> list[Item]:
     items: list[Item] = []
     y = MARGIN
     if geo.parts == 2:
-        hint = view.words["glue_hint"]
-        size = fit_size(hint, 7.5, geo.width, bold=True)
-        items.append(Text(x0, y + 3.6 * MM, hint, size, bold=True, color=DARK_GREY))
+        lines = wrap(view.words["glue_hint"], HINT_PT, geo.width, bold=True)
+        if len(lines) > 2:  # a user's long hint: one line, shrunk, rather than into the board
+            lines = [view.words["glue_hint"]]
+        for i, line in enumerate(lines):
+            size = fit_size(line, HINT_PT, geo.width, bold=True)
+            dy = (len(lines) - i) * HINT_LINE
+            items.append(Text(x0, y + dy, line, size, bold=True, color=DARK_GREY))
     return items + footer_line(x0, x0 + geo.width, view.words["footer"])
 
 
@@ -354,11 +367,12 @@ def _glue_marks(view: BoardView, geo: BoardGeometry) -> dict[int, list[Item]]:
     cut = view.words["cut"]
     one: list[Item] = [Line(geo.cut_x, bottom, geo.cut_x, top, line_width=0.8, dash=(4, 3))]
     one += [Line(geo.cut_x - 1.5 * MM, y, geo.cut_x + 1.5 * MM, y, line_width=0.6) for y in ticks]
-    room = geo.page_w - geo.cut_x - 5 * MM  # right of the cut: this strip is cut away
+    # right of the cut (this strip is cut away), never within EDGE of the paper's edge
+    room = geo.page_w - EDGE - geo.cut_x - 1.5 * MM
     for i, line in enumerate(wrap(cut, 7, room)):
         y = geo.top - 3 * MM - i * 3 * MM
-        one.append(Text(geo.cut_x + 1.5 * MM, y, line, fit_size(line, 7, room), color=DARK_GREY))
-    strip_x = 5 * MM
+        one.append(Text(geo.cut_x + 1.5 * MM, y, line, fit_size(line, 7, room), color=GREY))
+    strip_x = EDGE
     two: list[Item] = [
         Rect(strip_x, bottom, geo.glue_x - strip_x, top - bottom, stroke=None, fill=GLUE_FILL),
         Line(geo.glue_x, bottom, geo.glue_x, top, line_width=0.8),
@@ -405,7 +419,7 @@ THEME = Theme(
     },
     paragraphs={"body": TextStyle(9.5), "small": TextStyle(8.5, color=DARK_GREY)},
     bullet=BulletStyle(TextStyle(9.5, after=1.4 * MM, indent=6 * MM, keep_lines=3)),
-    table=TableStyle(8.5, row_h=4.8 * MM, after=2.5 * MM),
+    table=TableStyle(8.5, row_h=4.4 * MM, after=2.5 * MM),
 )
 
 
@@ -434,10 +448,49 @@ class SheetLayout:
     target_pt: float
 
 
+class KeyStory(Protocol):
+    """The answer key's story with its field table in `field_columns` columns and the
+    `fewer` least hard roll tables given as a line (None: not that many tables)."""
+
+    def __call__(self, field_columns: int, fewer: int) -> Sequence[Flowable] | None: ...
+
+
+MIN_LAST_PAGE = 0.4  # a key page after the first is at least this full, or the key is shorter
+
+
+def _used(page: list[Item], frame: PageFrame) -> float:
+    """How much of the text frame's height a page's items take (the footer not counted)."""
+    low = min((i.y for i in page if isinstance(i, (Text, Rect)) and i.y >= frame.bottom - 1),
+              default=frame.top)  # fmt: skip
+    return (frame.top - low) / (frame.top - frame.bottom)
+
+
+def key_pages(key: KeyStory, frame: PageFrame, wide: bool) -> list[list[Item]]:
+    """The key's pages, ending on a well-filled page.
+
+    If the last of several pages would be less than MIN_LAST_PAGE full, the least hard
+    roll tables become lines, one at a time, until the key needs a page less; when
+    even that does not save the page, the key keeps all its tables.
+    """
+    field_columns = 4 if wide else 2  # a landscape page takes the 40 fields in 10 rows
+    story = key(field_columns, 0)
+    assert story is not None
+    pages = flow_story(story, frame, THEME)
+    if len(pages) == 1 or _used(pages[-1], frame) >= MIN_LAST_PAGE:
+        return pages
+    fewer = 1
+    while (shorter := key(field_columns, fewer)) is not None:
+        tried = flow_story(shorter, frame, THEME)
+        if len(tried) < len(pages):
+            return tried
+        fewer += 1
+    return pages
+
+
 def layout_sheet(
     view: BoardView,
     rules: Sequence[Flowable] | None,
-    key: Sequence[Flowable] | None,
+    key: KeyStory | None,
     paper: str,
     landscape: bool,
     title: str,
@@ -448,13 +501,18 @@ def layout_sheet(
     geo = board_geometry(len(view.cells), paper, landscape)
     pages = board_pages(view, geo)
     roles = ["board"] * len(pages)
-    footer = view.words["footer"]
-    if rules and geo.page_w > geo.page_h:  # landscape: two columns keep the lines short
-        rules = [rules[0], Columns(2), *rules[1:]]
-    for role, story in (("rules", rules), ("key", key)):
-        if story:  # same page size as the board: one paper setting prints the whole file
-            more = flow_story(story, text_frame(geo.page_w, geo.page_h, footer, page), THEME)
-            pages += more
-            roles += [role] * len(more)
+    # same page size as the board: one paper setting prints the whole file
+    frame = text_frame(geo.page_w, geo.page_h, view.words["footer"], page)
+    wide = geo.page_w > geo.page_h
+    if rules:
+        if wide:  # two columns keep the lines short
+            rules = [rules[0], Columns(2), *rules[1:]]
+        more = flow_story(rules, frame, THEME)
+        pages += more
+        roles += ["rules"] * len(more)
+    if key:
+        more = key_pages(key, frame, wide)
+        pages += more
+        roles += ["key"] * len(more)
     doc = Document(geo.page_w, geo.page_h, tuple(Page(tuple(p)) for p in pages), title=title)
     return SheetLayout(doc, tuple(roles), geo, target_size(view, geo))

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from generator.koepfchen.analysis import RaceStats, TurnStats
 from generator.koepfchen.board import Board
-from generator.koepfchen.key import HardTarget
+from generator.koepfchen.key import DETAIL_MAX_ROLLS, HardTarget
 from generator.render.dice import dice_row
 from generator.render.flow import (
     Balanced,
@@ -25,7 +25,7 @@ from generator.render.flow import (
     Paragraph,
     Table,
 )
-from generator.text import Templates, Texts, difficulty_mark, maths, percent
+from generator.text import Templates, Texts, difficulty_mark, maths, number, percent
 
 OPS_SHORT = {"+": "+", "-": "−", "*": "×", "/": "÷"}
 
@@ -172,8 +172,15 @@ def key_story(
     figures: Figures,
     hard: list[HardTarget],
     templates: Templates | None = None,
-) -> list[Flowable]:
-    """The answer key: every field's target and odds, game length, the hardest targets' rolls."""
+    field_columns: int = 2,
+    fewer: int = 0,
+) -> list[Flowable] | None:
+    """The answer key: every field's target and odds, game length, the hardest targets' rolls.
+
+    The field table runs in `field_columns` columns; the `fewer` least hard of the
+    targets that would get a table of rolls get a line instead (None: there are not
+    that many tables), so the layout can end the key on a well-filled page.
+    """
     profile = board.profile
     t = Texts("koepfchen_key", lang, templates)
     columns = (
@@ -196,49 +203,81 @@ def key_story(
     story: list[Flowable] = [
         Heading(t("title", name=profile.name[lang]), 1),
         Paragraph(t("intro", rolls=profile.rolls)),
-        Columns(2),
+        Columns(field_columns),
         Table(columns, rows, balance=True),
-        Columns(1),
-        Heading(t("h_figures")),
-        Paragraph(
-            t(
-                "solo",
-                turns=figures.solo.expected,
-                median=figures.solo.median,
-                p90=figures.solo.p90,
-            )
-        ),
     ]
-    for race in figures.races:
-        story.append(
-            Bullet(
-                "•",
-                t("race", players=race.players, rounds=race.expected_rounds, wins=race.win_by_seat),
-            )
-        )
-    if hard:
-        story += [Heading(t("h_hardest")), Paragraph(t("hard_intro")), Columns(2)]
-        sol_columns = (
-            Column(t("col_roll"), 1.0, "center"),
-            Column(t("col_solution"), 2.2, "left"),
-        )
-        groups = []
-        for h in hard:
-            heading = t(
-                "h_target", target=h.target, fields=h.fields, within=h.within, rolls=profile.rolls
-            )
-            rows = tuple(
-                (", ".join(map(str, r.roll)), f"{maths(r.solution, lang)} = {h.target}")
-                for r in h.rolls
-            )
-            groups.append(
-                Group(
-                    (
-                        Heading(heading, 3),
-                        Paragraph(t("count", n=len(h.rolls), total=h.all_rolls), "small"),
-                        Table(sol_columns, rows),
-                    )
-                )
-            )
-        story.append(Balanced(tuple(groups)))
+    figures_group = Group((Heading(t("h_figures")), Paragraph(t("solo", turns=figures.solo.expected,
+                           median=figures.solo.median, p90=figures.solo.p90)),
+                           *_races(figures, lang, t)))  # fmt: skip
+    tables = sum(h.detailed for h in hard)
+    if fewer > tables or (fewer and not tables):
+        return None
+    story += _hardest(figures_group, hard, tables - fewer, profile.rolls, lang, t)
     return story
+
+
+def _races(figures: Figures, lang: str, t: Texts) -> list[Flowable]:
+    """Races by number of players (columns): rounds on average, then each seat's chance."""
+    races = figures.races
+    columns = (
+        Column(t("col_players"), 1.4, "left"),
+        *(Column(str(race.players), 1.0, "right") for race in races),
+    )
+    rows = [(t("row_rounds"), *(number(race.expected_rounds, lang) for race in races))]
+    for seat in range(max(race.players for race in races)):
+        rows.append(
+            (
+                t("row_seat", seat=seat + 1),
+                *(percent(r.win_by_seat[seat], lang) if seat < r.players else "" for r in races),
+            )
+        )
+    return [Paragraph(t("races"), "small"), Table(columns, tuple(rows))]
+
+
+def _hardest(
+    figures: Group, hard: list[HardTarget], tables: int, rolls: int, lang: str, t: Texts
+) -> list[Flowable]:
+    """Game length, then the hardest targets: a table of rolls for those few rolls make,
+    a line for the rest; in two columns.
+
+    The section's heading and intro travel with the first table, so neither is ever
+    left alone at the foot of a page; the tables read down the columns, hardest first.
+    """
+    detailed = [h for h in hard if h.detailed][:tables]
+    others = [h for h in hard if h not in detailed]
+    groups: list[Group] = []
+    for h in detailed:  # the table's header row names the target: no heading to wrap
+        header = (
+            Column(t("h_target", target=h.target), 1.0, "center"),
+            Column(t("target_facts", fields=h.fields, within=h.within, rolls=rolls), 2.2, "left"),
+        )
+        solutions = tuple(
+            (", ".join(map(str, r.roll)), f"{maths(r.solution, lang)} = {h.target}")
+            for r in h.rolls
+        )
+        groups.append(Group((Table(header, solutions),)))
+    rest: list[Flowable] = []
+    if others:
+        columns = (
+            Column(t("col_target"), 1.0, "right"),
+            Column(t("col_fields"), 1.8, "left"),
+            Column(t("col_within", rolls=rolls), 1.3, "right"),
+            Column(t("col_made_from"), 1.6, "right"),
+        )
+        rows = tuple(
+            (str(h.target), ", ".join(map(str, h.fields)), percent(h.within, lang),
+             t("made_from", n=len(h.rolls), total=h.all_rolls))
+            for h in others
+        )  # fmt: skip
+        intro = t("others", detailed=len(detailed), most=DETAIL_MAX_ROLLS)
+        rest = [Paragraph(intro), Table(columns, rows)]
+    head: tuple[Flowable, ...] = (Heading(t("h_hardest")),)
+    if not hard:
+        return [Columns(2), Balanced((figures,))]
+    if not groups:
+        return [Columns(2), Balanced((figures, Group((*head, *rest))))]
+    total = hard[0].all_rolls
+    head += (Paragraph(t("hard_intro", most=DETAIL_MAX_ROLLS, total=total, rolls=rolls)),)
+    first = Group((*head, *groups[0].flowables))
+    tail = [Group(tuple(rest))] if rest else []
+    return [Columns(2), Balanced((figures, first, *groups[1:], *tail))]
