@@ -440,6 +440,7 @@ class SheetLayout:
     roles: tuple[str, ...]
     geometry: BoardGeometry
     target_pt: float
+    key_fewer: int = 0  # roll tables the key gave as a line to end on a well-filled page
 
 
 class KeyStory(Protocol):
@@ -459,8 +460,8 @@ def _used(page: list[Item], frame: PageFrame) -> float:
     return (frame.top - low) / (frame.top - frame.bottom)
 
 
-def key_pages(key: KeyStory, frame: PageFrame, wide: bool) -> list[list[Item]]:
-    """The key's pages, ending on a well-filled page.
+def key_pages(key: KeyStory, frame: PageFrame, wide: bool) -> tuple[list[list[Item]], int]:
+    """The key's pages, ending on a well-filled page, and how many roll tables became lines.
 
     If the last of several pages would be less than MIN_LAST_PAGE full, the least hard
     roll tables become lines, one at a time, until the key needs a page less; when
@@ -471,14 +472,14 @@ def key_pages(key: KeyStory, frame: PageFrame, wide: bool) -> list[list[Item]]:
     assert story is not None
     pages = flow_story(story, frame, THEME)
     if len(pages) == 1 or _used(pages[-1], frame) >= MIN_LAST_PAGE:
-        return pages
+        return pages, 0
     fewer = 1
     while (shorter := key(field_columns, fewer)) is not None:
         tried = flow_story(shorter, frame, THEME)
         if len(tried) < len(pages):
-            return tried
+            return tried, fewer
         fewer += 1
-    return pages
+    return pages, 0
 
 
 def layout_sheet(
@@ -502,9 +503,10 @@ def layout_sheet(
         more = flow_story(rules, frame, THEME)
         pages += more
         roles += ["rules"] * len(more)
+    fewer = 0
     if key:
-        more = key_pages(key, frame, wide)
+        more, fewer = key_pages(key, frame, wide)
         pages += more
         roles += ["key"] * len(more)
     doc = Document(geo.page_w, geo.page_h, tuple(Page(tuple(p)) for p in pages), title=title)
-    return SheetLayout(doc, tuple(roles), geo, target_size(view, geo))
+    return SheetLayout(doc, tuple(roles), geo, target_size(view, geo), fewer)
