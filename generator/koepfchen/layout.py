@@ -455,8 +455,8 @@ MIN_LAST_PAGE = 0.4  # a key page after the first is at least this full, or the 
 
 def _used(page: list[Item], frame: PageFrame) -> float:
     """How much of the text frame's height a page's items take (the footer not counted)."""
-    low = min((i.y for i in page if isinstance(i, (Text, Rect)) and i.y >= frame.bottom - 1),
-              default=frame.top)  # fmt: skip
+    drawn = [i.y for i in page if isinstance(i, (Text, Rect)) and i.y >= frame.bottom - 1]
+    low = min(drawn, default=frame.top)
     return (frame.top - low) / (frame.top - frame.bottom)
 
 
