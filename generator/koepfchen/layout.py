@@ -450,6 +450,7 @@ class KeyStory(Protocol):
     def __call__(self, field_columns: int, fewer: int) -> Sequence[Flowable] | None: ...
 
 
+FIELD_COLUMN = 58 * MM  # the key's field table: "100,0 %" at full size in its column
 MIN_LAST_PAGE = 0.4  # a key page after the first is at least this full, or the key is shorter
 
 
@@ -467,7 +468,9 @@ def key_pages(key: KeyStory, frame: PageFrame, wide: bool) -> tuple[list[list[It
     roll tables become lines, one at a time, until the key needs a page less; when
     even that does not save the page, the key keeps all its tables.
     """
-    field_columns = 4 if wide else 2  # a landscape page takes the 40 fields in 10 rows
+    # a landscape page takes the field table in three or four columns (40 fields in 10 rows)
+    width = frame.right - frame.left
+    field_columns = min(4, int((width + COLUMN_GAP) // (FIELD_COLUMN + COLUMN_GAP))) if wide else 2
     story = key(field_columns, 0)
     assert story is not None
     pages = flow_story(story, frame, THEME)

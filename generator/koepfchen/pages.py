@@ -183,11 +183,11 @@ def key_story(
     profile = board.profile
     t = Texts("koepfchen_key", lang, templates)
     columns = (
-        Column(t("col_field"), 1.0, "right"),
-        Column(t("col_target"), 1.1, "right"),
-        Column(t("col_single"), 1.4, "right"),
-        Column(t("col_within", rolls=profile.rolls), 1.5, "right"),
-        Column(t("col_level"), 1.2, "center"),
+        Column(t("col_field"), 0.95, "right"),
+        Column(t("col_target"), 1.0, "right"),
+        Column(t("col_single"), 1.45, "right"),
+        Column(t("col_within", rolls=profile.rolls), 1.45, "right"),
+        Column(t("col_level"), 1.35, "center"),
     )
     rows: tuple[tuple[str, ...], ...] = tuple(
         (
