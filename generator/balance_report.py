@@ -9,7 +9,7 @@ simulates the very same `KribbelnBlock`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -26,7 +26,13 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Chart:
-    """A chart to draw: bars (one series) or lines (one or more series)."""
+    """A chart to draw: bars (one series) or lines (one or more series), and what it marks.
+
+    What a playtester reads off it: shares as percentages (`percent`), an axis
+    zoomed to the values (`zoom`) with the value they should be compared with as
+    a dashed line (`reference`, bars growing from it with `from_reference`), the
+    allowed range as a band, the values on the bars, labels under groups of bars.
+    """
 
     kind: str  # "bar" | "line"
     title: str
@@ -35,6 +41,23 @@ class Chart:
     series: tuple[tuple[str, tuple[float, ...]], ...]
     y_max: float | None = None
     label_every: int = 1
+    percent: bool = False  # the values are shares: axis and labels in %
+    zoom: bool = False  # the axis covers the values (and reference and band), not from 0
+    min_span: float = 0.0  # a zoomed axis spans at least this much
+    reference: float | None = None  # a dashed line: the mean, the fair share …
+    reference_label: str = ""
+    from_reference: bool = False  # bars grow from the reference line: deviations
+    band: tuple[float, float] | None = None  # a shaded range of values (p_min–p_max)
+    band_label: str = ""
+    values: str = ""  # print each bar's value: "" no, "percent", "points", "count"
+    value_digits: int = 1
+    groups: tuple[tuple[str, int], ...] = ()  # a second label line under runs of bars
+    colors: tuple[str, ...] = ()  # per bar
+    key: tuple[tuple[str, str], ...] = ()  # extra key entries: (colour, what it means)
+    marks: tuple[float, ...] = ()  # a short tick across each bar
+    marks_label: str = ""
+    edges: bool = False  # the labels name the bars' edges (a histogram's bins)
+    x_label: str = ""
 
 
 @dataclass(frozen=True)
@@ -160,9 +183,42 @@ def check_players(players: int) -> None:
         raise InputError("players", f"expected 2–6 players, found {players}")
 
 
+IN_RANGE = "#1f77b4"  # catalog tasks a block may use (p_min–p_max) …
+OUT_OF_RANGE = "#b9c7d3"  # … and those it may not
+
+
 def _every(n: int, room: int = 20) -> int:
     """Label every k-th bar so that about `room` labels fit."""
     return max(1, -(-n // room))
+
+
+def seat_chart(
+    t: Texts,
+    title: str,
+    unit: str,
+    values: Sequence[float],
+    reference: float,
+    reference_label: str,
+    percent: bool,
+    min_span: float,
+) -> Chart:
+    """A figure per seat (seat 1 starts), zoomed, as bars growing from the fair value."""
+    return Chart(
+        "bar",
+        title,
+        unit,
+        tuple(t("kp_seat", n=i + 1) for i in range(len(values))),
+        (("", tuple(values)),),
+        percent=percent,
+        zoom=True,
+        min_span=min_span,
+        reference=reference,
+        reference_label=reference_label,
+        from_reference=True,
+        values="percent" if percent else "points",
+        value_digits=1 if percent else 2,
+        x_label=t("seat_note"),
+    )
 
 
 def koepfchen_report(
@@ -183,6 +239,7 @@ def koepfchen_report(
     lengths = tuple(float(p) for p in pmf[: cut + 1])
     fields = [str(f.index) for f in board.fields]
     hardest = min(board.fields, key=lambda f: f.within)
+    fair = 1 / players
     charts = (
         Chart(
             "line",
@@ -195,6 +252,8 @@ def koepfchen_report(
             ),
             y_max=1.0,
             label_every=_every(len(fields), 20),
+            percent=True,
+            x_label=t("kp_field"),
         ),
         Chart(
             "bar",
@@ -203,13 +262,18 @@ def koepfchen_report(
             tuple(str(i) for i in range(len(lengths))),
             (("", lengths),),
             label_every=_every(len(lengths), 20),
+            percent=True,
+            x_label=t("kp_turns"),
         ),
-        Chart(
-            "bar",
+        seat_chart(
+            t,
             t("kp_seats", players=players),
-            "",
-            tuple(t("kp_seat", n=i + 1) for i in range(players)),
-            (("", race.win_by_seat),),
+            t("kp_seats_y"),
+            race.win_by_seat,
+            fair,
+            t("kp_fair", p=fair),
+            percent=True,
+            min_span=0.02,
         ),
     )
     figures = (
@@ -258,49 +322,86 @@ def kribbeln_report(
     t = Texts("report", lang, templates)
     pages, seed = len(block.sheets), block.seed
     catalog_figures = block.figures  # every task of the catalog
-    area_labels, area_means = [], []
+    area_means = []
     for sheet in block.sheets:
         for area in (1, 2, 3):
             tasks = sheet.area_tasks(area)
-            area_labels.append(t("kr_sheet_area", sheet=sheet.number, area=area))
             area_means.append(sum(block.figures[x.id].p_success for x in tasks) / len(tasks))
-    bins = [i / 20 for i in range(21)]
+    bins = [i / 20 for i in range(21)]  # 5 % wide
     counts = [0.0] * 20
     for fig in catalog_figures.values():
         counts[min(19, int(fig.p_success * 20))] += 1
-    x_labels = [f"{x.sheet}.{x.row}" for x in sim.tasks]
+    from generator.kribbeln.layout import AREA_STYLES
+
+    balance = block.balance
     block_p = [block.figures[x.id].p_success for s in block.sheets for x in s.tasks]
+    block_mean = sum(block_p) / len(block_p)
+    sheet_runs = tuple((t("kr_sheet", sheet=s.number), 3) for s in block.sheets)
+    in_range = [balance.p_min <= (i + 0.5) / 20 <= balance.p_max for i in range(20)]
+    seat_mean = sum(s.mean_points for s in sim.seats) / len(sim.seats)
+    task_runs: list[tuple[str, int]] = []
+    for x in sim.tasks:
+        if task_runs and task_runs[-1][0] == t("kr_sheet", sheet=x.sheet):
+            task_runs[-1] = (task_runs[-1][0], task_runs[-1][1] + 1)
+        else:
+            task_runs.append((t("kr_sheet", sheet=x.sheet), 1))
     charts = (
         Chart(
             "bar",
             t("kr_sheets"),
-            "",
-            tuple(area_labels),
+            t("kr_sheets_y"),
+            tuple(str(a) for _ in block.sheets for a in (1, 2, 3)),
             (("", tuple(area_means)),),
-            label_every=_every(len(area_labels), 18),
+            percent=True,
+            zoom=True,
+            reference=block_mean,
+            reference_label=t("kr_block_mean", p=block_mean),
+            band=(balance.p_min, balance.p_max),
+            band_label=t("kr_band", low=balance.p_min, high=balance.p_max),
+            values="percent",
+            groups=sheet_runs,
+            colors=tuple(AREA_STYLES[a].ink for _ in block.sheets for a in (1, 2, 3)),
+            x_label=t("kr_areas"),
         ),
         Chart(
             "bar",
             t("kr_catalog"),
             t("kr_count"),
-            tuple(f"{int(100 * b)}" for b in bins[:-1]),
+            tuple(number(100 * b, lang, 0) for b in bins),
             (("", tuple(counts)),),
             label_every=2,
+            values="count",
+            colors=tuple(IN_RANGE if ok else OUT_OF_RANGE for ok in in_range),
+            key=(
+                (IN_RANGE, t("kr_band", low=balance.p_min, high=balance.p_max)),
+                (OUT_OF_RANGE, t("kr_out_of_range")),
+            ),
+            edges=True,
+            x_label=t("kr_catalog_x"),
         ),
         Chart(
             "bar",
             t("kr_xrate"),
             t("kr_xrate_y"),
-            tuple(x_labels),
+            tuple(str(x.row) for x in sim.tasks),
             (("", tuple(x.x_rate for x in sim.tasks)),),
-            label_every=_every(len(x_labels), 18),
+            percent=True,
+            values="percent",
+            value_digits=0,
+            groups=tuple(task_runs),
+            marks=tuple(1 - block.figures[x.id].p_success for x in sim.tasks),
+            marks_label=t("kr_first_fail"),
+            x_label=t("kr_rows"),
         ),
-        Chart(
-            "bar",
+        seat_chart(
+            t,
             t("kr_seats", players=players),
             t("kr_points"),
-            tuple(t("kp_seat", n=s.seat) for s in sim.seats),
-            (("", tuple(s.mean_points for s in sim.seats)),),
+            tuple(s.mean_points for s in sim.seats),
+            seat_mean,
+            t("kr_seat_mean", points=seat_mean),
+            percent=False,
+            min_span=1.0,
         ),
     )
     figures = (

@@ -1,18 +1,23 @@
-"""Layout of the balance report: a header, the key figures, then the charts, as a story."""
+"""Layout of the balance report: a header, the key figures, then the charts, as a story.
+
+Charts share one height, the largest at which the report still takes as few
+pages as it can, so no page is left nearly empty. Every number is written as
+the page's language writes it (12,5 % / 12.5%), shares always as percentages.
+"""
 
 from __future__ import annotations
 
 from functools import partial
 
 from generator.balance_report import BalanceReport, Chart
-from generator.render.chart import Frame, bar_chart, line_chart
+from generator.render import chart as ch
 from generator.render.flow import (
     Column,
+    Columns,
     Cursor,
     Figure,
     Flowable,
     PageFrame,
-    Space,
     Table,
     TableStyle,
     Theme,
@@ -20,41 +25,115 @@ from generator.render.flow import (
 )
 from generator.render.primitives import MM, Document, Item, Page, Text, page_size
 from generator.render.style import MID_GREY
+from generator.text import number
 
 MARGIN = 15 * MM
 HEADER_H = 36.0  # title and subtitle
-CHART_H = 62 * MM
-CHART_GAP = 24 * MM  # from one chart's foot to the next one's top: labels below, title above
-CHART_ABOVE = 10 * MM  # a chart's title
-CHART_BELOW = CHART_GAP / 2  # a chart's axis labels
+CHART_HEIGHTS = tuple(float(h) * MM for h in range(80, 43, -2))  # the plot, tallest first
+CHART_GAP = 8 * MM  # between one chart's labels and the next one's title
+Y_LABELS_W = 14 * MM  # room left of the plot for the tick labels
+TWO_COLUMNS = 200 * MM  # a wider text area (landscape) puts the charts side by side
+COLUMN_GAP = 10 * MM
 SUBTITLE_GREY = "#444444"
 THEME = Theme(headings={}, paragraphs={}, table=TableStyle(9, 6 * MM, after=2 * MM))
 
 
-def _chart_items(chart: Chart, frame: Frame, lang: str) -> list[Item]:
-    decimal = "," if lang == "de" else "."
-    every = chart.label_every
+def _format(value: float, chart: Chart, lang: str, digits: int) -> str:
+    """A value as the chart prints it: a share in %, else a number."""
+    if chart.percent:
+        text = number(100 * value, lang, digits)
+        return f"{text}\u202f%" if lang == "de" else f"{text}%"
+    return number(value, lang, digits)
+
+
+def _tick_digits(scale: ch.Scale, chart: Chart) -> int:
+    """Decimals the ticks need: none for 20 %, one for 2,5 %, two for 0,25 %."""
+    step = (scale.ticks[1] - scale.ticks[0]) if len(scale.ticks) > 1 else 1.0
+    step *= 100 if chart.percent else 1
+    for digits in range(4):
+        if abs(step * 10**digits - round(step * 10**digits)) < 1e-6:
+            return digits
+    return 3
+
+
+def _scale(chart: Chart) -> ch.Scale:
+    values = [v for _, series in chart.series for v in series]
+    if chart.zoom:
+        include = [*(chart.band or ()), *([chart.reference] if chart.reference is not None else [])]
+        top = 1.0 if chart.percent else None
+        return ch.zoomed_scale(values, include, chart.min_span, 0.0, top)
+    if chart.marks:
+        values += list(chart.marks)
+    return ch.scale_from_zero(values, chart.y_max)
+
+
+def below(chart: Chart) -> float:
+    """The room under a chart's plot: bar labels, group labels, the axis caption."""
+    return (
+        ch.SIZE + 4 + (ch.SIZE + 5 if chart.groups else 0) + (ch.SIZE + 5 if chart.x_label else 0)
+    )
+
+
+def chart_items(chart: Chart, frame: ch.Frame, lang: str, left: float) -> list[Item]:
+    """Head, axes and marks of one chart in `frame` (`left`: where its title starts)."""
+    scale = _scale(chart)
+    digits = _tick_digits(scale, chart)
+    items: list[Item] = []
+    key: list[ch.KeyEntry] = [
+        (ch.PALETTE[k % len(ch.PALETTE)], name, "line")
+        for k, (name, _) in enumerate(chart.series)
+        if name and len(chart.series) > 1
+    ]
+    key += [(color, text, "box") for color, text in chart.key]
+    if chart.reference is not None and chart.reference_label:
+        key.append((ch.REFERENCE, chart.reference_label, "dashed"))
+    if chart.band is not None:
+        items += ch.band(frame, scale, *chart.band)
+        key.append((ch.BAND_FILL, chart.band_label, "box"))
+    if chart.marks_label:
+        key.append((ch.REFERENCE, chart.marks_label, "line"))
+    items += ch.axes(frame, scale, lambda v: _format(v, chart, lang, digits))
+    if chart.reference is not None:  # under the bars and their values
+        items += ch.reference_line(frame, scale, chart.reference)
+    values = chart.series[0][1]
     if chart.kind == "bar":
-        values = chart.series[0][1]
-        return bar_chart(
+        value_label = None
+        if chart.values:
+            vd = 0 if chart.values == "count" else chart.value_digits
+            value_label = partial(_bar_value, chart=chart, lang=lang, digits=vd)
+        base = chart.reference if chart.from_reference else None
+        items += ch.bars(
             frame,
             values,
-            chart.labels,
-            chart.title,
-            chart.y_label,
-            label_every=every,
-            decimal=decimal,
+            scale,
+            base=base,
+            colors=chart.colors,
+            value_label=value_label,
+            marks=chart.marks,
         )
-    return line_chart(
-        frame,
-        chart.series,
-        chart.labels,
-        chart.title,
-        chart.y_label,
-        y_max=chart.y_max,
-        label_every=every,
-        decimal=decimal,
-    )
+        items += ch.x_labels(frame, chart.labels, chart.label_every, chart.edges)
+    else:
+        items += ch.polylines(frame, [v for _, v in chart.series], scale)
+        items += ch.point_labels(frame, chart.labels, chart.label_every)
+    if chart.groups:
+        items += ch.groups(frame, chart.groups, len(values))
+    if chart.x_label:
+        y = frame.y - below(chart) + 2
+        items.append(
+            Text(frame.x + frame.w / 2, y, chart.x_label, ch.SIZE, align="center", color=ch.AXIS)
+        )
+    items += ch.head(frame, chart.title, chart.y_label, key, left)
+    return items
+
+
+def _bar_value(value: float, chart: Chart, lang: str, digits: int) -> tuple[str, ...]:
+    """A bar's value as printed, longest first: with its unit, without, rounded."""
+    if chart.values == "count":
+        return (str(round(value)),) if value else ()
+    if chart.values == "percent":
+        shares = [number(100 * value, lang, d) for d in range(digits, -1, -1)]
+        return (_format(value, chart, lang, digits), *shares)
+    return tuple(number(value, lang, d) for d in range(digits, -1, -1))
 
 
 def _header(report: BalanceReport, box: Cursor, theme: Theme) -> list[Item]:
@@ -64,10 +143,42 @@ def _header(report: BalanceReport, box: Cursor, theme: Theme) -> list[Item]:
     ]
 
 
-def _chart(chart: Chart, lang: str, box: Cursor, theme: Theme) -> list[Item]:
-    top = box.top - CHART_ABOVE
-    frame = Frame(box.left + 14 * MM, top - CHART_H, box.width - 16 * MM, CHART_H)
-    return _chart_items(chart, frame, lang)
+def _chart(chart: Chart, lang: str, height: float, box: Cursor, theme: Theme) -> list[Item]:
+    top = box.top - CHART_GAP - ch.HEAD_H
+    frame = ch.Frame(box.left + Y_LABELS_W, top - height, box.width - Y_LABELS_W - 2 * MM, height)
+    return chart_items(chart, frame, lang, box.left)
+
+
+def _story(report: BalanceReport, lang: str, height: float, columns: int) -> list[Flowable]:
+    words = report.words
+    assert words is not None
+    table = (Column(words.figures, 3), Column("", 1, "right"))
+    story: list[Flowable] = [
+        Figure(HEADER_H, partial(_header, report)),
+        Table(table, tuple(tuple(pair) for pair in report.figures)),
+        Columns(columns),
+    ]
+    for chart in report.charts:
+        # the gap above is part of the chart's box, so charts line up across columns
+        box_h = CHART_GAP + ch.HEAD_H + height + below(chart)
+        story.append(Figure(box_h, partial(_chart, chart, lang, height)))
+    return story
+
+
+def _fill(pages: list[list[Item]], columns: int, frame: PageFrame) -> float:
+    """How full the emptiest page is: the share of its columns' height down to the lowest word."""
+    middle = (frame.left + frame.right) / 2
+    full = frame.top - frame.bottom
+
+    def page_fill(items: list[Item]) -> float:
+        lowest = [frame.top] * columns
+        for item in items:
+            if isinstance(item, Text) and item.y > frame.bottom - 1:  # not the footer
+                c = 1 if columns == 2 and item.x > middle else 0
+                lowest[c] = min(lowest[c], item.y)
+        return sum(frame.top - y for y in lowest) / (columns * full)
+
+    return min(page_fill(p) for p in pages)
 
 
 def layout_report(report: BalanceReport, lang: str, paper: str, landscape: bool) -> Document:
@@ -79,20 +190,32 @@ def layout_report(report: BalanceReport, lang: str, paper: str, landscape: bool)
     def footer(k: int, total: int) -> list[Item]:
         return [
             Text(MARGIN, MARGIN - 2, words.footer, 7, color=MID_GREY),
-            Text(width - MARGIN, MARGIN - 2, words.page(k, total), 7, align="right",
-                 color=MID_GREY),
-        ]  # fmt: skip
+            Text(
+                width - MARGIN, MARGIN - 2, words.page(k, total), 7, align="right", color=MID_GREY
+            ),
+        ]
 
-    frame = PageFrame(width, height, MARGIN, width - MARGIN, height - MARGIN, MARGIN + 8 * MM,
-                      footer=footer)  # fmt: skip
-    columns = (Column(words.figures, 3), Column("", 1, "right"))
-    story: list[Flowable] = [
-        Figure(HEADER_H, partial(_header, report)),
-        Table(columns, tuple(tuple(pair) for pair in report.figures)),
+    frame = PageFrame(
+        width,
+        height,
+        MARGIN,
+        width - MARGIN,
+        height - MARGIN,
+        MARGIN + 8 * MM,
+        column_gap=COLUMN_GAP,
+        footer=footer,
+    )
+    # the fewest pages, then the layout whose emptiest page is fullest (the tallest charts
+    # on a tie): charts spread over the pages instead of one left alone on the last; on a
+    # wide page they may also stand side by side
+    counts = (1, 2) if width - 2 * MARGIN > TWO_COLUMNS else (1,)
+    layouts = [
+        (flow_story(_story(report, lang, h, n), frame, THEME), n)
+        for n in counts
+        for h in CHART_HEIGHTS
     ]
-    for i, chart in enumerate(report.charts):
-        # each chart's box: its title above, the chart, the axis labels below
-        story += [Space(CHART_GAP - CHART_ABOVE - CHART_BELOW)] if i else []
-        story.append(Figure(CHART_ABOVE + CHART_H + CHART_BELOW, partial(_chart, chart, lang)))
-    pages = flow_story(story, frame, THEME)
+    fewest = min(len(p) for p, _ in layouts)
+    pages, _ = max(
+        (x for x in layouts if len(x[0]) == fewest), key=lambda x: _fill(x[0], x[1], frame)
+    )
     return Document(width, height, tuple(Page(tuple(p)) for p in pages), title=report.title)

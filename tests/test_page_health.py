@@ -257,15 +257,7 @@ def _check(case: Case, where: str, found: dict[tuple[str, str], list[str]]) -> N
 
 # --- what still fails, and whose it is -------------------------------------------------
 
-KNOWN: dict[tuple[str, str], str] = {
-    ("kribbeln-sheet", "boxes"): "#16 16k: long names run out of their cells",
-    ("kribbeln-sheet", "overlap"): "#16 16k: long names run over their neighbours",
-    ("kribbeln-sheet", "size"): "#16 16k: names at 6 pt, task text and row help below 8 pt",
-    ("kribbeln-sheet", "fields"): "#16 16k: pip fields 10.6 mm wide with 8 players (≥ 11 mm)",
-    ("kribbeln-rules", "used"): "#16 16k: landscape rules end on a page holding only the legend",
-    ("kribbeln-rules", "orphan"): "#16 16k: landscape: 'Farben und Zeichen' left at a page's foot",
-    ("report-koepfchen", "used"): "#16 16k: the second page is less than a quarter used",
-}
+KNOWN: dict[tuple[str, str], str] = {}
 
 
 def _params() -> list[Any]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -17,8 +18,19 @@ from tests.pdfcheck import chars_outside, fonts, page_texts
 
 def test_koepfchen_report_matches_the_analysis(run_cli, tmp_path: Path) -> None:
     out = tmp_path / "r.pdf"
-    result = run_cli("report", "--game", "koepfchen", "--profile", "einmaleins", "--seed", "3",
-                     "--players", "3", "--out", out)  # fmt: skip
+    result = run_cli(
+        "report",
+        "--game",
+        "koepfchen",
+        "--profile",
+        "einmaleins",
+        "--seed",
+        "3",
+        "--players",
+        "3",
+        "--out",
+        out,
+    )
     assert result.exit_code == 0, result.output + result.stderr
     data = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))["contents"]
     board, _ = make_board(load_profile("einmaleins"), 3)
@@ -29,12 +41,19 @@ def test_koepfchen_report_matches_the_analysis(run_cli, tmp_path: Path) -> None:
     assert data["win_by_seat"] == pytest.approx(race_exact(board.success, 3).win_by_seat, abs=1e-12)
     assert sum(data["win_by_seat"]) == pytest.approx(1, abs=1e-6)
     text = "\n".join(page_texts(out))
-    for heading in ("Erfolgschance entlang der Strecke", "Spieldauer eines Spielers allein",
-                    "Gewinnchance nach Sitzplatz, 3 Spieler", "Kennzahlen"):  # fmt: skip
+    for heading in (
+        "Erfolgschance entlang der Strecke",
+        "Spieldauer eines Spielers allein",
+        "Gewinnchance nach Sitzplatz, 3 Spieler",
+        "Kennzahlen",
+    ):
         assert heading in text
     assert chars_outside(out) == []
     assert all(fonts(out).values())
-    assert "0,2" in text and "0.2" not in text  # German decimal comma on the axes
+    # shares as percentages, with the German decimal comma and no decimal point anywhere
+    text = text.replace("\u202f", " ")
+    assert "\n100 %\n" in text and "\n0 %\n" in text and not re.search(r"\d\.\d", text)
+    assert "Sitzplatz 1 beginnt" in text and "gerecht: 33,3 %" in text
 
 
 def test_report_bad_players_is_exit_2(run_cli) -> None:
@@ -44,8 +63,9 @@ def test_report_bad_players_is_exit_2(run_cli) -> None:
 
 def test_kribbeln_report_matches_block_and_simulation(run_cli, tmp_path: Path) -> None:
     out = tmp_path / "k.pdf"
-    result = run_cli("report", "--game", "kribbeln", "--games", "400", "--players", "3",
-                     "--out", out)  # fmt: skip
+    result = run_cli(
+        "report", "--game", "kribbeln", "--games", "400", "--players", "3", "--out", out
+    )
     assert result.exit_code == 0, result.output + result.stderr
     data = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))["contents"]
     block = sample_block_of(load_block(), 6, 1)
@@ -64,8 +84,20 @@ def test_kribbeln_report_matches_block_and_simulation(run_cli, tmp_path: Path) -
 
 def test_kribbeln_report_simulates_the_very_sheets_it_charts(run_cli, tmp_path: Path) -> None:
     # regression: a 3-sheet report used to simulate six other sheets
-    result = run_cli("report", "--game", "kribbeln", "--pages", "3", "--seed", "7", "--games",
-                     "300", "--json", "--out", tmp_path / "r.pdf")  # fmt: skip
+    result = run_cli(
+        "report",
+        "--game",
+        "kribbeln",
+        "--pages",
+        "3",
+        "--seed",
+        "7",
+        "--games",
+        "300",
+        "--json",
+        "--out",
+        tmp_path / "r.pdf",
+    )
     assert result.exit_code == 0, result.output + result.stderr
     data = json.loads(result.stdout)
     charted = data["sheets"]

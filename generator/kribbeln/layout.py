@@ -3,24 +3,30 @@
 A sheet is a table: a header row of player names (a pip field and a small
 points field per player), ten rows — three colour areas of (task, task,
 Kribbeln), then the fourth Kribbeln row — and a totals row, with the tiebreak
-line, a short reminder of the rules and the colour legend below. Colour areas
-differ by tint, by a pattern that survives black-and-white printing and by
-their number; every task shows a swatch with the symbol of each colour it
-names. `sheet_geometry` computes the sizes first (testable as numbers);
-`sheet_items` only places what it says.
+line, the notes on playing (a task, the scoring, the Kribbeln fields) and the
+colour legend below. Colour areas differ by a tint that no die colour uses, by
+a pattern that survives black-and-white printing and by their number; every
+task shows a swatch with the symbol of each colour it names. Every sheet says
+the same at every player count and orientation, at least at `BODY` size:
+what does not fit shrinks to that size, never drops out. `sheet_geometry`
+computes the sizes first (testable as numbers); `sheet_items` only places
+what it says.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from generator.errors import DoesNotFit
 from generator.kribbeln.pages import KeyView, RowView, SheetView
-from generator.kribbeln.swatches import any_color_swatch, legend_row, swatch
+from generator.kribbeln.swatches import any_color_swatch, legend_row, legend_width, swatch
 from generator.render.flow import (
+    Balanced,
     BulletStyle,
     Column,
+    Columns,
     Flowable,
     Group,
     Heading,
@@ -34,7 +40,7 @@ from generator.render.flow import (
     flow_story,
     wrap,
 )
-from generator.render.fonts import fit_size, text_width
+from generator.render.fonts import ascent, descent, fit_size, text_width
 from generator.render.primitives import (
     MM,
     Align,
@@ -52,10 +58,13 @@ from generator.render.style import DARK_GREY, GREY, INK, LEADING, LIGHT_GREY, WH
 MARGIN = 12 * MM
 BAND_W = 9 * MM
 TASK_MIN_W = 44 * MM
-PLAYER_MIN_W = 16.5 * MM  # an 11 mm pip field (two handwritten digits) + a 5.5 mm points field
+PIP_MIN_W = 11 * MM  # two handwritten digits
+POINTS_MIN_W = 5.5 * MM
+PLAYER_MIN_W = PIP_MIN_W + POINTS_MIN_W
 PLAYER_PREF_W = 21 * MM  # what a player column gets while the task column is narrow
 PLAYER_MAX_W = 34 * MM
 TASK_PREF_W = 100 * MM  # beyond this the task column gives its room to the players
+TASK_CROWDED_W = 50 * MM  # with many players: what the task column takes before the players
 PIP_SHARE = 0.64
 TITLE_H = 13 * MM
 NAME_H = 10 * MM
@@ -63,11 +72,16 @@ SUB_H = 4.5 * MM
 TOTAL_H = 10 * MM
 TASK_MIN_H = 12 * MM
 TASK_MAX_H = 22 * MM
-KRIBBELN_SHARE = 0.85  # a Kribbeln row is this much the height of a task row
+KRIBBELN_SHARE = 0.75  # a Kribbeln row (a label and a short hint) against a task row
 SWATCH = 5.6 * MM
 PAD = 1.8 * MM
 THIN, THICK = 0.6, 1.5
 POINTS_FILL = "#eeeeee"
+BODY = 8.0  # the smallest size a player reads: task texts, row hints, names, notes
+LABEL_SIZE = 10.5  # "Kribbeln", "4. Kribbeln-Feld"
+NOTE_SIZE = BODY
+NOTES_TWO_COLUMNS = 220 * MM  # notes wider than this are set in two columns (landscape)
+NOTES_GAP = 8 * MM
 
 
 @dataclass(frozen=True)
@@ -79,12 +93,191 @@ class AreaStyle:
     pattern: str  # "horizontal" | "diagonal" | "dots" | "none"
 
 
+# Lilac, rose and sand: hues no die shows (red, orange, blue, black, yellow, green), so an
+# area is never mistaken for a colour a task names; in grey the patterns tell them apart.
 AREA_STYLES = {
-    1: AreaStyle("#d6e7f5", "#2f6ea5", "horizontal"),
-    2: AreaStyle("#dcefd5", "#3a7d35", "diagonal"),
-    3: AreaStyle("#ebdff3", "#7446a0", "dots"),
+    1: AreaStyle("#e6ddf3", "#6a45a6", "horizontal"),
+    2: AreaStyle("#f6dce8", "#a3366c", "diagonal"),
+    3: AreaStyle("#efe5d2", "#85602a", "dots"),
     4: AreaStyle("#e4e4e4", "#3a3a3a", "none"),
 }
+
+
+# --- the names in the header ------------------------------------------------------------
+
+NAME_SIZES = (10.5, 10.0, 9.5, 9.0, 8.5, BODY)
+NAME_PAD = 0.8 * MM
+NAME_LEADING = 1.12
+ELLIPSIS = "…"
+
+
+@dataclass(frozen=True)
+class NameSet:
+    """How the names of a header row are set: one size and weight, each name's lines."""
+
+    size: float
+    bold: bool
+    lines: tuple[tuple[str, ...], ...]  # per player column; () = blank
+
+
+def _tokens(name: str) -> list[str]:
+    """Where a name may break: after spaces and hyphens ("Anna-" "Lena", "Nguyễn " …)."""
+    tokens, current = [], ""
+    for ch in name:
+        current += ch
+        if ch in " -‐":
+            tokens.append(current)
+            current = ""
+    return [*tokens, current] if current else tokens
+
+
+def _fit_lines(name: str, size: float, bold: bool, width: float, lines: int) -> tuple[str, ...]:
+    """The name in at most `lines` lines of `width`, broken between words; () if it cannot be."""
+
+    def fits(text: str) -> bool:
+        return text_width(text.strip(), size, bold) <= width
+
+    if fits(name):
+        return (name,)
+    tokens = _tokens(name)
+    if lines < 2:
+        return ()
+    options = [
+        ("".join(tokens[:k]).strip(), "".join(tokens[k:]).strip()) for k in range(1, len(tokens))
+    ]
+    fitting = [o for o in options if fits(o[0]) and fits(o[1])]
+    if not fitting:
+        return ()
+    return min(fitting, key=lambda o: max(text_width(x, size, bold) for x in o))
+
+
+def _vowel(ch: str) -> bool:
+    return unicodedata.normalize("NFD", ch)[:1].lower() in "aeiouy"
+
+
+KEEP_TOGETHER = ("sch", "ch", "ck", "ph", "th", "sh")  # never split inside these
+
+
+def _syllable_breaks(word: str) -> list[int]:
+    """Where a word may be broken with a hyphen: before a consonant (or ch, sch …) and a vowel.
+
+    A rough rule of German and English hyphenation (Ma-xi-mi-li-an, Kier-ke-gaard,
+    Chris-to-pher), enough for a name that is too long for its cell; two letters
+    at least stay on either side.
+    """
+    breaks = []
+    i = 2
+    while i < len(word) - 1:
+        group = next((g for g in KEEP_TOGETHER if word[i:].lower().startswith(g)), word[i])
+        after = i + len(group)
+        if (
+            after < len(word)
+            and _vowel(word[after])
+            and not _vowel(group[0])
+            and any(_vowel(ch) for ch in word[:i])
+        ):
+            breaks.append(i)
+        i = after if len(group) > 1 else i + 1
+    return breaks
+
+
+def _shortened(name: str, size: float, bold: bool, width: float, lines: int) -> tuple[str, ...]:
+    """A name too long for its cell: broken inside words where needed, the last line ending "…"."""
+
+    def fits(text: str) -> bool:
+        return text_width(text, size, bold) <= width
+
+    out: list[str] = []
+    rest = name.strip()
+    while rest:
+        if fits(rest):
+            return (*out, rest)
+        if len(out) == lines - 1:  # the last line: as much as fits, then "…"
+            k = len(rest)
+            while k > 1 and not fits(rest[:k].rstrip(" -‐") + ELLIPSIS):
+                k -= 1
+            return (*out, rest[:k].rstrip(" -‐") + ELLIPSIS)
+        # the longest start that fits: at a space or hyphen, else at a syllable, else anywhere
+        spaces = [i + 1 for i, ch in enumerate(rest) if ch in " -‐" and fits(rest[: i + 1].strip())]
+        word_end = next((i for i, ch in enumerate(rest) if ch in " -‐"), len(rest))
+        syllables = [i for i in _syllable_breaks(rest[:word_end]) if fits(rest[:i] + "-")]
+        if spaces:
+            cut = max(spaces)
+            out.append(rest[:cut].strip())
+        else:
+            cut = max(syllables, default=0)
+            if not cut:
+                cut = max((k for k in range(1, len(rest)) if fits(rest[:k] + "-")), default=1)
+            out.append(rest[:cut] + "-")
+        rest = rest[cut:].strip()
+    return tuple(out)
+
+
+def name_set(names: Sequence[str], width: float, height: float = NAME_H) -> NameSet:
+    """One size and weight for the whole header row: the largest at which every name fits.
+
+    Up to two lines per name, broken between words. When even `BODY` size does not
+    hold a name that way, the row is set at `BODY` and that name is broken inside a
+    word and, beyond two lines, shortened with "…" — it never leaves its cell.
+    """
+    room = width - 2 * NAME_PAD
+
+    def lines_at(size: float) -> int:
+        return max(1, min(2, int((height - 2 * NAME_PAD) // (size * NAME_LEADING))))
+
+    for size in NAME_SIZES:
+        for bold in (True, False):
+            fitted = [_fit_lines(n, size, bold, room, lines_at(size)) if n else () for n in names]
+            if all(f or not n for f, n in zip(fitted, names)):
+                return NameSet(size, bold, tuple(fitted))
+    size = NAME_SIZES[-1]
+    fitted = [
+        (
+            _fit_lines(n, size, False, room, lines_at(size))
+            or _shortened(n, size, False, room, lines_at(size))
+        )
+        if n
+        else ()
+        for n in names
+    ]
+    return NameSet(size, False, tuple(fitted))
+
+
+# --- the notes below the table ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Notes:
+    """The tiebreak line, the notes (in one or two columns) and the legend, below the table."""
+
+    legend_beside: bool  # the legend on the tiebreak line (wide pages)
+    columns: tuple[tuple[tuple[str, ...], ...], ...]  # per column its paragraphs' lines
+    column_w: float
+    height: float
+
+
+TIE_SIZE = 10
+LEGEND_SIZE = 8
+PARA_GAP = 0.8 * MM
+
+
+def notes_layout(view: SheetView, width: float) -> Notes:
+    """Where the words below the table go on a page of usable `width`."""
+    words = view.words
+    tie_w = text_width(words["tiebreak"], TIE_SIZE, True)
+    beside = tie_w + 8 * MM + legend_width(words["legend"], view.legend, LEGEND_SIZE) <= width
+    texts = (words["reminder"], words["kribbeln_rule"])
+    count = 2 if width > NOTES_TWO_COLUMNS else 1
+    column_w = (width - (count - 1) * NOTES_GAP) / count
+    paragraphs = tuple(tuple(wrap(t, NOTE_SIZE, column_w)) for t in texts)
+    columns = tuple((p,) for p in paragraphs) if count == 2 else (paragraphs,)
+    step = NOTE_SIZE * LEADING
+    deepest = max(sum(len(p) for p in col) * step + (len(col) - 1) * PARA_GAP for col in columns)
+    height = 6 * MM + 4.5 * MM - step + deepest + (0 if beside else 6 * MM) + 2.5 * MM
+    return Notes(beside, columns, column_w, height)
+
+
+# --- the geometry -----------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -146,13 +339,9 @@ class SheetGeometry:
         return self.total_top - TOTAL_H
 
 
-def _bottom_lines(view: SheetView, width: float) -> list[str]:
-    return wrap(view.words["reminder"], 7, width)
-
-
 def bottom_height(view: SheetView, width: float) -> float:
-    """Tiebreak line, reminder, legend and footer below the table."""
-    return 8 * MM + len(_bottom_lines(view, width)) * 7 * LEADING + 8 * MM + 4 * MM
+    """Tiebreak line, notes and legend below the table."""
+    return notes_layout(view, width).height
 
 
 def sheet_geometry(view: SheetView, paper: str, landscape: bool) -> SheetGeometry:
@@ -171,9 +360,11 @@ def sheet_geometry(view: SheetView, paper: str, landscape: bool) -> SheetGeometr
             ("landscape",),
         )
     task_w = min(max(room_w - players * PLAYER_PREF_W, TASK_MIN_W), TASK_PREF_W)
+    if task_w < TASK_CROWDED_W:  # many players: the tasks keep 50 mm while the players can
+        task_w = max(TASK_MIN_W, min(TASK_CROWDED_W, room_w - players * PLAYER_MIN_W))
     player_w = min(PLAYER_MAX_W, (room_w - task_w) / players)
     task_w = room_w - players * player_w
-    pip_w = player_w * PIP_SHARE
+    pip_w = min(max(player_w * PIP_SHARE, PIP_MIN_W), player_w - POINTS_MIN_W)
     bottom = bottom_height(view, usable_w)
     room = page_h - 2 * MARGIN - TITLE_H - NAME_H - SUB_H - TOTAL_H - bottom
     task_h = min(TASK_MAX_H, room / (6 + 4 * KRIBBELN_SHARE))
@@ -182,9 +373,17 @@ def sheet_geometry(view: SheetView, paper: str, landscape: bool) -> SheetGeometr
         message = "the ten rows do not fit the page height; use portrait"
         raise DoesNotFit("landscape", message, needed / MM, page_h / MM)
     return SheetGeometry(
-        page_w, page_h, players, task_w, player_w, pip_w, player_w - pip_w, task_h,
-        task_h * KRIBBELN_SHARE, bottom,
-    )  # fmt: skip
+        page_w,
+        page_h,
+        players,
+        task_w,
+        player_w,
+        pip_w,
+        player_w - pip_w,
+        task_h,
+        task_h * KRIBBELN_SHARE,
+        bottom,
+    )
 
 
 # --- symbols and patterns ---------------------------------------------------------------
@@ -255,18 +454,22 @@ def _band(geo: SheetGeometry, area: int, top: float, bottom: float, label: str) 
     return items
 
 
-HINT_SIZE = 6.5
 TASK_LEADING = 1.18  # task texts are set tight to fit their cells
 STACK_BELOW = 40 * MM  # text narrower than this beside the swatches: swatches go on top
+STACKED_SWATCH = 5.0 * MM  # swatches above the text (a narrow column) are a little smaller
+SWATCH_GAP = 1.0 * MM  # between stacked swatches and the text below them
+CELL_PAD_V = 1.2 * MM  # the least room between a cell's text and its top or bottom edge
+TASK_SIZES = tuple(10.5 - 0.25 * k for k in range(19))  # 10.5 … 6 pt; the shipped tasks ≥ 8
 
 
 @dataclass(frozen=True)
 class TextBox:
-    """Where a task's text goes inside its cell, relative to the cell's left and top edges."""
+    """Where a task's text goes inside its cell, relative to the cell's left edge."""
 
     dx: float
-    drop: float  # from the cell's top edge to the top of the first line
     width: float
+    swatch: float  # the swatches' size
+    stacked: bool  # the text below the swatches (else beside them)
 
 
 def text_box(row: RowView, cell_w: float) -> TextBox:
@@ -274,94 +477,186 @@ def text_box(row: RowView, cell_w: float) -> TextBox:
     n = 1 if row.any_color else len(row.swatches)
     beside = PAD + n * SWATCH + (n - 1) * 1.0 * MM + 1.8 * MM
     if cell_w - PAD - beside >= STACK_BELOW or n == 0:
-        return TextBox(beside, PAD, cell_w - PAD - beside)
-    return TextBox(PAD, PAD + SWATCH + 1.2 * MM, cell_w - 2 * PAD)
+        return TextBox(beside, cell_w - PAD - beside, SWATCH, False)
+    return TextBox(PAD, cell_w - 2 * PAD, STACKED_SWATCH, True)
 
 
-def _fits(row: RowView, size: float, box: TextBox, h: float, hint: bool = True) -> bool:
-    """Whether the task text fits its cell at this size (above the hint line, if any)."""
+def _text_height(lines: int, size: float, leading: float) -> float:
+    """From the top of the first line's capitals to the foot of the last line's descenders."""
+    return ascent(size) + (lines - 1) * size * leading + descent(size)
+
+
+def _task_block(row: RowView, size: float, box: TextBox) -> tuple[list[str], float, float]:
+    """The task's lines, the height of swatches and text together, and the text's drop in it."""
     lines = wrap(row.text, size, box.width, bold=True)
-    text_bottom = box.drop + 0.8 * size + (len(lines) - 1) * size * TASK_LEADING + 0.3 * size
-    limit = h - PAD - 0.2 * HINT_SIZE - 0.8 * HINT_SIZE - 1.0 if hint else h - PAD
-    return text_bottom <= limit and all(text_width(line, size, True) <= box.width for line in lines)
+    text_h = _text_height(len(lines), size, TASK_LEADING)
+    if box.stacked:
+        return lines, box.swatch + SWATCH_GAP + text_h, box.swatch + SWATCH_GAP
+    return lines, max(box.swatch, text_h), max(0.0, (box.swatch - text_h) / 2)
 
 
-def task_text_size(view: SheetView, geo: SheetGeometry, largest: float = 10.5) -> float:
-    """One text size for every task of a sheet: the largest at which all of them fit.
+def _fits(row: RowView, size: float, box: TextBox, h: float) -> bool:
+    """Whether the task text fits its cell at this size, clear of the cell's edges."""
+    lines, block_h, _ = _task_block(row, size, box)
+    return block_h <= h - 2 * CELL_PAD_V and all(
+        text_width(line, size, True) <= box.width for line in lines
+    )
 
-    Down to 7 pt every task keeps its family line; below that (narrow columns,
-    many players) a task whose text needs the room drops it, down to 5.5 pt.
-    """
+
+def task_text_size(view: SheetView, geo: SheetGeometry) -> float:
+    """One text size for every task of a sheet: the largest at which all of them fit."""
     rows = [r for r in view.rows if r.kind == "task"]
-    size = largest
-
-    def fit(hint: bool) -> bool:
-        return all(_fits(r, size, text_box(r, geo.task_w), geo.task_h, hint) for r in rows)
-
-    while size > 7.0 and not fit(True):
-        size -= 0.25
-    while size > 5.5 and not fit(True) and not fit(False):
-        size -= 0.25
-    return size
+    for size in TASK_SIZES:
+        if all(_fits(r, size, text_box(r, geo.task_w), geo.task_h) for r in rows):
+            return size
+    return TASK_SIZES[-1]
 
 
-def _task_cell(view: SheetView, row: RowView, x: float, top: float, w: float, h: float,
-               size: float) -> list[Item]:  # fmt: skip
+def _task_cell(
+    view: SheetView, row: RowView, x: float, top: float, w: float, h: float, size: float
+) -> list[Item]:
+    """Swatches and text, centred as one block between the cell's top and bottom."""
     items: list[Item] = []
-    sw_y = top - PAD - SWATCH
+    box = text_box(row, w)
+    lines, block_h, drop = _task_block(row, size, box)
+    block_top = top - CELL_PAD_V - max(0.0, (h - 2 * CELL_PAD_V - block_h) / 2)
+    s = box.swatch
     if row.any_color:
-        items += any_color_swatch(x + PAD, sw_y, SWATCH, view.legend)
+        items += any_color_swatch(x + PAD, block_top - s, s, view.legend)
     else:
         for k, sw in enumerate(row.swatches):
-            items += swatch(x + PAD + k * (SWATCH + 1.0 * MM), sw_y, SWATCH, sw)
-    box = text_box(row, w)
-    hints = row.hints if _fits(row, size, box, h, hint=True) else ()
-    y = top - box.drop - 0.8 * size
-    for line in wrap(row.text, size, box.width, bold=True):
+            items += swatch(x + PAD + k * (s + 1.0 * MM), block_top - s, s, sw)
+    y = block_top - drop - ascent(size)
+    for line in lines:
         items.append(Text(x + box.dx, y, line, size, bold=True))
         y -= size * TASK_LEADING
-    for hint in hints:
-        items.append(Text(x + box.dx, top - h + PAD + 0.2 * HINT_SIZE, hint, HINT_SIZE,
-                          color=GREY))  # fmt: skip
     return items
 
 
-def _kribbeln_cell(row: RowView, x: float, top: float, w: float, h: float) -> list[Item]:
-    items: list[Item] = []
-    size = 10.5
-    items.append(Text(x + PAD, top - PAD - 0.8 * size, row.text, size, bold=True))
-    label_w = text_width(row.text, size, True) + 4 * MM
-    if w - 2 * PAD - label_w >= 75 * MM:  # a wide column: the hints go beside the label
-        x, w = x + label_w, w - label_w
-        room = h - 2 * PAD
-        first = top - PAD
+HINT_SIZES = tuple(9.0 - 0.25 * k for k in range(13))  # 9 … 6 pt; the shipped hints ≥ 8
+HINT_LEADING = 1.2
+LABEL_GAP = 3 * MM  # between the label and hints beside it
+BESIDE_MIN = 30 * MM  # narrower hints do not go beside the label
+
+
+@dataclass(frozen=True)
+class HintBox:
+    """Where a Kribbeln row's hints go, relative to the cell's left and top edges."""
+
+    dx: float
+    width: float
+    drop: float  # from the cell's top to the top of the room for the hints
+    room: float  # the height they may take
+
+    @property
+    def beside(self) -> bool:
+        return self.drop <= CELL_PAD_V
+
+
+def _hint_boxes(row: RowView, w: float, h: float) -> list[HintBox]:
+    """Beside the label (preferred), else below it."""
+    label_w = text_width(row.text, LABEL_SIZE, True) + LABEL_GAP
+    below = CELL_PAD_V + ascent(LABEL_SIZE) + descent(LABEL_SIZE) + 0.8 * MM
+    boxes = [HintBox(PAD, w - 2 * PAD, below, h - below - CELL_PAD_V)]
+    if w - 2 * PAD - label_w >= BESIDE_MIN:
+        boxes.insert(
+            0, HintBox(PAD + label_w, w - 2 * PAD - label_w, CELL_PAD_V, h - 2 * CELL_PAD_V)
+        )
+    return boxes
+
+
+def _hint_lines(row: RowView, size: float, width: float) -> list[str]:
+    return [line for hint in row.hints for line in wrap(hint, size, width)]
+
+
+def _hints_fit(row: RowView, size: float, box: HintBox) -> bool:
+    lines = _hint_lines(row, size, box.width)
+    high = _text_height(len(lines), size, HINT_LEADING)
+    return high <= box.room and all(text_width(line, size) <= box.width for line in lines)
+
+
+def hint_box(row: RowView, w: float, h: float, size: float) -> HintBox:
+    """Where the hints fit at `size` in the fewest lines, beside the label on a tie."""
+    boxes = _hint_boxes(row, w, h)
+    fitting = [b for b in boxes if _hints_fit(row, size, b)]
+    if not fitting:
+        return boxes[-1]
+    return min(fitting, key=lambda b: len(_hint_lines(row, size, b.width)))
+
+
+def hint_size(view: SheetView, geo: SheetGeometry) -> float:
+    """One size for the hints of every Kribbeln row of a sheet: the largest that fits whole."""
+    rows = [r for r in view.rows if r.kind == "kribbeln"]
+    for size in HINT_SIZES:
+        if all(
+            any(_hints_fit(r, size, b) for b in _hint_boxes(r, geo.task_w, geo.kribbeln_h))
+            for r in rows
+        ):
+            return size
+    return HINT_SIZES[-1]
+
+
+def _kribbeln_cell(
+    row: RowView, x: float, top: float, w: float, h: float, size: float
+) -> list[Item]:
+    """The label and its hints, beside or below it, centred in the row."""
+    box = hint_box(row, w, h, size)
+    lines = _hint_lines(row, size, box.width)
+    high = _text_height(len(lines), size, HINT_LEADING)
+    label_h = ascent(LABEL_SIZE) + descent(LABEL_SIZE)
+    if box.beside:
+        label_top = top - h / 2 + label_h / 2
+        hints_top = top - h / 2 + high / 2
+        if len(lines) == 1:  # one line: on the label's baseline
+            hints_top = label_top - ascent(LABEL_SIZE) + ascent(size)
     else:
-        room = h - 2 * PAD - size - 0.8 * MM
-        first = top - PAD - size - 0.8 * MM
-    hint_size = 6.6
-    while True:  # the hints wrap; shrink them until they fit the row
-        lines = [line for hint in row.hints for line in wrap(hint, hint_size, w - 2 * PAD)]
-        if len(lines) * hint_size * 1.22 <= room or hint_size <= 5.6:
-            break
-        hint_size -= 0.2
-    fit = max(0, int(room // (hint_size * 1.22)))
-    if len(lines) > fit:  # a narrow column: keep the hints that fit whole
-        lines = []
-        for hint in row.hints:
-            more = wrap(hint, hint_size, w - 2 * PAD)
-            if len(lines) + len(more) > fit:
-                break
-            lines += more
-    y = first - 0.85 * hint_size
+        block = box.drop - CELL_PAD_V + high
+        label_top = top - CELL_PAD_V - max(0.0, (h - 2 * CELL_PAD_V - block) / 2)
+        hints_top = label_top - (box.drop - CELL_PAD_V)
+    items: list[Item] = [
+        Text(x + PAD, label_top - ascent(LABEL_SIZE), row.text, LABEL_SIZE, bold=True)
+    ]
+    y = hints_top - ascent(size)
     for line in lines:
-        items.append(Text(x + PAD, y, line, hint_size, color=DARK_GREY))
-        y -= hint_size * 1.22
+        items.append(Text(x + box.dx, y, line, size, color=DARK_GREY))
+        y -= size * HINT_LEADING
     return items
 
 
-def sheet_items(view: SheetView, geo: SheetGeometry, text_size: float | None = None) -> list[Item]:
-    """Every box, line and word of one sheet (task text at `text_size`, default: what fits)."""
-    task_size = text_size or task_text_size(view, geo)
+def _names(geo: SheetGeometry, names: NameSet) -> list[Item]:
+    """Each name centred in its cell, its lines as one block."""
+    items: list[Item] = []
+    step = names.size * NAME_LEADING
+    middle = geo.header_top - NAME_H / 2
+    for p, lines in enumerate(names.lines):
+        cx = geo.players_x + (p + 0.5) * geo.player_w
+        y = centred(middle + (len(lines) - 1) * step / 2, names.size)
+        for line in lines:
+            items.append(Text(cx, y, line, names.size, names.bold, "center"))
+            y -= step
+    return items
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """The sizes a whole pad shares, so its sheets look alike."""
+
+    task: float
+    hint: float
+
+
+def pad_sizes(views: Sequence[SheetView], geos: Sequence[SheetGeometry]) -> Sizes:
+    """The largest task and hint sizes at which every sheet of the pad fits."""
+    pairs = list(zip(views, geos))
+    return Sizes(
+        min((task_text_size(v, g) for v, g in pairs), default=TASK_SIZES[0]),
+        min((hint_size(v, g) for v, g in pairs), default=HINT_SIZES[0]),
+    )
+
+
+def sheet_items(view: SheetView, geo: SheetGeometry, sizes: Sizes | None = None) -> list[Item]:
+    """Every box, line and word of one sheet (at the pad's `sizes`, default: what fits)."""
+    sizes = sizes or pad_sizes([view], [geo])
     items: list[Item] = []
     words = view.words
     x0, top = geo.left, geo.page_h - MARGIN
@@ -375,27 +670,25 @@ def sheet_items(view: SheetView, geo: SheetGeometry, text_size: float | None = N
     items.append(Rect(x0, y - head_h, BAND_W + geo.task_w, head_h, stroke=None, fill="#f4f4f4"))
     label_y = centred(y - head_h / 2, 9)
     items.append(Text(x0 + BAND_W + PAD, label_y, words["players"], 9, bold=True))
-    for p, name in enumerate(view.names):
+    for p in range(geo.players):
         px = geo.players_x + p * geo.player_w
         items.append(Rect(px, y - NAME_H, geo.player_w, NAME_H, line_width=THICK))
-        if name:
-            size = fit_size(name, 10.5, geo.player_w - 2 * 1.2 * MM, bold=True, minimum=6)
-            items.append(
-                Text(px + geo.player_w / 2, centred(y - NAME_H / 2, size), name, size, True,
-                     "center")
-            )  # fmt: skip
         sub = y - NAME_H
         items.append(Rect(px, sub - SUB_H, geo.pip_w, SUB_H, fill="#f4f4f4", line_width=THIN))
         items.append(
-            Rect(px + geo.pip_w, sub - SUB_H, geo.points_w, SUB_H, fill=POINTS_FILL,
-                 line_width=THIN)
-        )  # fmt: skip
+            Rect(
+                px + geo.pip_w, sub - SUB_H, geo.points_w, SUB_H, fill=POINTS_FILL, line_width=THIN
+            )
+        )
         for label, cx, w in (
             (words["pips"], px + geo.pip_w / 2, geo.pip_w),
             (words["points"], px + geo.pip_w + geo.points_w / 2, geo.points_w),
         ):
-            s = fit_size(label, 6.5, w - 1.0 * MM, minimum=4.5)
-            items.append(Text(cx, centred(sub - SUB_H / 2, s), label, s, align="center"))
+            s = fit_size(label, 6.5, w - 1.0 * MM, minimum=6)  # column labels: grey fine print
+            items.append(
+                Text(cx, centred(sub - SUB_H / 2, s), label, s, align="center", color=GREY)
+            )
+    items += _names(geo, name_set(view.names, geo.player_w))
     # the ten rows
     tops = geo.row_tops([r.kind for r in view.rows])
     task_x = x0 + BAND_W
@@ -406,16 +699,17 @@ def sheet_items(view: SheetView, geo: SheetGeometry, text_size: float | None = N
         fill = style.tint if kribbeln else None
         items.append(Rect(task_x, row_top - h, geo.task_w, h, fill=fill, line_width=THIN))
         if kribbeln:
-            items += _kribbeln_cell(row, task_x, row_top, geo.task_w, h)
+            items += _kribbeln_cell(row, task_x, row_top, geo.task_w, h, sizes.hint)
         else:
-            items += _task_cell(view, row, task_x, row_top, geo.task_w, h, task_size)
+            items += _task_cell(view, row, task_x, row_top, geo.task_w, h, sizes.task)
         for p in range(geo.players):
             px = geo.players_x + p * geo.player_w
             items.append(Rect(px, row_top - h, geo.pip_w, h, fill=fill, line_width=THIN))
             items.append(
-                Rect(px + geo.pip_w, row_top - h, geo.points_w, h, fill=POINTS_FILL,
-                     line_width=THIN)
-            )  # fmt: skip
+                Rect(
+                    px + geo.pip_w, row_top - h, geo.points_w, h, fill=POINTS_FILL, line_width=THIN
+                )
+            )
     # area bands and the heavy lines between areas
     first: dict[int, float] = {}
     for row, row_top in zip(view.rows, tops):
@@ -431,27 +725,59 @@ def sheet_items(view: SheetView, geo: SheetGeometry, text_size: float | None = N
         items.append(Line(px, geo.header_top, px, geo.table_bottom, line_width=THICK))
     # totals
     t_top = geo.total_top
-    items.append(Rect(x0, t_top - TOTAL_H, BAND_W + geo.task_w, TOTAL_H, fill="#f4f4f4",
-                      line_width=THIN))  # fmt: skip
     items.append(
-        Text(task_x + geo.task_w - PAD, centred(t_top - TOTAL_H / 2, 10), words["total"], 10,
-             True, "right")
-    )  # fmt: skip
+        Rect(x0, t_top - TOTAL_H, BAND_W + geo.task_w, TOTAL_H, fill="#f4f4f4", line_width=THIN)
+    )
+    items.append(
+        Text(
+            task_x + geo.task_w - PAD,
+            centred(t_top - TOTAL_H / 2, 10),
+            words["total"],
+            10,
+            True,
+            "right",
+        )
+    )
     for p in range(geo.players):
         px = geo.players_x + p * geo.player_w
         items.append(Rect(px, t_top - TOTAL_H, geo.player_w, TOTAL_H, line_width=THICK))
-    items.append(Rect(x0, geo.table_bottom, geo.table_w, geo.header_top - geo.table_bottom,
-                      stroke=INK, line_width=THICK))  # fmt: skip
-    # below the table: tiebreak line, reminder, legend, footer
-    y = geo.table_bottom - 6 * MM
-    items.append(Text(x0, y, words["tiebreak"], 10, bold=True))
-    y -= 4.5 * MM
-    for line in _bottom_lines(view, geo.table_w):
-        items.append(Text(x0, y, line, 7, color=DARK_GREY))
-        y -= 7 * LEADING
-    y -= 5.5 * MM
-    items += legend_row(words["legend"], view.legend, x0, y, 8)
+    items.append(
+        Rect(
+            x0,
+            geo.table_bottom,
+            geo.table_w,
+            geo.header_top - geo.table_bottom,
+            stroke=INK,
+            line_width=THICK,
+        )
+    )
+    items += _notes(view, geo, x0, geo.page_w - 2 * MARGIN)
     items.append(Text(right, MARGIN - 4 * MM, words["footer"], 6, color=LIGHT_GREY, align="right"))
+    return items
+
+
+def _notes(view: SheetView, geo: SheetGeometry, x0: float, width: float) -> list[Item]:
+    """Below the table: the tiebreak line, the notes in their columns, the legend."""
+    notes = notes_layout(view, width)
+    words = view.words
+    y = geo.table_bottom - 6 * MM
+    items: list[Item] = [Text(x0, y, words["tiebreak"], TIE_SIZE, bold=True)]
+    if notes.legend_beside:
+        lx = x0 + width - legend_width(words["legend"], view.legend, LEGEND_SIZE)
+        items += legend_row(words["legend"], view.legend, lx, y, LEGEND_SIZE)
+    step = NOTE_SIZE * LEADING
+    last = y
+    for c, paragraphs in enumerate(notes.columns):
+        cx = x0 + c * (notes.column_w + NOTES_GAP)
+        ny = y - 4.5 * MM
+        for lines in paragraphs:
+            for line in lines:
+                items.append(Text(cx, ny, line, NOTE_SIZE, color=DARK_GREY))
+                last = min(last, ny)
+                ny -= step
+            ny -= PARA_GAP
+    if not notes.legend_beside:
+        items += legend_row(words["legend"], view.legend, x0, last - 6 * MM, LEGEND_SIZE)
     return items
 
 
@@ -483,22 +809,41 @@ def rules_theme(size: float) -> Theme:
         paragraphs={"body": TextStyle(size, after=2 * MM, keep_lines=None)},
         bullet=BulletStyle(
             TextStyle(size, after=1.2 * MM, indent=4 * MM, keep_lines=None),
-            label_dx=1 * MM, label_bold=False, label_after=True,
+            label_dx=1 * MM,
+            label_bold=False,
+            label_after=True,
         ),
-    )  # fmt: skip
+    )
 
 
 def text_frame(page_w: float, page_h: float, footer: str = "") -> PageFrame:
     """The text area of the rules and key pages, with the footer (if any) on every page."""
     line = Text(page_w - MARGIN, MARGIN - 4 * MM, footer, 6, color=LIGHT_GREY, align="right")
     return PageFrame(
-        page_w, page_h, MARGIN, page_w - MARGIN, page_h - MARGIN, MARGIN,
-        footer=(lambda k, n: [line]) if footer else None, footer_first=True,
-    )  # fmt: skip
+        page_w,
+        page_h,
+        MARGIN,
+        page_w - MARGIN,
+        page_h - MARGIN,
+        MARGIN,
+        column_gap=RULES_GAP,
+        footer=(lambda k, n: [line]) if footer else None,
+        footer_first=True,
+    )
+
+
+RULES_GAP = 10 * MM
+RULES_ONE_COLUMN = 200 * MM  # a wider text area (landscape) sets the rules in two columns
 
 
 def rules_pages(story: Sequence[Flowable], page_w: float, page_h: float) -> list[list[Item]]:
-    """The rules page: 9.5 pt text, smaller (down to 8 pt) if that keeps it on one page."""
+    """The rules page: 9.5 pt text, smaller (down to 8 pt) if that keeps it on one page.
+
+    On a wide page the rules run in two columns under the title, so no line is
+    much longer than on a portrait page.
+    """
+    if page_w - 2 * MARGIN > RULES_ONE_COLUMN and story:
+        story = [story[0], Columns(2), *story[1:]]
     for size in (9.5, 9.0, 8.5, 8.0):
         pages = flow_story(story, text_frame(page_w, page_h), rules_theme(size))
         if len(pages) == 1:
@@ -506,18 +851,40 @@ def rules_pages(story: Sequence[Flowable], page_w: float, page_h: float) -> list
     return pages
 
 
+KEY_ROWS = (KEY_ROW, 5.0 * MM, 4.6 * MM)  # tighter rows where that saves a page
+
+
 def key_pages(key: KeyView, page_w: float, page_h: float) -> list[list[Item]]:
-    """The answer key: title, notes, then one table per sheet, kept with its heading."""
+    """The answer key: title, notes, then one table per sheet, kept with its heading.
+
+    On a wide page the notes run in two columns; the table rows are as tall as
+    they can be without an extra page (a last page with one table on it).
+    """
     columns = tuple(Column(t, w, a) for t, w, a in zip(key.columns, KEY_WIDTHS, KEY_ALIGN))
     story: list[Flowable] = [Heading(key.title, 1)]
-    story += [Paragraph(note, "note") for note in key.intro]
+    notes = [Paragraph(note, "note") for note in key.intro]
+    if page_w - 2 * MARGIN > RULES_ONE_COLUMN:
+        story += [Columns(2), Balanced(tuple(Group((n,)) for n in notes)), Columns(1)]
+    else:
+        story += notes
     story.append(Space(2 * MM))
     for section in key.sections:
         story.append(
-            Group((Heading(section.heading), Paragraph(section.summary, "summary"),
-                   Table(columns, section.rows)))
-        )  # fmt: skip
-    return flow_story(story, text_frame(page_w, page_h, key.footer), KEY_THEME)
+            Group(
+                (
+                    Heading(section.heading),
+                    Paragraph(section.summary, "summary"),
+                    Table(columns, section.rows),
+                )
+            )
+        )
+    frame = text_frame(page_w, page_h, key.footer)
+    layouts = [flow_story(story, frame, _key_theme(row)) for row in KEY_ROWS]
+    return min(layouts, key=len)
+
+
+def _key_theme(row_h: float) -> Theme:
+    return Theme(KEY_THEME.headings, KEY_THEME.paragraphs, table=TableStyle(7.5, row_h, 4 * MM))
 
 
 @dataclass(frozen=True)
@@ -541,9 +908,8 @@ def layout_block(
     """The block: every sheet (one per page), then the rules page(s), then the answer key."""
     page_w, page_h = page_size(paper, landscape)
     geos = [sheet_geometry(v, paper, landscape) for v in sheets]
-    # one task text size for the whole pad, so the sheets look alike
-    size = min((task_text_size(v, g) for v, g in zip(sheets, geos)), default=10.5)
-    sheet_pages = [sheet_items(v, g, size) for v, g in zip(sheets, geos)]
+    sizes = pad_sizes(sheets, geos)  # one task and hint size for the whole pad
+    sheet_pages = [sheet_items(v, g, sizes) for v, g in zip(sheets, geos)]
     rule_pages = rules_pages(rules, page_w, page_h) if rules is not None else []
     answer_pages = key_pages(key, page_w, page_h) if key is not None else []
     pages = tuple(Page(tuple(p)) for p in sheet_pages + rule_pages + answer_pages)

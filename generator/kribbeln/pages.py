@@ -94,7 +94,7 @@ def sheet_view(
                     "task",
                     row.area,
                     task_text(task, dice, lang, tasks_t),
-                    (family_name(task.family, lang, tasks_t),),
+                    (),  # the family is the designer's word: the key names it, not the sheet
                     swatches(dice, task.colors, lang),
                     any_color=not task.colors,
                 )
@@ -104,9 +104,14 @@ def sheet_view(
                 RowView(row.number, "kribbeln", row.area, t("final_label"), (t("final_hint"),))
             )
         else:
-            hints = (t("kribbeln_hint_use"), t("kribbeln_hint_roll"))
             rows.append(
-                RowView(row.number, "kribbeln", row.area, t("kribbeln_label", area=row.area), hints)
+                RowView(
+                    row.number,
+                    "kribbeln",
+                    row.area,
+                    t("kribbeln_label", area=row.area),
+                    (t("kribbeln_hint"),),
+                )
             )
     words = {
         "title": t("title"),
@@ -117,6 +122,7 @@ def sheet_view(
         "total": t("total_label"),
         "tiebreak": t("tiebreak"),
         "reminder": t("reminder", rolls=rolls),
+        "kribbeln_rule": t("kribbeln_rule", rolls=rolls),
         "legend": t("legend_label"),
         "any_color": t("any_color"),
         "footer": t("footer", number=sheet.number, of=of, seed=seed),

@@ -24,10 +24,12 @@ class Swatch:
 
 def _regular(cx: float, cy: float, r: float, n: int, turn: float = 90.0) -> tuple:
     return tuple(
-        (cx + r * math.cos(math.radians(turn + 360 * k / n)),
-         cy + r * math.sin(math.radians(turn + 360 * k / n)))
+        (
+            cx + r * math.cos(math.radians(turn + 360 * k / n)),
+            cy + r * math.sin(math.radians(turn + 360 * k / n)),
+        )
         for k in range(n)
-    )  # fmt: skip
+    )
 
 
 def _cross(cx: float, cy: float, r: float, w: float, angle: float) -> tuple:
@@ -92,15 +94,31 @@ def any_color_swatch(x: float, y: float, size: float, legend: Sequence[Swatch]) 
     return items
 
 
+LEGEND_SWATCH = 4.6 * MM
+
+
+def _legend_steps(label: str, legend: Sequence[Swatch], size: float) -> list[float]:
+    """Where each swatch starts, from the row's left edge, and (last) where the row ends."""
+    cx = text_width(label, size, True) + 2.5 * MM
+    steps = []
+    for sw in legend:
+        steps.append(cx)
+        cx += LEGEND_SWATCH + 1.2 * MM + text_width(sw.name, size) + 3.5 * MM
+    return [*steps, cx - 3.5 * MM]
+
+
+def legend_width(label: str, legend: Sequence[Swatch], size: float) -> float:
+    """How wide `legend_row` draws."""
+    return _legend_steps(label, legend, size)[-1]
+
+
 def legend_row(label: str, legend: Sequence[Swatch], x: float, y: float, size: float) -> list[Item]:
     """A row of swatches with the colour names; y is the baseline of the names."""
     items: list[Item] = [Text(x, y, label, size, bold=True)]
-    cx = x + text_width(label, size, True) + 2.5 * MM
-    s = 4.6 * MM
-    for sw in legend:
-        items += swatch(cx, y - 1.2, s, sw)
-        items.append(Text(cx + s + 1.2 * MM, y, sw.name, size))
-        cx += s + 1.2 * MM + text_width(sw.name, size) + 3.5 * MM
+    s = LEGEND_SWATCH
+    for sw, dx in zip(legend, _legend_steps(label, legend, size)):
+        items += swatch(x + dx, y - 1.2, s, sw)
+        items.append(Text(x + dx + s + 1.2 * MM, y, sw.name, size))
     return items
 
 

@@ -419,11 +419,9 @@ class _Flow:
             own = style.before + self._height(flowable.text, style) + style.after
             return own + self._lead(flowables, i + 1)
         if isinstance(flowable, Paragraph):
-            style = self.theme.paragraphs[flowable.role]
-            return style.size * style.leading
+            return self._kept(flowable.text, self.theme.paragraphs[flowable.role])
         if isinstance(flowable, Bullet) and self.theme.bullet is not None:
-            style = self.theme.bullet.text
-            return style.size * style.leading
+            return self._kept(flowable.text, self.theme.bullet.text)
         if isinstance(flowable, Table):
             return 2 * self.theme.table.row_h  # the header and one row
         if isinstance(flowable, Figure):
@@ -435,6 +433,13 @@ class _Flow:
         if isinstance(flowable, Balanced) and flowable.groups:
             return self._lead(flowable.groups[0].flowables, 0)
         return 0.0
+
+    def _kept(self, text: str, style: TextStyle) -> float:
+        """The height of the lines of `text` that move on together (keep_lines None: all)."""
+        if style.keep_lines is None:
+            return self._height(text, style) + style.after
+        lines = wrap(text, style.size, self.cursor.width - style.indent, style.bold)
+        return min(style.keep_lines, len(lines)) * style.size * style.leading
 
     def _heading(self, heading: Heading, lead: float) -> None:
         style = self.theme.headings[heading.level]
