@@ -1,10 +1,12 @@
 """Geometry of the maths worksheets and their answer key: cells, dice, lines and words, in points.
 
-A sheet page is a header (title, the version badge, Name / Class / Date / Score
-lines), then the sections: a heading and an instruction, then the problems in a
-grid of cells. A cell shows the problem number, the dice (pips) or cards (digits),
-an arrow and the target in a heavy box, and ruled lines to write the calculation
-on. Every page of a version is a reusable form; a pupil's page adds only the name.
+A sheet page is a header (title in up to two lines, the version badge, a Name row,
+then Class / Date / Score), then the sections: a heading and an instruction, then the
+problems in a grid of cells. A cell shows the problem number in a disc, the dice
+(pips) or cards (digits) — in large print in two rows where one row would make them
+small —, an arrow and the target in a heavy box, and ruled lines to write the
+calculation on. A version's rows are spread evenly over its pages. Every page of a
+version is a reusable form; a pupil's page adds only the name, class and date.
 """
 
 from __future__ import annotations
@@ -395,6 +397,15 @@ def _spot(start: float, end: float, y: float) -> NameSpot:
     return NameSpot(start + 1 * MM, y - 1, end - start - 2 * MM)  # the line of `_field`
 
 
+CLASS_LINE = 18 * MM
+SCORE_LINE = 22 * MM
+
+
+def _label_w(label: str, style: Style) -> float:
+    """A field's label and the space before its line (as `_field` draws them)."""
+    return text_width(label, style.label) + 1.5 * MM
+
+
 def _first_header(letter: str, words: SheetWords, geo: Geometry) -> tuple[list[Item], Spots, float]:
     """Title, badge and the four fields; returns the items, the fill-in spots and the bottom."""
     style = geo.style
@@ -408,15 +419,15 @@ def _first_header(letter: str, words: SheetWords, geo: Geometry) -> tuple[list[I
     title_y = first_y - (len(lines) - 1) * step
     row1 = title_y - style.field_gap - 0.25 * style.title
     row2 = row1 - style.field_gap
-    # the name has the whole first row (long names stay large); class, date, score below
-    width = room_right - geo.left
-    split1 = geo.left + 0.22 * width  # a class is short, a date may be "Dienstag, 1. Juni"
-    split2 = geo.left + 0.64 * width
+    # the name has the whole first row (long names stay large); class, date, score below:
+    # the class and the score get lines a hand writes "3b" and "18" on, the date the rest
     gap = 4 * MM
+    split1 = geo.left + _label_w(words.klass, style) + CLASS_LINE + gap
+    total_w = text_width(words.score_total, style.label)
+    split2 = room_right - total_w - _label_w(words.score, style) - SCORE_LINE
     name_items, name_start = _field(words.name, geo.left, room_right, row1, style.label)
     class_items, class_start = _field(words.klass, geo.left, split1 - gap, row2, style.label)
     date_items, date_start = _field(words.date, split1, split2 - gap, row2, style.label)
-    total_w = text_width(words.score_total, style.label)
     score_items, _ = _field(words.score, split2, room_right - total_w - 1.5 * MM, row2, style.label)
     total = Text(room_right, row2, words.score_total, style.label, align="right")
     items += name_items + class_items + date_items + score_items + [total]
