@@ -10,15 +10,13 @@ processor time, children included). Without git history the baseline is skipped.
 
 from __future__ import annotations
 
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from bench.common import dicesheets, process_times
+from bench.common import dicesheets, process_times, source_at
 
 BASE = "ac8702d"
-ROOT = Path(__file__).resolve().parent.parent
 RUN = (
     "import os, sys\n"
     "if sys.argv[1] == 'hide-accel':\n"
@@ -58,14 +56,8 @@ def main() -> None:
             flush=True,
         )
         base = tmp / "base-src"
-        base.mkdir()
-        archive = subprocess.run(
-            ["git", "-C", str(ROOT), "archive", BASE], capture_output=True, check=False
-        )
-        if archive.returncode != 0:
-            print(f"baseline {BASE} not in git history here: skipped")
+        if not source_at(BASE, base):
             return
-        subprocess.run(["tar", "-x", "-C", str(base)], input=archive.stdout, check=True)
         old = [sys.executable, "-c", RUN, "keep", "keep", "all", "--out", f"{base_out}/"]
         for label, pair in [
             (

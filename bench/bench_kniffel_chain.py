@@ -16,6 +16,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from bench.common import source_at
+
 BASE = "ac8702d"  # main when this session's speed work began
 ROOT = Path(__file__).resolve().parent.parent
 RUNS = 3
@@ -64,13 +66,8 @@ def _run(tree: Path) -> dict[str, float | str]:
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp)
-        archive = subprocess.run(
-            ["git", "-C", str(ROOT), "archive", BASE], capture_output=True, check=False
-        )
-        if archive.returncode != 0:
-            print(f"baseline {BASE} not in git history here: skipped")
+        if not source_at(BASE, base):
             return
-        subprocess.run(["tar", "-x", "-C", str(base)], input=archive.stdout, check=True)
         pairs = [(_run(ROOT), _run(base)) for _ in range(RUNS)]
     ours, theirs = zip(*pairs)
     assert all(o["scores"] == t["scores"] for o, t in pairs), "the scores differ from BASE"

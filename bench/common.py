@@ -82,3 +82,15 @@ def dicesheets(*args: str) -> list[str]:
     """The command line that runs `dicesheets ARGS` with this interpreter (console script)."""
     script = Path(sys.executable).with_name("dicesheets")
     return [str(script), *args] if script.exists() else [sys.executable, "-m", "generator", *args]
+
+
+def source_at(commit: str, folder: Path) -> bool:
+    """The project's files at `commit` (from git) extracted into `folder`; False without it."""
+    root = Path(__file__).resolve().parent.parent
+    archive = subprocess.run(["git", "-C", str(root), "archive", commit], capture_output=True)
+    if archive.returncode != 0:
+        print(f"baseline {commit} not in git history here: skipped", flush=True)
+        return False
+    folder.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
+    return True
