@@ -9,6 +9,16 @@ from __future__ import annotations
 import sys
 
 
+def forget_caught_interrupt() -> None:
+    """Clear CPython's mark of a KeyboardInterrupt that ended a string `exec`, caught or not.
+
+    `dataclasses` and `namedtuple` make their methods with `exec(source)`; a Ctrl-C
+    landing there leaves a mark that `python -m` acts on after our exit status: it
+    kills the process with SIGINT (exit −2). A string `exec` that ends normally clears it.
+    """
+    exec("")
+
+
 def run() -> None:
     """Console-script entry point: the CLI with signals handled from start-up on."""
     from generator import interrupts
@@ -21,10 +31,12 @@ def run() -> None:
     except SystemExit:
         # the run is over: Python's own shutdown would die of a late signal (exit −2)
         interrupts.ignore()
+        forget_caught_interrupt()
         raise
     except (KeyboardInterrupt, interrupts.Terminated):
         # a signal during start-up, or after the run while it exits (its files are complete)
         interrupts.ignore()
+        forget_caught_interrupt()
         sys.stderr.write("dicesheets: interrupted\n")
         sys.exit(interrupts.exit_code() or 130)
 

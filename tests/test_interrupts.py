@@ -170,3 +170,36 @@ def test_interrupts_many(tmp_path: Path, references) -> None:
     """The full campaign: 60 trials (`pytest -m stress tests/test_interrupts.py`)."""
     outcomes = _run(tmp_path, references, 60, seed=2026)
     assert sum(outcomes.values()) == 60
+
+
+LATE = """
+import sys
+import generator.cli
+
+def main():
+    exec("raise KeyboardInterrupt")  # Ctrl-C inside a string exec, as dataclasses makes methods
+
+generator.cli.main = main
+{clear}
+from generator.__main__ import run
+run()
+"""
+
+
+@pytest.mark.parametrize("fixed", [True, False])
+def test_ctrl_c_inside_a_string_exec_still_ends_with_130(tmp_path: Path, fixed: bool) -> None:
+    """`python -m` kills itself with SIGINT (−2) after a caught Ctrl-C that ended a string
+    exec, unless the mark is cleared; without clearing (the check of the check) it does."""
+    package = tmp_path / "late"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    clear = (
+        "" if fixed else "import generator.__main__ as m; m.forget_caught_interrupt = lambda: None"
+    )
+    (package / "__main__.py").write_text(LATE.format(clear=clear))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path])}
+    done = subprocess.run(
+        [sys.executable, "-m", "late"], cwd=tmp_path, env=env, capture_output=True, timeout=60
+    )
+    assert done.stderr.decode().strip() == "dicesheets: interrupted"
+    assert done.returncode == (130 if fixed else -signal.SIGINT)

@@ -60,7 +60,7 @@ class KribbelnBlock:
     figures: dict[str, TaskFigures]
     seed: int
     attempts: int
-    templates: Templates | None = None  # None: the shipped ones
+    templates: Templates
 
     def facts(self, sheet: Sheet) -> list[TaskFacts]:
         return [

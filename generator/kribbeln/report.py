@@ -257,30 +257,30 @@ def hold(
 
 def format_hold(advice: HoldAdvice, lang: str) -> str:
     """Plain text for `hold`: the roll, then one line per option, best first."""
-    data = advice.to_json()  # the figures as printed: rounded like the JSON
 
-    def face(d: int) -> str:
-        die = data["roll"][d - 1]
-        return f"{d}:{die['value']} {die['color_name'][lang]}"
+    def face(d: int) -> str:  # d: 0-based
+        die = advice.roll[d]
+        return f"{die.die}:{die.value} {die.color_name[lang]}"
 
-    task = data["task"]
-    status = "fulfilled" if data["fulfilled"] else "not fulfilled"
-    value_name = "P(success)" if data["goal"] == "success" else "E[pips]"
+    task = advice.task
+    n = len(advice.roll)
+    status = "fulfilled" if advice.fulfilled else "not fulfilled"
+    value_name = "P(success)" if advice.goal == "success" else "E[pips]"
     lines = [
-        f"task {task['id']} ({task['family']}): {task['text'][lang]}",
-        f"roll (die:value colour): {', '.join(face(d['die']) for d in data['roll'])} — {status}",
-        f"{data['rolls_left']} re-roll(s) left; value = {value_name} playing on optimally",
+        f"task {task.task.id} ({task.task.family}): {task.text[lang]}",
+        f"roll (die:value colour): {', '.join(face(d) for d in range(n))} — {status}",
+        f"{advice.rolls_left} re-roll(s) left; value = {value_name} playing on optimally",
         "",
     ]
     header = (value_name, "keep", "re-roll")
-    digits = 4 if data["goal"] == "success" else 2
+    digits = 4 if advice.goal == "success" else 2
     rows = [
         (
-            f"{o['value']:.{digits}f}",
-            "all (stop)" if o["stop"] else ", ".join(face(d) for d in o["keep"]) or "none",
-            ", ".join(str(d) for d in o["reroll"]) or "—",
+            f"{_r(o.value):.{digits}f}",
+            "all (stop)" if o.stop else ", ".join(face(d) for d in o.held) or "none",
+            ", ".join(str(d + 1) for d in range(n) if d not in o.held) or "—",
         )
-        for o in data["options"]
+        for o in advice.options
     ]
     return "\n".join(lines) + _table(header, rows, right={0})
 

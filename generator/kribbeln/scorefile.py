@@ -22,7 +22,7 @@ from typing import Any
 
 from generator.errors import CatalogError
 from generator.fields import Fields, position
-from generator.kribbeln.block import FINAL_AREA, MAX_PIPS, MIN_PIPS, N_ROWS, ROWS
+from generator.kribbeln.block import FINAL_AREA, MAX_PIPS, MIN_PIPS, N_ROWS, ROWS, Row
 from generator.kribbeln.scoring import GameScore, Pips, score_game
 
 MIN_PLAYERS = 2
@@ -162,42 +162,39 @@ def score_report(names: list[str], rows: list[list[Pips]], sheet: Any = None) ->
     return ScoreSheet(tuple(names), tuple(tuple(r) for r in rows), score_game(rows), sheet)
 
 
-def _row_label(row: dict[str, Any]) -> str:
-    if row["kind"] == "task":
-        return f"{row['row']:>2} area {row['area']} task"
-    if row["area"] == FINAL_AREA:
-        return f"{row['row']:>2} 4th Kribbeln"
-    return f"{row['row']:>2} area {row['area']} Kribbeln"
+def _row_label(spec: Row) -> str:
+    if spec.kind == "task":
+        return f"{spec.number:>2} area {spec.area} task"
+    if spec.area == FINAL_AREA:
+        return f"{spec.number:>2} 4th Kribbeln"
+    return f"{spec.number:>2} area {spec.area} Kribbeln"
 
 
 def format_report(score: ScoreSheet) -> str:
     """Plain text: one line per row (pips and points), totals, breaches, the winner."""
-    result = score.to_json()  # the text shows what the JSON says, row by row
-    names = result["names"]
+    names, game = score.names, score.game
+    totals = dict(zip(names, game.totals))
     width = max(7, *(len(n) for n in names))
     label_w = 20
     lines = ["row".ljust(label_w) + "".join(n.rjust(width + 2) for n in names)]
-    for row in result["rows"]:
-        cells = []
-        for written, points in zip(row["written"], row["points"]):
-            cells.append(f"{written} ({points})".rjust(width + 2))
-        lines.append(_row_label(row).ljust(label_w) + "".join(cells))
-    totals = "".join(str(result["totals"][n]).rjust(width + 2) for n in names)
-    lines.append("total".ljust(label_w) + totals)
-    for b in result["breaches"]:
+    for spec, written, points in zip(ROWS, score.written, game.points):
+        cells = [f"{_x(w)} ({p})".rjust(width + 2) for w, p in zip(written, points)]
+        lines.append(_row_label(spec).ljust(label_w) + "".join(cells))
+    lines.append("total".ljust(label_w) + "".join(str(t).rjust(width + 2) for t in game.totals))
+    for b in game.breaches:
         lines.append(
-            f"breach: {b['name']}, row {b['row']}: Kribbeln value {b['value']} is not higher "
-            f"than {b['previous']} (row {b['previous_row']}); scored as X"
+            f"breach: {names[b.player]}, row {b.row}: Kribbeln value {b.value} is not higher "
+            f"than {b.previous} (row {b.previous_row}); scored as X"
         )
-    winners = result["winners"]
-    best = result["totals"][winners[0]]
-    if not result["tie"]:
+    winners = [names[p] for p in game.winners]
+    best = totals[winners[0]]
+    if not game.tie:
         lines.append(f"winner: {winners[0]} ({best} points)")
     else:
-        fourth = result["fourth_kribbeln"]
-        level = [n for n in names if result["totals"][n] == best]
+        fourth = {names[p]: _x(v) for p, v in enumerate(game.values[-1])}
+        level = [n for n in names if totals[n] == best]
         detail = ", ".join(f"{n} {fourth[n]}" for n in level)
-        if result["tiebreak_decided"]:
+        if game.tiebreak_decided:
             lines.append(
                 f"winner: {winners[0]} ({best} points, tied with "
                 f"{', '.join(n for n in level if n != winners[0])}; "
