@@ -16,6 +16,7 @@ kribbeln-sheet [check]`.
 
 from __future__ import annotations
 
+import itertools
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -191,6 +192,32 @@ def _kribbeln(paper: str, landscape: bool, lang: str) -> list[Case]:
     return [Case(built, tuple(kinds), tuple(expect))]
 
 
+def _worksheet_fields(doc: Any, k: int, large: bool) -> tuple[Field, ...]:
+    """A sheet page's writing lines and dice (or cards), measured on its form, with the
+    promises of worksheet/layout.py: lines 8.5 mm apart (large print 12 mm), dice at
+    least 8 mm (large print 12 mm: never smaller than normal print's)."""
+    from generator.render.primitives import Line, Rect, UseForm
+    from generator.worksheet.layout import LARGE as LARGE_STYLE
+    from generator.worksheet.layout import LINE_GREY, NORMAL
+
+    style = LARGE_STYLE if large else NORMAL
+    [form] = [i.name for i in doc.pages[k - 1].items if isinstance(i, UseForm)]
+    items = doc.forms[form]
+    cells: dict[tuple[float, float], list[float]] = {}
+    for i in items:  # the writing lines of a cell share their ends
+        if isinstance(i, Line) and i.stroke == LINE_GREY:
+            cells.setdefault((round(i.x1, 1), round(i.x2, 1)), []).append(i.y1)
+    fields = []
+    for ys in cells.values():
+        ys.sort(reverse=True)
+        gaps = [a - b for a, b in itertools.pairwise(ys) if a - b < 30 * MM]  # within one cell
+        fields += [Field("writing lines", k, 0, g, 0, style.line_gap) for g in gaps]
+    values = [i for i in items if isinstance(i, Rect) and i.fill in ("#ffffff", "#fbfbf4")]
+    fields += [Field("a die or card", k, r.w, r.w, style.min_die) for r in values]
+    assert fields, "a sheet page without writing lines or dice"
+    return tuple(fields)
+
+
 def _worksheet(paper: str, landscape: bool, lang: str) -> list[Case]:
     from generator.worksheet.build import build_worksheet
 
@@ -206,7 +233,8 @@ def _worksheet(paper: str, landscape: bool, lang: str) -> list[Case]:
             large = sheet["large_print"]
             for k in range(sheet["first_page"] - 1, sheet["first_page"] - 1 + sheet["pages"]):
                 kinds[k] = "worksheet-large-sheet" if large else "worksheet-sheet"
-                expect[k] = LARGE_PRINT if large else PLAYERS
+                fields = _worksheet_fields(built.document, k + 1, large)
+                expect[k] = replace(LARGE_PRINT if large else PLAYERS, fields=fields)
         cases.append(Case(built, tuple(kinds), tuple(expect)))
     return cases
 

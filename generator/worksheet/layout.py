@@ -1,10 +1,12 @@
 """Geometry of the maths worksheets and their answer key: cells, dice, lines and words, in points.
 
-A sheet page is a header (title, the version badge, Name / Class / Date / Score
-lines), then the sections: a heading and an instruction, then the problems in a
-grid of cells. A cell shows the problem number, the dice (pips) or cards (digits),
-an arrow and the target in a heavy box, and ruled lines to write the calculation
-on. Every page of a version is a reusable form; a pupil's page adds only the name.
+A sheet page is a header (title in up to two lines, the version badge, a Name row,
+then Class / Date / Score), then the sections: a heading and an instruction, then the
+problems in a grid of cells. A cell shows the problem number in a disc, the dice
+(pips) or cards (digits) — in large print in two rows where one row would make them
+small —, an arrow and the target in a heavy box, and ruled lines to write the
+calculation on. A version's rows are spread evenly over its pages. Every page of a
+version is a reusable form; a pupil's page adds only the name, class and date.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from generator.render.flow import (
     TextStyle,
     Theme,
     flow_story,
+    footer_line,
 )
 from generator.render.fonts import descent, fit_size, text_width
 from generator.render.primitives import (
@@ -42,7 +45,16 @@ from generator.render.primitives import (
     UseForm,
     page_size,
 )
-from generator.render.style import DARK_GREY, GREY, INK, LEADING, WHITE, centred
+from generator.render.style import (
+    DARK_GREY,
+    FOOTER_SIZE,
+    INK,
+    LEADING,
+    TEXT_TITLE,
+    TITLE,
+    WHITE,
+    centred,
+)
 from generator.worksheet.model import AnswerKey, SheetCopy, SheetWords, ShownProblem, VersionSheet
 
 MARGIN = 14 * MM
@@ -84,8 +96,8 @@ class Style:
 
 
 NORMAL = Style(
-    title=18, label=11, name=14, instruction=10.5, heading=12, number=11, target=20, card=15,
-    footer=7, die=11 * MM, min_die=8 * MM, squeeze_die=8 * MM, fill_min=9, box=13 * MM,
+    title=TITLE, label=11, name=14, instruction=10.5, heading=12, number=11, target=20, card=15,
+    footer=FOOTER_SIZE, die=11 * MM, min_die=8 * MM, squeeze_die=8 * MM, fill_min=9, box=13 * MM,
     badge=17 * MM, badge_letter=30, lines=2, line_gap=8.5 * MM, field_gap=9 * MM,
 )  # fmt: skip
 # Large print: dice and cards half as big again (never below normal print's largest), the
@@ -395,6 +407,15 @@ def _spot(start: float, end: float, y: float) -> NameSpot:
     return NameSpot(start + 1 * MM, y - 1, end - start - 2 * MM)  # the line of `_field`
 
 
+CLASS_LINE = 18 * MM
+SCORE_LINE = 22 * MM
+
+
+def _label_w(label: str, style: Style) -> float:
+    """A field's label and the space before its line (as `_field` draws them)."""
+    return text_width(label, style.label) + 1.5 * MM
+
+
 def _first_header(letter: str, words: SheetWords, geo: Geometry) -> tuple[list[Item], Spots, float]:
     """Title, badge and the four fields; returns the items, the fill-in spots and the bottom."""
     style = geo.style
@@ -408,15 +429,15 @@ def _first_header(letter: str, words: SheetWords, geo: Geometry) -> tuple[list[I
     title_y = first_y - (len(lines) - 1) * step
     row1 = title_y - style.field_gap - 0.25 * style.title
     row2 = row1 - style.field_gap
-    # the name has the whole first row (long names stay large); class, date, score below
-    width = room_right - geo.left
-    split1 = geo.left + 0.22 * width  # a class is short, a date may be "Dienstag, 1. Juni"
-    split2 = geo.left + 0.64 * width
+    # the name has the whole first row (long names stay large); class, date, score below:
+    # the class and the score get lines a hand writes "3b" and "18" on, the date the rest
     gap = 4 * MM
+    split1 = geo.left + _label_w(words.klass, style) + CLASS_LINE + gap
+    total_w = text_width(words.score_total, style.label)
+    split2 = room_right - total_w - _label_w(words.score, style) - SCORE_LINE
     name_items, name_start = _field(words.name, geo.left, room_right, row1, style.label)
     class_items, class_start = _field(words.klass, geo.left, split1 - gap, row2, style.label)
     date_items, date_start = _field(words.date, split1, split2 - gap, row2, style.label)
-    total_w = text_width(words.score_total, style.label)
     score_items, _ = _field(words.score, split2, room_right - total_w - 1.5 * MM, row2, style.label)
     total = Text(room_right, row2, words.score_total, style.label, align="right")
     items += name_items + class_items + date_items + score_items + [total]
@@ -441,13 +462,9 @@ def _next_header(letter: str, words: SheetWords, geo: Geometry) -> tuple[list[It
 
 
 def _footer(text: str, page_label: str, geo: Geometry) -> list[Item]:
-    size = geo.style.footer
-    y = MARGIN
-    items: list[Item] = [Text(geo.right, y, page_label, size, align="right", color=GREY)]
-    if not geo.large_print:  # large print keeps every word ≥ 16 pt: the page label says it all
-        room = geo.right - geo.left - text_width(page_label, size) - 6 * MM
-        items.append(Text(geo.left, y, text, fit_size(text, size, room), color=GREY))
-    return items
+    # large print keeps every word ≥ 16 pt: the page label says it all
+    what = "" if geo.large_print else text
+    return footer_line(geo.left, geo.right, what, page_label, geo.style.footer)
 
 
 # --- a version's pages ------------------------------------------------------------------
@@ -669,7 +686,7 @@ def key_theme(row_h: float = KEY_ROWS[0]) -> Theme:
     """How the key looks, with table rows `row_h` tall."""
     return Theme(
         headings={
-            1: TextStyle(16, bold=True, after=3 * MM),  # the key's title
+            1: TextStyle(TEXT_TITLE, bold=True, after=3 * MM),  # the key's title
             2: TextStyle(14, bold=True, before=4 * MM, after=2.5 * MM),  # a version
             3: TextStyle(12, bold=True, after=2.5 * MM),  # the class list
             4: TextStyle(10.5, bold=True, after=1.5 * MM),  # a section of a version
@@ -710,10 +727,7 @@ def key_pages(key: AnswerKey, page_w: float, page_h: float) -> list[Page]:
     then the roomiest rows."""
 
     def footer(k: int, total: int) -> list[Item]:
-        return [
-            Text(MARGIN, MARGIN, key.footer, 7, color=GREY),
-            Text(page_w - MARGIN, MARGIN, key.page(k, total), 7, align="right", color=GREY),
-        ]
+        return footer_line(MARGIN, page_w - MARGIN, key.footer, key.page(k, total))
 
     frame = PageFrame(page_w, page_h, MARGIN, page_w - MARGIN, page_h - MARGIN,
                       MARGIN + 8 * MM, footer=footer)  # fmt: skip
