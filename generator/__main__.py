@@ -25,6 +25,10 @@ def run() -> None:
 
     interrupts.catch_early()
     try:
+        from generator.cli import fastpath
+
+        if fastpath.run(sys.argv[1:]):  # a plain `numbers solve`: done without click
+            sys.exit(0)
         from generator.cli import main
 
         main()

@@ -22,9 +22,10 @@ from generator.render.flow import (
     TableStyle,
     Theme,
     flow_story,
+    footer_line,
 )
 from generator.render.primitives import MM, Document, Item, Page, Text, page_size
-from generator.render.style import MID_GREY
+from generator.render.style import TEXT_TITLE
 from generator.text import number
 
 MARGIN = 15 * MM
@@ -138,7 +139,7 @@ def _bar_value(value: float, chart: Chart, lang: str, digits: int) -> tuple[str,
 
 def _header(report: BalanceReport, box: Cursor, theme: Theme) -> list[Item]:
     return [
-        Text(box.left, box.top - 14, report.title, 16, bold=True),
+        Text(box.left, box.top - 14, report.title, TEXT_TITLE, bold=True),
         Text(box.left, box.top - 28, report.subtitle, 9, color=SUBTITLE_GREY),
     ]
 
@@ -188,12 +189,7 @@ def layout_report(report: BalanceReport, lang: str, paper: str, landscape: bool)
     assert words is not None
 
     def footer(k: int, total: int) -> list[Item]:
-        return [
-            Text(MARGIN, MARGIN - 2, words.footer, 7, color=MID_GREY),
-            Text(
-                width - MARGIN, MARGIN - 2, words.page(k, total), 7, align="right", color=MID_GREY
-            ),
-        ]
+        return footer_line(MARGIN, width - MARGIN, words.footer, words.page(k, total))
 
     frame = PageFrame(
         width,

@@ -6,7 +6,7 @@ writer in `generator.io.writer` turns a `Built` into files, the web page into by
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -42,3 +42,23 @@ class Built:
     @property
     def roles(self) -> tuple[str, ...]:
         return ("pdf", *(role for role, _ in self.extra))
+
+
+def font_warnings(texts: Iterable[tuple[str, str]]) -> tuple[UserError, ...]:
+    """A warning for every (where, text) with letters the embedded font cannot print.
+
+    Names and titles a user typed (王小明) would print as boxes without a word; every
+    build that prints them warns through this, and the CLI and the web page show it.
+    """
+    from generator.errors import UserError, shown
+    from generator.render.fonts import missing_glyphs
+
+    return tuple(
+        UserError(
+            f"the font has no letters for '{shown(missing)}' in '{shown(text)}' "
+            "(they print as boxes)",
+            where=where,
+        )
+        for where, text in texts
+        if (missing := missing_glyphs(text))
+    )

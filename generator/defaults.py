@@ -10,18 +10,22 @@ from typing import Any
 from generator.built import Built
 from generator.io.catalog import Catalog
 
+# Solver work worth starting early, in stages: the jobs of a stage are independent of
+# each other and may run side by side; a stage starts when the one before it is done.
+Warmup = tuple[tuple[Callable[[], object], ...], ...]
+
 
 @dataclass(frozen=True)
 class Default:
     """One sheet of the default set: its load + build, and solver work worth starting early.
 
     `warm` fills the solver cache with what `build` will need (the Kniffel table and
-    simulation: most of a cold run); `dicesheets all` runs it in a second process
+    simulation: most of a cold run); `dicesheets all` runs it in other processes
     while the other sheets are drawn. `build` gives the same result either way.
     """
 
     build: Callable[[], Built]
-    warm: Callable[[], object] | None = None
+    warm: Warmup = ()
 
 
 def default_builds(seed: int = 1, catalog: Catalog | None = None) -> Iterator[Callable[[], Built]]:
@@ -48,7 +52,7 @@ def default_set(seed: int = 1, catalog: Catalog | None = None) -> Iterator[Defau
     odds = kniffel.OddsRequest(rules="kniffel", lang="de", seed=seed)
     yield Default(
         lambda: kniffel.build_odds(load_kniffel.load_odds(odds, catalog), odds),
-        warm=lambda: load_kniffel.load_odds(odds, catalog),
+        warm=load_kniffel.odds_warmup(odds, catalog),
     )
     # a level-2 worksheet, versions A–C, the answer key after the sheets
     sheet = WorksheetRequest(level=2, versions=3, seed=seed, lang="de")

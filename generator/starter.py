@@ -10,15 +10,16 @@ from generator.io.writer import write_files_atomic
 from generator.resources import catalog_dir, rules_file, templates_dir
 
 # What each game reads: its catalog folder (named like the game) and its templates.
-# The balance report (`report.j2`) belongs to both games that have one.
+# The balance report (`report.j2`) belongs to both games that have one, the footers' page
+# label (`page.j2`) to both whose rules and keys run over pages.
 GAMES: dict[str, tuple[tuple[str, ...], str]] = {
     "kniffel": (("kniffel_block", "kniffel_odds"), "Kniffel/Yahtzee rule sets"),
     "kribbeln": (
-        ("kribbeln_key", "kribbeln_rules", "kribbeln_sheet", "kribbeln_tasks", "report"),
+        ("kribbeln_key", "kribbeln_rules", "kribbeln_sheet", "kribbeln_tasks", "report", "page"),
         "Kribbeln dice, task catalog and balance constraints",
     ),
     "koepfchen": (
-        ("koepfchen_board", "koepfchen_key", "koepfchen_rules", "report"),
+        ("koepfchen_board", "koepfchen_key", "koepfchen_rules", "report", "page"),
         "Schlaues Köpfchen board profiles",
     ),
     "worksheet": (("worksheet",), "worksheet levels and worksheet specs"),

@@ -13,7 +13,7 @@ and line, and a user's template is bounded in size and time.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -228,3 +228,14 @@ class Texts:
         if self._rehearsal is not None:
             return self._rehearsal.call(self, key, values)
         return tidy(self._render(key, values))
+
+
+def page_label(lang: str, templates: Templates | None = None) -> Callable[[int, int], str]:
+    """The page label of the house footer ("Seite 2/3"), from `<lang>/page.j2`."""
+    t = Texts("page", lang, templates)
+    return lambda n, total: t("page", n=n, total=total)
+
+
+def difficulty_mark(level: int, of: int = 3) -> str:
+    """The one difficulty mark of every page and report: `level` filled dots of `of` (●●○)."""
+    return "●" * level + "○" * (of - level)

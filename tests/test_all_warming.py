@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import os
 import time
+from functools import partial
 from pathlib import Path
 
 import pytest
 
 from generator.cli import all as all_cli
+from generator.io import writer
 
 
 def _mark(path: Path, delay: float = 0.0) -> None:
@@ -18,7 +20,7 @@ def _mark(path: Path, delay: float = 0.0) -> None:
 
 def test_a_job_runs_in_a_child_and_is_waited_for(tmp_path: Path) -> None:
     marker = tmp_path / "done"
-    with all_cli._warming([None, lambda: _mark(marker, 0.2)]) as warm:
+    with all_cli._warming([(), ((lambda: _mark(marker, 0.2),),)]) as warm:
         assert warm.ready(0)
         if warm.pids:  # a second processor: the job runs beside us
             warm.wait(1)
@@ -30,20 +32,56 @@ def test_a_failing_job_costs_nothing(tmp_path: Path) -> None:
     def fail() -> None:
         raise RuntimeError("boom")
 
-    with all_cli._warming([fail]) as warm:
+    with all_cli._warming([((fail, fail),)]) as warm:
         warm.wait(0)
         assert warm.ready(0)
 
 
 def test_the_children_end_with_the_parent(tmp_path: Path) -> None:
     marker = tmp_path / "late"
-    with pytest.raises(KeyboardInterrupt), all_cli._warming([lambda: _mark(marker, 30)]) as warm:
+    helper = tmp_path / "helper"
+    stage = (lambda: _mark(marker, 30), lambda: _mark(helper, 30))
+    with pytest.raises(KeyboardInterrupt), all_cli._warming([(stage,)]) as warm:
         pids = list(warm.pids.values())
+        time.sleep(0.3)  # the child has started its helper
         raise KeyboardInterrupt
     for pid in pids:
         with pytest.raises(ChildProcessError):
             os.waitpid(pid, os.WNOHANG)  # reaped: it is gone
-    assert not marker.exists()
+        assert not _group_alive(pid, within=5.0)  # and so is its helper, in its process group
+    assert not marker.exists() and not helper.exists()
+
+
+def _group_alive(group: int, within: float) -> bool:
+    """Whether a process of `group` is still running after `within` seconds."""
+    end = time.monotonic() + within
+    while time.monotonic() < end:
+        try:
+            os.killpg(group, 0)
+        except ProcessLookupError:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def test_stages_run_in_turn_and_the_jobs_of_a_stage_side_by_side(tmp_path: Path) -> None:
+    first, left, right = (tmp_path / name for name in ("first", "left", "right"))
+
+    def after_first(path: Path) -> None:
+        assert first.exists()  # (a failed check leaves no mark)
+        _mark(path, 0.2)
+
+    stages = (
+        (lambda: _mark(first, 0.2),),
+        (partial(after_first, left), partial(after_first, right)),
+    )
+    with all_cli._warming([stages]) as warm:
+        if not warm.pids:
+            pytest.skip("one processor: no warm-up runs")
+        warm.wait(0)
+    pids = {int(p.read_text()) for p in (first, left, right)}
+    assert len(pids) == 2 and os.getpid() not in pids  # the second job in a helper of its own
+    assert int(first.read_text()) == int(left.read_text())
 
 
 def test_all_writes_in_order_while_a_warm_up_runs(
@@ -59,17 +97,25 @@ def test_all_writes_in_order_while_a_warm_up_runs(
             built.append(name)
             return name
 
-        return defaults.Default(build, (lambda: time.sleep(0.5)) if warm else None)
+        return defaults.Default(build, ((lambda: time.sleep(0.5),),) if warm else ())
 
     monkeypatch.setattr(
         defaults, "default_set", lambda seed, catalog: iter([item(n, n == "b") for n in "abcd"])
     )
-    monkeypatch.setattr(all_cli, "write_out", lambda b, folder: written.append(b))
+    rendered: list[str] = []
+    monkeypatch.setattr(writer, "render_all", lambda b: rendered.append(b) or [b.encode()])
+
+    def write_out(b: str, folder: object, pdfs: list[bytes] | None = None) -> None:
+        assert pdfs is None or pdfs == [b.encode()]
+        written.append(b)
+
+    monkeypatch.setattr(all_cli, "write_out", write_out)
     monkeypatch.setattr(all_cli, "_spare_processors", lambda: True)
     result = run_cli("all", "--out", str(tmp_path / "out"))
     assert result.exit_code == 0, result.output
     assert written == ["a", "b", "c", "d"]
     assert built == ["a", "c", "d", "b"]  # c and d were built while b's solver work ran
+    assert rendered == ["c", "d"]  # and rendered
 
 
 def test_no_warm_up_when_the_cache_cannot_keep_its_results(

@@ -15,7 +15,8 @@ import pytest
 from generator.io.cache import DISK
 from generator.kniffel.odds import pattern_odds
 from generator.load.kniffel import load_rules
-from generator.render.primitives import MM, Rect, Text
+from generator.render.primitives import Rect, Text
+from generator.render.style import EDGE
 from tests.pdfcheck import (
     A4,
     LETTER,
@@ -116,6 +117,7 @@ def card():
 def test_layout_stays_inside_the_margins(card, paper: str, landscape: bool) -> None:
     from generator.kniffel.oddscard_layout import MARGIN, layout_odds
     from generator.render.fonts import text_width
+    from generator.render.style import FOOTER_BASELINE
 
     doc = layout_odds(card, paper, landscape)
     assert len(doc.pages) == 1
@@ -124,6 +126,8 @@ def test_layout_stays_inside_the_margins(card, paper: str, landscape: bool) -> N
             w = text_width(item.text, item.size, item.bold)
             left = {"left": item.x, "center": item.x - w / 2, "right": item.x - w}[item.align]
             assert MARGIN - 0.5 <= left and left + w <= doc.width - MARGIN + 0.5, item
+            if item.y == FOOTER_BASELINE:  # the house footer, below the margin
+                continue
             assert MARGIN - 0.5 <= item.y <= doc.height - MARGIN, item
         elif isinstance(item, Rect):
             assert MARGIN - 0.5 <= item.x and item.x + item.w <= doc.width - MARGIN + 0.5
@@ -198,7 +202,7 @@ def test_odds_card_pdf(run_cli, tmp_path: Path, rules, lang, paper, extra, size)
     for row in contents["percentiles_printed"]:
         assert str(row["score"]) in text
     assert contents["distribution"]["games"] == 1000 and manifest["seed"] == 1
-    assert chars_outside(out, margin=10 * MM) == []
+    assert chars_outside(out, margin=EDGE) == []  # the house style: nothing within 5 mm
     assert overlapping_words(out) == []
     used = fonts(out)
     assert used and all(used.values()) and all("DejaVuSans" in n for n in used), used

@@ -9,9 +9,16 @@ from itertools import product
 import numpy as np
 import pytest
 
+from generator.kniffel import simulate
 from generator.kniffel.coach import advise, make_position, parse_roll
 from generator.kniffel.scoring import allowed_boxes, extra_bonus, score
-from generator.kniffel.simulate import Distribution, simulate_scores
+from generator.kniffel.simulate import (
+    PARTS,
+    Distribution,
+    play_part,
+    score_distribution,
+    simulate_scores,
+)
 from generator.kniffel.solver import (
     best_boxes,
     dice_space,
@@ -168,6 +175,48 @@ def test_simulation_mean_agrees_with_the_exact_expectation(kniffel) -> None:
     p = [dist.percentile(q) for q in (1, 25, 50, 75, 99)]
     assert p == sorted(p) and dist.minimum <= p[0] and p[-1] <= dist.maximum
     assert dist.percentile(50) == int(np.median(scores))
+
+
+class _Memory:
+    """A store in a dict (what another process would leave in the cache)."""
+
+    def __init__(self) -> None:
+        self.kept: dict[tuple[str, str], dict] = {}
+
+    def arrays(self, namespace, key, compute, valid=None):
+        if (namespace, key) not in self.kept:
+            self.kept[namespace, key] = compute()
+        return self.kept[namespace, key]
+
+
+def test_a_run_played_in_parts_has_the_same_scores(kniffel, monkeypatch) -> None:
+    whole = simulate_scores(kniffel, 1001, seed=5)
+    parts = [simulate_scores(kniffel, 1001, seed=5, part=(k, 3)) for k in range(3)]
+    assert [len(p) for p in parts] == [333, 334, 334]
+    assert np.array_equal(np.concatenate(parts), whole)
+    # a part played into the store (by another process) is added up, not played again
+    store = _Memory()
+    play_part(kniffel, 1001, 5, (PARTS - 1, PARTS), store=store)
+    played: list[tuple[int, int]] = []
+
+    def playing(*args, part=(0, 1), **kwargs):
+        played.append(part)
+        return simulate_scores(*args, part=part, **kwargs)
+
+    monkeypatch.setattr(simulate, "simulate_scores", playing)
+    assert np.array_equal(
+        score_distribution(kniffel, 1001, 5, store=store).counts, np.bincount(whole)
+    )
+    assert played == [(k, PARTS) for k in range(PARTS - 1)]
+    assert np.array_equal(
+        score_distribution(kniffel, 1001, 5, store=store).counts, np.bincount(whole)
+    )
+    assert len(played) == PARTS - 1  # the whole run's counts are stored now
+    # without parts in the store the run is played whole, in one go
+    assert np.array_equal(
+        score_distribution(kniffel, 1001, 5, store=_Memory()).counts, np.bincount(whole)
+    )
+    assert played[-1] == (0, 1)
 
 
 def test_solve_cli_json(run_cli, kniffel) -> None:

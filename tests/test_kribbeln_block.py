@@ -25,7 +25,7 @@ from generator.kribbeln.sampler import sample_block
 from generator.kribbeln.solver import analyze_tasks
 from generator.load.kribbeln import load_balance, load_block, load_dice, load_tasks
 from generator.render.primitives import MM, Text, page_size
-from generator.text import number
+from generator.text import difficulty_mark, number
 from tests.pdfcheck import chars_outside, fonts, overlapping_words, page_sizes, page_texts
 
 NAMES = ("Anna", "Ben", "Cem", "Dörte")
@@ -247,7 +247,9 @@ def test_key_matches_manifest(written: tuple[Path, dict, list[str]]) -> None:
             pips = number(task["expected_pips"], "de", 1)
             line = f"{task['row']} {task['area']} {_flat(task['text'])}"
             assert re.search(
-                re.escape(line) + r" .*? " + re.escape(f"{p} % {pips} " + "★" * task["stars"]),
+                re.escape(line)
+                + r" .*? "
+                + re.escape(f"{p} % {pips} " + difficulty_mark(task["stars"])),
                 key,
             ), line
     # the manifest's own figures agree with the solver and the balance

@@ -26,6 +26,7 @@ from generator.render.flow import (
     TextStyle,
     Theme,
     flow_story,
+    footer_line,
     measure,
 )
 from generator.render.primitives import MM, Item, Rect, Text
@@ -163,8 +164,22 @@ def test_footers_say_page_k_of_n() -> None:
     assert [texts(p)[-1].text for p in pages] == [
         f"Seite {k} von {len(pages)}" for k in range(1, len(pages) + 1)
     ]
-    first = flow_story([Paragraph("x")], frame(footer=footer, footer_first=True), THEME)
-    assert texts(first[0])[0].text == "Seite 1 von 1"
+
+
+def test_the_house_footer_keeps_its_page_label_and_shrinks_what_the_page_is() -> None:
+    from generator.render.fonts import text_width
+    from generator.render.style import EDGE, FOOTER_BASELINE, FOOTER_SIZE
+
+    what = "Kribbeln · Lösungsblatt · Block-Nr. 12345 · dicesheets " * 3
+    left, right = 12 * MM, 100 * MM
+    line, page = footer_line(left, right, what, "Seite 2/3")
+    assert (page.text, page.align, page.x, page.size) == ("Seite 2/3", "right", right, FOOTER_SIZE)
+    assert line.x == left and line.y == page.y == FOOTER_BASELINE
+    assert left + text_width(line.text, line.size) <= right - text_width(page.text, page.size)
+    assert line.size == 6 and line.text.endswith("…") and what.startswith(line.text[:-1])
+    assert FOOTER_BASELINE - 0.24 * FOOTER_SIZE > EDGE
+    (only,) = footer_line(left, right, "Kniffel · dicesheets")
+    assert only.size == FOOTER_SIZE and only.x == left
 
 
 def test_columns_with_widths_a_column_break_and_a_figure_filling_the_rest() -> None:

@@ -17,7 +17,10 @@ from generator.core.rollhold import (
     DistinctDice,
     IdenticalDice,
     best_keeps,
+    column_keep_values,
+    column_start_values,
     expected_after_keep,
+    pick_keeps,
     policy,
     single_roll_probability,
     solve,
@@ -357,12 +360,28 @@ def test_policy_looks_up_what_best_keeps_ranks_first():
                 assert plan.ranked(state, rolls_left, (goal,)) == best_keeps(
                     space, single, state, rolls_left
                 )
-        # the sparse look-up of simulations agrees with the dense table
-        states = np.arange(space.n_states)
-        for rolls_left in (1, 2):
-            sparse = plan.keep_indices(np.full(space.n_states, goal), states, rolls_left)
+    # the column layout of simulations: the same keep values, the same choices
+    by_column = column_keep_values(space, terminal.T, 3)
+    states = np.arange(space.n_states)
+    for rolls_left in (1, 2):
+        assert np.array_equal(by_column[rolls_left - 1].T, plan.keep_values(rolls_left))
+        for goal in range(3):
+            sparse = pick_keeps(
+                space, by_column[rolls_left - 1], np.full(len(states), goal), states
+            )
             dense = space.option_table[0][states, plan.choices(rolls_left)[goal]]
             assert np.array_equal(sparse, dense)
+
+
+@pytest.mark.parametrize("space", [IdenticalDice(5, 6), DistinctDice([3, 2, 4])])
+def test_the_column_layout_gives_the_values_bit_for_bit(space) -> None:
+    terminal = np.random.default_rng(4).random((700, space.n_states))  # several chunks
+    assert np.array_equal(
+        column_start_values(space, terminal.T.copy(), 3), start_value(space, terminal, 3)
+    )
+    plan = policy(space, terminal[:5], 3)
+    for rolls_left, values in enumerate(column_keep_values(space, terminal[:5].T, 3), 1):
+        assert np.array_equal(values.T, plan.keep_values(rolls_left))
 
 
 def test_policy_stops_on_a_tie_and_prefers_the_smaller_faces():

@@ -180,6 +180,7 @@ def test_init_for_one_game_copies_only_what_it_uses(run_cli, tmp_path: Path) -> 
     assert result.exit_code == 0, result.output
     files = sorted(p.relative_to(tmp_path / "k").as_posix() for p in (tmp_path / "k").rglob("*.*"))
     templates = ["kribbeln_key", "kribbeln_rules", "kribbeln_sheet", "kribbeln_tasks", "report"]
+    templates.append("page")
     assert files == sorted(
         [
             "README.txt",

@@ -12,7 +12,7 @@ from typing import Any
 import pdfplumber
 import pytest
 
-from generator.render.primitives import MM
+from generator.render.style import EDGE
 from generator.worksheet.layout import LARGE, NORMAL
 from tests.pdfcheck import (
     A4,
@@ -164,7 +164,7 @@ def test_key_pages_match_the_problems(roster_sheet) -> None:
 def test_pdf_geometry_and_fonts(roster_sheet) -> None:
     pdf = roster_sheet.pdf
     assert all(size == pytest.approx(A4, abs=0.01) for size in page_sizes(pdf))
-    assert chars_outside(pdf, margin=10 * MM) == []
+    assert chars_outside(pdf, margin=EDGE) == []  # the house style: nothing within 5 mm
     assert overlapping_words(pdf) == []
     used = fonts(pdf)
     assert used and all(used.values()) and all("DejaVuSans" in name for name in used)
@@ -189,7 +189,7 @@ def test_large_print_keeps_every_word_at_16_pt(run_cli, tmp_path: Path) -> None:
     texts = page_texts(pdf)
     assert "Zoë" in texts[0] and "Søren" in texts[contents["pages_per_sheet"]]
     assert "no solution" in "\n".join(texts[sheet_pages:])
-    assert chars_outside(pdf, margin=10 * MM) == []
+    assert chars_outside(pdf, margin=EDGE) == []  # the house style: nothing within 5 mm
     assert overlapping_words(pdf) == []
 
 

@@ -7,10 +7,15 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
+from functools import partial
+from typing import TYPE_CHECKING
 
 import click
 
 from generator.cli.options import run_catalog, seed_option, write_out
+
+if TYPE_CHECKING:
+    from generator.defaults import Warmup
 
 
 @click.command("all")
@@ -28,23 +33,26 @@ def all_command(out: str, seed: int) -> None:
 
     from generator.built import Built
     from generator.defaults import default_set
+    from generator.io import writer
 
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     items = list(default_set(seed, run_catalog()))
     # the warm-up hands its results over through the solver cache: no use if it is read-only
-    jobs = [item.warm for item in items] if _cache_writable() else []
-    with _warming(jobs) as warm:
-        ahead: dict[int, Built] = {}
+    warmups = [item.warm for item in items] if _cache_writable() else []
+    with _warming(warmups) as warm:
+        ahead: dict[int, tuple[Built, list[bytes]]] = {}
         for i, item in enumerate(items):
             if not warm.ready(i):
-                # its solver work still runs in the other process: build what comes after
-                # meanwhile, then write everything in the usual order
+                # its solver work still runs in the other processes: build and render what
+                # comes after meanwhile, then write everything in the usual order
                 for j in range(i + 1, len(items)):
                     if j not in ahead and warm.ready(j):
-                        ahead[j] = items[j].build()
+                        built = items[j].build()
+                        ahead[j] = (built, writer.render_all(built))
                 warm.wait(i)
-            write_out(ahead.pop(i) if i in ahead else item.build(), folder)
+            built, pdfs = ahead.pop(i) if i in ahead else (item.build(), None)
+            write_out(built, folder, pdfs=pdfs)
 
 
 class _Warm:
@@ -67,23 +75,35 @@ class _Warm:
 
 
 @contextlib.contextmanager
-def _warming(jobs: Sequence[Callable[[], object] | None]) -> Iterator[_Warm]:
-    """Start each job in a forked child when a second processor is free; end them after.
+def _warming(warmups: Sequence[Warmup]) -> Iterator[_Warm]:
+    """Start each warm-up in a forked child when a second processor is free; end them after.
 
-    A job only fills the solver cache (atomic entries): if it fails, is killed, or the
-    cache cannot be written, the parent computes the same values itself.
+    The child runs the stages in turn, the jobs of a stage side by side (all but the
+    first in children of its own). A job only fills the solver cache (atomic entries):
+    if it fails, is killed, or the cache cannot be written, the parent computes the
+    same values itself.
     """
     warm = _Warm()
     if _spare_processors():
-        for index, job in enumerate(jobs):
-            if job is not None:
-                warm.pids[index] = _fork(job)
+        for index, stages in enumerate(warmups):
+            if stages:
+                warm.pids[index] = _fork(partial(_run_stages, stages), group=True)
     try:
         yield warm
     finally:
         for pid in warm.pids.values():  # an error or Ctrl-C in the parent: stop the children
             with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGTERM)
+                os.killpg(pid, signal.SIGTERM)  # the child's own children too
+                os.waitpid(pid, 0)
+
+
+def _run_stages(stages: Warmup) -> None:
+    for stage in stages:
+        helpers = [_fork(job) for job in stage[1:]]
+        try:
+            stage[0]()
+        finally:
+            for pid in helpers:
                 os.waitpid(pid, 0)
 
 
@@ -102,14 +122,20 @@ def _spare_processors() -> bool:
     return len(os.sched_getaffinity(0)) >= 2
 
 
-def _fork(job: Callable[[], object]) -> int:
+def _fork(job: Callable[[], object], group: bool = False) -> int:
+    """Run `job` in a forked child (in a process group of its own if `group`); its pid."""
     sys.stdout.flush()
     sys.stderr.flush()
     pid = os.fork()
     if pid:
+        if group:
+            with contextlib.suppress(OSError):  # (the child does it too: whoever is first)
+                os.setpgid(pid, pid)
         return pid
     code = 1
     try:  # the child: quiet (the parent reports), then the job, then out without cleanup
+        if group:
+            os.setpgid(0, 0)
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, 1)
         os.dup2(devnull, 2)

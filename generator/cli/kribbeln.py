@@ -83,7 +83,7 @@ def analyze(
 @kribbeln.command()
 @click.option("--task", "task_id", required=True, help="Task id (see `kribbeln analyze`).")
 @click.option(
-    "--roll", required=True, help='The value on die 1…6, e.g. "3 5 1 6 2 2" (colours follow).'
+    "--roll", required=True, help='The value on die 1…6, e.g. "3 5 1 6 2 2" (colors follow).'
 )
 @click.option(
     "--rolls-left",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -206,16 +206,18 @@ def write_out(
     out: str | Path | None,
     targets: Mapping[str, str | Path | None] | None = None,
     report: bool = True,
+    pdfs: Sequence[bytes] | None = None,
 ) -> Written:
     """Write a build through the one writer (with the `--png` previews); report each file
-    (unless `report` is false: a command that prints JSON keeps stdout for it)."""
+    (unless `report` is false: a command that prints JSON keeps stdout for it). `pdfs`:
+    its documents rendered already."""
     from generator.cli.runopts import SETTINGS, note_previews, preview_folder
     from generator.io.writer import Previews, resolve_out, write_built
 
     folder = preview_folder(resolve_out(out, built.name))
     previews = Previews(folder, SETTINGS.dpi) if folder is not None else None
     warn(built.warnings)
-    written = write_built(built, out, targets, previews)
+    written = write_built(built, out, targets, previews, pdfs)
     if folder is not None:
         note_previews(folder, written.pdfs, written.pngs)
     for path in (*written.pdfs, *written.pngs) if report else ():

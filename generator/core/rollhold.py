@@ -112,11 +112,6 @@ class DiceSpace(ABC):
         table = np.array([r + [r[0]] * (width - len(r)) for r in rows], dtype=np.intp)
         return table, tuple(labels)
 
-    @cached_property
-    def option_table32(self) -> npt.NDArray[np.int32]:
-        """`option_table`'s keep indices as int32 (for look-ups over many games)."""
-        return self.option_table[0].astype(np.int32)
-
     @property
     def stop_keeps(self) -> IndexArray | slice:
         """The keep index of keeping every die of each state (stopping), in state order."""
@@ -423,6 +418,30 @@ def start_value(
     return start.reshape(batch)
 
 
+def column_start_values(space: DiceSpace, terminal: FloatArray, rolls: int) -> FloatArray:
+    """`start_value` for goals laid out by column: terminal (n_states, b) -> (b,).
+
+    The recurrence runs on all b columns at once; the final dot product is taken in the
+    chunks `start_value` works through rows in, so b columns give the values
+    `start_value` gives the same b rows, bit for bit (the dot product rounds by a
+    column's place in its chunk).
+    """
+    if terminal.ndim != 2 or terminal.shape[0] != space.n_states:
+        raise ValueError(f"expected shape ({space.n_states}, b), got {terminal.shape}")
+    v = terminal
+    for _ in range(rolls - 1):
+        v = _step(space, v)
+    start = np.empty(terminal.shape[1])
+    for lo, hi in _chunks(space, terminal.shape[1], None):
+        start[lo:hi] = space.probabilities @ v[:, lo:hi]
+    return start
+
+
+def chunk_size(space: DiceSpace) -> int:
+    """The batch rows (or columns) the solver works on at once by default."""
+    return max(1, _CHUNK_BYTES // (8 * space.n_keeps))
+
+
 def expected_after_keep(
     space: DiceSpace, values: npt.ArrayLike, *, chunk: int | None = None
 ) -> FloatArray:
@@ -478,7 +497,6 @@ class Policy:
     result: RollValues
     _keep_values: tuple[FloatArray, ...] = field(repr=False)  # r = 1 .. rolls − 1
     _choices: dict[int, IndexArray] = field(default_factory=dict, repr=False)
-    _rounded: dict[int, FloatArray] = field(default_factory=dict, repr=False)
 
     @property
     def space(self) -> DiceSpace:
@@ -514,22 +532,6 @@ class Policy:
         if rolls_left == 0:
             return labels[0]
         return labels[int(self.choices(rolls_left)[batch_index][i])]
-
-    def keep_indices(self, rows: IndexArray, states: IndexArray, rolls_left: int) -> IndexArray:
-        """The best keep index for each (goal row of the flattened batch, state) pair.
-
-        For simulations: only the pairs asked for are ranked, never the whole table.
-        """
-        if rolls_left not in self._rounded:  # rounded once per goal, not once per question
-            values = self.keep_values(rolls_left).reshape(-1, self.space.n_keeps)
-            self._rounded[rolls_left] = np.round(values, _TIE_DECIMALS)
-        flat = self._rounded[rolls_left]
-        # int32 positions where they fit: half the memory traffic of intp
-        small = flat.size < 2**31
-        options = (self.space.option_table32 if small else self.space.option_table[0])[states]
-        at = np.asarray(rows, dtype=options.dtype) * flat.shape[1]
-        pick = np.take(flat, at[:, None] + options).argmax(axis=1)
-        return options[np.arange(len(options)), pick].astype(np.intp)
 
     def ranked(
         self, state: Sequence[int], rolls_left: int, batch_index: tuple[int, ...] = ()
@@ -573,6 +575,46 @@ def policy(
     return Policy(result, tuple(k.reshape(*batch, space.n_keeps) for k in keeps))
 
 
+def column_keep_values(
+    space: DiceSpace, terminal: FloatArray, rolls: int
+) -> tuple[FloatArray, ...]:
+    """Every keep's value for goals laid out by column, with r = 1 .. rolls − 1 re-rolls left.
+
+    `terminal` is (n_states, b), one goal per column; each result is (n_keeps, b) with
+    keeping all dice worth stopping — the values of `policy`, bit for bit, in the
+    layout the kernels work in. For simulations, which ask each goal about a few
+    states only (`pick_keeps`); all b columns are worked on at once.
+    """
+    values = np.ascontiguousarray(terminal, dtype=np.float64)
+    if values.ndim != 2 or values.shape[0] != space.n_states:
+        raise ValueError(f"expected shape ({space.n_states}, b), got {values.shape}")
+    out = []
+    v = values
+    for r in range(1, rolls):
+        expected = space._expect(v)
+        if r < rolls - 1:
+            v = space._best(expected.copy())  # (_best overwrites its input)
+        expected[space.stop_keeps] = values
+        out.append(expected)
+    return tuple(out)
+
+
+def pick_keeps(
+    space: DiceSpace, keep_values: FloatArray, columns: IndexArray, states: IndexArray
+) -> IndexArray:
+    """The best keep index (the tie rule) for each (column of `keep_values`, state) pair.
+
+    `keep_values` is one array of `column_keep_values`; only the pairs asked for are
+    ranked, never a whole table.
+    """
+    table, width = space.option_table[0], keep_values.shape[1]
+    # (intp positions: np.take converts any other integer type first, 3× slower)
+    at = np.take(table * width, states, axis=0)
+    at += np.asarray(columns, dtype=np.intp)[:, None]
+    pick = _tie_argmax(np.take(keep_values, at))
+    return table.reshape(-1)[states * table.shape[1] + pick]
+
+
 def _keep_values(space: DiceSpace, values: FloatArray, stop: FloatArray) -> FloatArray:
     """E[values(keep ∪ re-roll)] per keep, with keeping all dice worth stopping (`stop`)."""
     out = expected_after_keep(space, values)
@@ -581,8 +623,13 @@ def _keep_values(space: DiceSpace, values: FloatArray, stop: FloatArray) -> Floa
 
 
 def _tie_argmax(values: FloatArray) -> IndexArray:
-    """Per row, the first column of the best value to 12 decimals (options are in tie order)."""
-    return np.argmax(np.round(values, _TIE_DECIMALS), axis=-1)
+    """Per row, the first column of the best value to 12 decimals (options are in tie order).
+
+    `rint(v · 10**12)` orders and ties values exactly as `np.round(v, 12)` does (that is
+    the same number before its last division), one pass cheaper.
+    """
+    scaled = np.multiply(values, 10.0**_TIE_DECIMALS)
+    return np.argmax(np.rint(scaled, out=scaled), axis=-1)
 
 
 def _ranked(
@@ -626,7 +673,7 @@ def _flatten(space: DiceSpace, values: npt.ArrayLike) -> tuple[FloatArray, tuple
 
 def _chunks(space: DiceSpace, n_rows: int, chunk: int | None) -> Iterator[tuple[int, int]]:
     if chunk is None:
-        chunk = max(1, _CHUNK_BYTES // (8 * space.n_keeps))
+        chunk = chunk_size(space)
     if chunk < 1:
         raise ValueError(f"chunk must be at least 1, got {chunk}")
     for lo in range(0, n_rows, chunk):

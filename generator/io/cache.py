@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from generator import interrupts
+from generator.heap import keep_freed_memory
 
 if TYPE_CHECKING:
     import numpy as np
@@ -119,6 +120,7 @@ def cached_arrays(
                 return arrays
         except Exception:  # a sound checksum over a payload numpy cannot read: recompute
             pass
+    keep_freed_memory()  # the computation is about to make many large temporaries
     arrays = compute()
     buffer = io.BytesIO()
     np.savez(buffer, **arrays)  # type: ignore[arg-type]  # numpy's stub types **kwds oddly
@@ -142,6 +144,7 @@ def cached_json(
                 return value
         except (ValueError, RecursionError):
             pass
+    keep_freed_memory()
     value = compute()
     store_entry(path, json.dumps(value, sort_keys=True).encode())
     return value

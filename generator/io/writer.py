@@ -16,7 +16,7 @@ import json
 import os
 import re
 import tempfile
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -209,20 +209,26 @@ class Written:
     pngs: tuple[Path, ...] = ()
 
 
+def render_all(built: Built) -> list[bytes]:
+    """The PDF bytes of every document of `built`, the main one first."""
+    from generator.render.draw import render_pdf
+
+    return [render_pdf(doc) for doc in built.documents]
+
+
 def write_built(
     built: Built,
     out: str | Path | None,
     targets: Mapping[str, str | Path | None] | None = None,
     previews: Previews | None = None,
+    pdfs: Sequence[bytes] | None = None,
 ) -> Written:
     """Render every document of `built`, write the PDFs and the manifest, then the previews.
 
     `out` is the main PDF (a file, or a folder for `built.name`); `targets` maps
     an extra document's role to its file or folder (default: beside the main
-    PDF as `<stem>-<role>.pdf`).
+    PDF as `<stem>-<role>.pdf`). `pdfs`: the documents rendered already (`render_all`).
     """
-    from generator.render.draw import render_pdf
-
     path = resolve_out(out, built.name)
     paths = [path]
     for role, _ in built.extra:
@@ -232,7 +238,7 @@ def write_built(
         )
         paths.append(extra)
         check_distinct([*paths, manifest_path(path)], role)  # before any work
-    pdfs = [render_pdf(doc) for doc in built.documents]
+    pdfs = list(pdfs) if pdfs is not None else render_all(built)
     contents = dict(built.contents)
     for (role, _), extra in zip(built.extra, paths[1:]):
         contents[f"{role}_pdf"] = extra.name

@@ -18,7 +18,15 @@ from generator.render.primitives import (
     UseForm,
     page_size,
 )
-from generator.render.style import GREY, INK, MID_GREY, WHITE, centred
+from generator.render.style import (
+    FOOTER_INK,
+    FOOTER_SIZE,
+    GREY,
+    INK,
+    TITLE,
+    WHITE,
+    centred,
+)
 
 MARGIN = 12 * MM
 GAP = 10 * MM  # between two blocks on a page: the cut line runs in its middle
@@ -167,7 +175,7 @@ def _ticks(cx: float, y: float, geo: BlockGeometry) -> list[Item]:
     ]
 
 
-TITLE_SIZE = 18
+TITLE_SIZE = TITLE
 GAME_PT = 8.5
 
 
@@ -215,17 +223,8 @@ def block_form(spec: BlockSpec, geo: BlockGeometry, words: dict[str, str]) -> tu
     n_upper = len(spec.rules.upper) + 3
     split_y = top - TITLE_H - geo.row_h * (1 + n_upper)
     items.append(Line(x, split_y, x + geo.block_w, split_y, line_width=1.4))
-    footer_size = 6
-    items.append(
-        Text(
-            x + geo.block_w,
-            y - 3.5 * MM,
-            words["footer"],
-            footer_size,
-            color=MID_GREY,
-            align="right",
-        )
-    )
+    # the footer under each block: two-up blocks are cut apart, each keeps its own
+    items.append(Text(x, y - 3.5 * MM, words["footer"], FOOTER_SIZE, color=FOOTER_INK))
     return tuple(items)
 
 

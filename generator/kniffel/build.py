@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from generator.built import Built
+from generator.built import Built, font_warnings
+from generator.errors import Input
 from generator.kniffel.block import block_rows, make_spec
 from generator.kniffel.rules import RuleSet
 from generator.kniffel.simsize import DEFAULT_GAMES
@@ -90,7 +91,8 @@ def build_block(inputs: BlockInputs, req: BlockRequest) -> Built:
         "landscape": req.landscape,
     }
     name = f"{rules.id}-block-{lang}.pdf"
-    return Built("kniffel block", name, doc, options, req.seed, contents)
+    warnings = font_warnings((Input("names"), n) for n in spec.names)
+    return Built("kniffel block", name, doc, options, req.seed, contents, warnings)
 
 
 # --- the odds card ---------------------------------------------------------------------

@@ -24,11 +24,12 @@ from generator.render.flow import (
     TextStyle,
     Theme,
     flow_story,
+    footer_line,
     wrap,
 )
 from generator.render.fonts import fit_size, text_width
 from generator.render.primitives import MM, Document, Item, Line, Page, Rect, Text, page_size
-from generator.render.style import BASELINE_CENTRED, GREY, INK, WHITE, centred
+from generator.render.style import BASELINE_CENTRED, GREY, INK, TITLE, WHITE, centred
 
 MARGIN = 15 * MM
 COLUMN_GAP = 10 * MM
@@ -275,13 +276,12 @@ def layout_odds(card: OddsCard, paper: str, landscape: bool) -> Document:
     """The whole card as one page."""
     width, height = page_size(paper, landscape)
     content_w = width - 2 * MARGIN
-    footer_size = 6.5
+    foot = MARGIN + 6.5 + 3 * MM  # the card ends here; its footer sits below at the house baseline
     w = card.words
-    footer_pt = fit_size(w["footer"], footer_size, content_w)
-    footer = Text(width - MARGIN, MARGIN, w["footer"], footer_pt, False, "right", GREY)
+    footer = footer_line(MARGIN, width - MARGIN, w["footer"])
     frame = PageFrame(
-        width, height, MARGIN, width - MARGIN, height - MARGIN, MARGIN + footer_size + 3 * MM,
-        COLUMN_GAP, footer=lambda k, n: [footer], spill=False,
+        width, height, MARGIN, width - MARGIN, height - MARGIN, foot,
+        COLUMN_GAP, footer=lambda k, n: footer, spill=False,
     )  # fmt: skip
     merged = any(len(row.keys) > 1 for row in card.table)
     story: list[Flowable] = [Heading(w["title"], 1), Paragraph(w["rules"], "rules")]
@@ -304,7 +304,7 @@ def layout_odds(card: OddsCard, paper: str, landscape: bool) -> Document:
     if landscape:
         story.append(ColumnBreak())
     story += [Heading(w["histogram_heading"], 3), Figure(None, partial(_histogram, card))]
-    title_size = fit_size(w["title"], 20, content_w, bold=True)
+    title_size = fit_size(w["title"], TITLE, content_w, bold=True)
     try:
         (items,) = flow_story(story, frame, odds_theme(title_size))
     except Overflow as full:

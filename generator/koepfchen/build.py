@@ -19,7 +19,7 @@ from generator.koepfchen.board import Board
 from generator.koepfchen.pages import Figures
 from generator.koepfchen.profile import Profile
 from generator.koepfchen.sampler import sample_board
-from generator.text import Templates
+from generator.text import Templates, difficulty_mark, page_label
 
 RACE_PLAYERS = (2, 3, 4, 5, 6)
 MAX_GAMES = 1_000_000
@@ -66,7 +66,8 @@ def build_board(inputs: BoardInputs, req: BoardRequest) -> Built:
     rules = rules_story(board, req.lang, figures, templates) if req.rules else None
     hard = hardest_targets(board, profile.hardest) if req.key else []
     key = partial(key_story, board, req.lang, figures, hard, templates) if req.key else None
-    laid = layout_sheet(view, rules, key, req.paper, req.landscape, view.words["title"])
+    title, page = view.words["title"], page_label(req.lang, templates)
+    laid = layout_sheet(view, rules, key, req.paper, req.landscape, title, page)
     contents = _contents(board, figures, req, laid, hard)
     options = {
         "profile": req.profile,
@@ -212,7 +213,7 @@ def format_analysis(analysis: Analysis) -> str:
     for f in data["fields"]:
         lines.append(
             f"{f['field']:>5} {f['target']:>6} {f['single_roll']:>8.3f} {f['within']:>8.3f}  "
-            + "●" * f["level"]
+            + difficulty_mark(f["level"])
         )
     g = data["game_length"]
     lines += [

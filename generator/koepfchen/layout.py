@@ -24,10 +24,12 @@ from generator.render.flow import (
     Columns,
     Flowable,
     PageFrame,
+    PageLabel,
     TableStyle,
     TextStyle,
     Theme,
     flow_story,
+    footer_line,
     wrap,
 )
 from generator.render.fonts import ascent, fit_size, text_width
@@ -43,7 +45,7 @@ from generator.render.primitives import (
     Text,
     page_size,
 )
-from generator.render.style import DARK_GREY, GREY, MID_GREY, WHITE, centred
+from generator.render.style import DARK_GREY, GREY, MID_GREY, TEXT_TITLE, TITLE, WHITE, centred
 
 MARGIN = 12 * MM
 EDGE = 5.5 * MM  # nothing nearer the paper's edge: most printers cannot print there
@@ -252,7 +254,8 @@ def _connector(a: Slot, b: Slot, geo: BoardGeometry) -> dict[int, list[Item]]:
     return {a.page: _arrow(a.cx, a.y + a.h + pad, b.cx, b.y - pad)}
 
 
-DOT_STEP = 2.9 * MM
+DOT_STEP = 2.9 * MM  # from one dot of the difficulty mark to the next
+DOT_R = 1.1 * MM
 
 
 def _dots(x_right: float, y: float, level: int) -> list[Item]:
@@ -261,7 +264,7 @@ def _dots(x_right: float, y: float, level: int) -> list[Item]:
     for i in range(3):
         cx = x_right - (2 - i) * DOT_STEP
         if i < level:
-            items.append(Circle(cx, y, 1.1 * MM, stroke=None, fill=DARK_GREY))
+            items.append(Circle(cx, y, DOT_R, stroke=None, fill=DARK_GREY))
         else:
             items.append(Circle(cx, y, 1.0 * MM, stroke="#8c8c8c", line_width=0.5))
     return items
@@ -326,7 +329,7 @@ def _header(view: BoardView, geo: BoardGeometry, page: int) -> list[Item]:
         label = words[f"part_{page + 1}"]
         items.append(Text(right, top - 6 * MM, label, 11, True, "right"))
         title_room -= text_width(label, 11, True) + 6 * MM
-    size = fit_size(words["title"], 17, title_room, bold=True)
+    size = fit_size(words["title"], TITLE, title_room, bold=True)
     items.append(Text(x0, top - 6 * MM, words["title"], size, bold=True))
     legend_w = 0.0
     if view.marks:
@@ -354,9 +357,7 @@ def _footer(view: BoardView, geo: BoardGeometry, page: int) -> list[Item]:
             size = fit_size(line, HINT_PT, geo.width, bold=True)
             dy = (len(lines) - i) * HINT_LINE
             items.append(Text(x0, y + dy, line, size, bold=True, color=DARK_GREY))
-    footer = view.words["footer"]
-    items.append(Text(x0, y, footer, fit_size(footer, 7, geo.width), color=MID_GREY))
-    return items
+    return items + footer_line(x0, x0 + geo.width, view.words["footer"])
 
 
 def _glue_marks(view: BoardView, geo: BoardGeometry) -> dict[int, list[Item]]:
@@ -412,7 +413,7 @@ TEXT_MARGIN_Y = 15 * MM
 COLUMN_GAP = 8 * MM
 THEME = Theme(
     headings={
-        1: TextStyle(16, bold=True, after=3 * MM, keep=16 * 1.6 + 30 * MM),
+        1: TextStyle(TEXT_TITLE, bold=True, after=3 * MM, keep=TEXT_TITLE * 1.6 + 30 * MM),
         2: TextStyle(12, bold=True, before=1.5 * MM, after=1.2 * MM, keep=12 * 1.6 + 40 * MM),
         3: TextStyle(10, bold=True, before=1.5 * MM, after=1.2 * MM, keep=10 * 1.6 + 14 * MM),
     },
@@ -422,13 +423,18 @@ THEME = Theme(
 )
 
 
-def text_frame(page_w: float, page_h: float, footer: str) -> PageFrame:
+def text_frame(
+    page_w: float, page_h: float, footer: str, page: PageLabel | None = None
+) -> PageFrame:
     """The text area of rules and key pages, with the board's footer line on every page."""
-    size = fit_size(footer, 7, page_w - 2 * TEXT_MARGIN_X)
-    line = Text(TEXT_MARGIN_X, TEXT_MARGIN_Y - 6 * MM, footer, size, color=MID_GREY)
+
+    def line(k: int, n: int) -> list[Item]:
+        label = page(k, n) if page else ""
+        return footer_line(TEXT_MARGIN_X, page_w - TEXT_MARGIN_X, footer, label)
+
     return PageFrame(
         page_w, page_h, TEXT_MARGIN_X, page_w - TEXT_MARGIN_X, page_h - TEXT_MARGIN_Y,
-        TEXT_MARGIN_Y, COLUMN_GAP, footer=lambda k, n: [line], footer_first=True,
+        TEXT_MARGIN_Y, COLUMN_GAP, footer=line,
     )  # fmt: skip
 
 
@@ -488,13 +494,15 @@ def layout_sheet(
     paper: str,
     landscape: bool,
     title: str,
+    page: PageLabel | None = None,
 ) -> SheetLayout:
-    """Board page(s), then the rules page, then the answer key (each optional but the board)."""
+    """Board page(s), then the rules page, then the answer key (each optional but the board);
+    `page` labels the pages of the rules and of the key in their footers ("Seite 2/3")."""
     geo = board_geometry(len(view.cells), paper, landscape)
     pages = board_pages(view, geo)
     roles = ["board"] * len(pages)
     # same page size as the board: one paper setting prints the whole file
-    frame = text_frame(geo.page_w, geo.page_h, view.words["footer"])
+    frame = text_frame(geo.page_w, geo.page_h, view.words["footer"], page)
     wide = geo.page_w > geo.page_h
     if rules:
         if wide:  # two columns keep the lines short

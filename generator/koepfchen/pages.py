@@ -25,9 +25,8 @@ from generator.render.flow import (
     Paragraph,
     Table,
 )
-from generator.text import Templates, Texts, maths, number, percent
+from generator.text import Templates, Texts, difficulty_mark, maths, number, percent
 
-DOTS = {1: "●○○", 2: "●●○", 3: "●●●"}  # as the fields show them
 OPS_SHORT = {"+": "+", "-": "−", "*": "×", "/": "÷"}
 
 
@@ -72,7 +71,9 @@ def board_view(
         "cut": t("cut"),
         "glue": t("glue"),
         "glue_hint": t("glue_hint"),
-        "footer": t("footer", profile=profile.id, seed=board.seed, turns=figures.solo.expected),
+        "footer": t(
+            "footer", profile=profile.name[lang], seed=board.seed, turns=figures.solo.expected
+        ),
     }
     for level in (1, 2, 3):
         words[f"level_{level}"] = t("level", n=level)
@@ -195,7 +196,7 @@ def key_story(
             str(f.target),
             percent(f.single_roll, lang),
             percent(f.within, lang),
-            DOTS[f.level],
+            difficulty_mark(f.level),
         )
         for f in board.fields
     )

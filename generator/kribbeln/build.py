@@ -15,15 +15,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from generator.built import Built
-from generator.errors import InputError
+from generator.built import Built, font_warnings
+from generator.errors import Input, InputError, UserError
 from generator.kribbeln.balance import Balance, TaskFacts, area_means, violations
 from generator.kribbeln.block import Sheet, sheets_from_ids
 from generator.kribbeln.dice import DiceSet
 from generator.kribbeln.sampler import MAX_PAGES, sample_block
 from generator.kribbeln.solver import TaskFigures
 from generator.kribbeln.tasks import TEMPLATE, TaskCatalog, task_text
-from generator.text import Templates, Texts, comma_names
+from generator.text import Templates, Texts, comma_names, page_label
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
@@ -198,7 +198,11 @@ def build_block(inputs: BlockInputs, req: BlockRequest) -> Built:
         if req.key
         else None
     )
-    layout = layout_block(views, rules, key, req.paper, req.landscape, views[0].words["title"])
+    rules_footer = Texts("kribbeln_rules", lang, templates)("footer", seed=req.seed)
+    layout = layout_block(
+        views, rules, key, req.paper, req.landscape, views[0].words["title"], rules_footer,
+        page_label(lang, templates),
+    )  # fmt: skip
     doc = layout.document
     contents = block_contents(block, lang)
     first_rules = layout.sheet_pages + 1
@@ -228,4 +232,8 @@ def build_block(inputs: BlockInputs, req: BlockRequest) -> Built:
         "key": req.key,
     }
     name = f"kribbeln-block-{req.seed}-{lang}.pdf"
-    return Built("kribbeln block", name, doc, options, req.seed, contents, inputs.warnings)
+    warnings: tuple[str | UserError, ...] = (
+        *inputs.warnings,
+        *font_warnings((Input("names"), n) for n in names),
+    )
+    return Built("kribbeln block", name, doc, options, req.seed, contents, warnings)

@@ -31,6 +31,7 @@ from generator.render.flow import (
     Group,
     Heading,
     PageFrame,
+    PageLabel,
     Paragraph,
     Space,
     Table,
@@ -38,6 +39,7 @@ from generator.render.flow import (
     TextStyle,
     Theme,
     flow_story,
+    footer_line,
     wrap,
 )
 from generator.render.fonts import ascent, descent, fit_size, text_width
@@ -53,7 +55,16 @@ from generator.render.primitives import (
     Text,
     page_size,
 )
-from generator.render.style import DARK_GREY, GREY, INK, LEADING, LIGHT_GREY, WHITE, centred
+from generator.render.style import (
+    DARK_GREY,
+    GREY,
+    INK,
+    LEADING,
+    TEXT_TITLE,
+    TITLE,
+    WHITE,
+    centred,
+)
 
 MARGIN = 12 * MM
 BAND_W = 9 * MM
@@ -662,7 +673,7 @@ def sheet_items(view: SheetView, geo: SheetGeometry, sizes: Sizes | None = None)
     x0, top = geo.left, geo.page_h - MARGIN
     right = x0 + geo.table_w
     # title
-    items.append(Text(x0, top - 8 * MM, words["title"], 22, bold=True))
+    items.append(Text(x0, top - 8 * MM, words["title"], TITLE, bold=True))
     items.append(Text(right, top - 8 * MM, words["sheet_label"], 12, True, "right"))
     # header: names, then the pips/points labels
     y = geo.header_top
@@ -752,8 +763,7 @@ def sheet_items(view: SheetView, geo: SheetGeometry, sizes: Sizes | None = None)
         )
     )
     items += _notes(view, geo, x0, geo.page_w - 2 * MARGIN)
-    items.append(Text(right, MARGIN - 4 * MM, words["footer"], 6, color=LIGHT_GREY, align="right"))
-    return items
+    return items + footer_line(x0, right, words["footer"])
 
 
 def _notes(view: SheetView, geo: SheetGeometry, x0: float, width: float) -> list[Item]:
@@ -788,7 +798,7 @@ KEY_WIDTHS = (8, 12, 100, 25, 14, 12, 12)
 KEY_ALIGN: tuple[Align, ...] = ("right", "center", "left", "left", "right", "right", "left")
 KEY_THEME = Theme(
     headings={
-        1: TextStyle(15, bold=True, after=3 * MM, keep_lines=None),
+        1: TextStyle(TEXT_TITLE, bold=True, after=3 * MM, keep_lines=None),
         2: TextStyle(10.5, bold=True, after=0.8 * MM, keep_lines=None),
     },
     paragraphs={
@@ -803,7 +813,7 @@ def rules_theme(size: float) -> Theme:
     """Rules text at `size`: every paragraph and bullet moves on whole, headings stay with it."""
     return Theme(
         headings={
-            1: TextStyle(16, bold=True, after=3 * MM, keep_lines=None),
+            1: TextStyle(TEXT_TITLE, bold=True, after=3 * MM, keep_lines=None),
             2: TextStyle(size + 1.5, bold=True, before=1.2 * MM, after=1.2 * MM, keep=14 * MM),
         },
         paragraphs={"body": TextStyle(size, after=2 * MM, keep_lines=None)},
@@ -811,14 +821,18 @@ def rules_theme(size: float) -> Theme:
             TextStyle(size, after=1.2 * MM, indent=4 * MM, keep_lines=None),
             label_dx=1 * MM,
             label_bold=False,
-            label_after=True,
         ),
     )
 
 
-def text_frame(page_w: float, page_h: float, footer: str = "") -> PageFrame:
-    """The text area of the rules and key pages, with the footer (if any) on every page."""
-    line = Text(page_w - MARGIN, MARGIN - 4 * MM, footer, 6, color=LIGHT_GREY, align="right")
+def text_frame(
+    page_w: float, page_h: float, footer: str = "", page: PageLabel | None = None
+) -> PageFrame:
+    """The text area of the rules and key pages, with the footer on every page."""
+
+    def line(k: int, n: int) -> list[Item]:
+        return footer_line(MARGIN, page_w - MARGIN, footer, page(k, n) if page else "")
+
     return PageFrame(
         page_w,
         page_h,
@@ -827,8 +841,7 @@ def text_frame(page_w: float, page_h: float, footer: str = "") -> PageFrame:
         page_h - MARGIN,
         MARGIN,
         column_gap=RULES_GAP,
-        footer=(lambda k, n: [line]) if footer else None,
-        footer_first=True,
+        footer=line,
     )
 
 
@@ -836,7 +849,13 @@ RULES_GAP = 10 * MM
 RULES_ONE_COLUMN = 200 * MM  # a wider text area (landscape) sets the rules in two columns
 
 
-def rules_pages(story: Sequence[Flowable], page_w: float, page_h: float) -> list[list[Item]]:
+def rules_pages(
+    story: Sequence[Flowable],
+    page_w: float,
+    page_h: float,
+    footer: str = "",
+    page: PageLabel | None = None,
+) -> list[list[Item]]:
     """The rules page: 9.5 pt text, smaller (down to 8 pt) if that keeps it on one page.
 
     On a wide page the rules run in two columns under the title, so no line is
@@ -845,7 +864,7 @@ def rules_pages(story: Sequence[Flowable], page_w: float, page_h: float) -> list
     if page_w - 2 * MARGIN > RULES_ONE_COLUMN and story:
         story = [story[0], Columns(2), *story[1:]]
     for size in (9.5, 9.0, 8.5, 8.0):
-        pages = flow_story(story, text_frame(page_w, page_h), rules_theme(size))
+        pages = flow_story(story, text_frame(page_w, page_h, footer, page), rules_theme(size))
         if len(pages) == 1:
             return pages
     return pages
@@ -854,7 +873,9 @@ def rules_pages(story: Sequence[Flowable], page_w: float, page_h: float) -> list
 KEY_ROWS = (KEY_ROW, 5.0 * MM, 4.6 * MM)  # tighter rows where that saves a page
 
 
-def key_pages(key: KeyView, page_w: float, page_h: float) -> list[list[Item]]:
+def key_pages(
+    key: KeyView, page_w: float, page_h: float, page: PageLabel | None = None
+) -> list[list[Item]]:
     """The answer key: title, notes, then one table per sheet, kept with its heading.
 
     On a wide page the notes run in two columns; the table rows are as tall as
@@ -878,7 +899,7 @@ def key_pages(key: KeyView, page_w: float, page_h: float) -> list[list[Item]]:
                 )
             )
         )
-    frame = text_frame(page_w, page_h, key.footer)
+    frame = text_frame(page_w, page_h, key.footer, page)
     layouts = [flow_story(story, frame, _key_theme(row)) for row in KEY_ROWS]
     return min(layouts, key=len)
 
@@ -904,14 +925,17 @@ def layout_block(
     paper: str,
     landscape: bool,
     title: str,
+    rules_footer: str = "",
+    page: PageLabel | None = None,
 ) -> BlockLayout:
-    """The block: every sheet (one per page), then the rules page(s), then the answer key."""
+    """The block: every sheet (one per page), then the rules page(s), then the answer key;
+    `page` labels the pages of the rules and of the key in their footers ("Seite 2/3")."""
     page_w, page_h = page_size(paper, landscape)
     geos = [sheet_geometry(v, paper, landscape) for v in sheets]
     sizes = pad_sizes(sheets, geos)  # one task and hint size for the whole pad
     sheet_pages = [sheet_items(v, g, sizes) for v, g in zip(sheets, geos)]
-    rule_pages = rules_pages(rules, page_w, page_h) if rules is not None else []
-    answer_pages = key_pages(key, page_w, page_h) if key is not None else []
+    rule_pages = rules_pages(rules, page_w, page_h, rules_footer, page) if rules is not None else []
+    answer_pages = key_pages(key, page_w, page_h, page) if key is not None else []
     pages = tuple(Page(tuple(p)) for p in sheet_pages + rule_pages + answer_pages)
     return BlockLayout(
         Document(page_w, page_h, pages, title=title),

@@ -17,7 +17,7 @@ from generator.kribbeln.solver import TaskFigures
 from generator.kribbeln.swatches import Swatch, legend_figure
 from generator.kribbeln.tasks import TEMPLATE, family_name, task_text
 from generator.render.flow import Bullet, Flowable, Heading, Paragraph
-from generator.text import Templates, Texts, number, percent
+from generator.text import Templates, Texts, difficulty_mark, number, percent
 
 
 @dataclass(frozen=True)
@@ -181,10 +181,6 @@ def rules_story(
     return story
 
 
-def stars_text(n: int) -> str:
-    return "★" * n
-
-
 def key_view(
     sheets: Sequence[Sheet],
     dice: DiceSet,
@@ -219,7 +215,7 @@ def key_view(
                     family_name(task.family, lang, tasks_t),
                     percent(fig.p_success, lang, 1),
                     number(fig.expected_pips, lang, 1),
-                    stars_text(balance.stars_of(fig.p_success)),
+                    difficulty_mark(balance.stars_of(fig.p_success)),
                 )
             )
         areas = " · ".join(

@@ -8,6 +8,7 @@ hands the games frozen values: `load_block` / `load_odds` make the inputs of
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -22,6 +23,7 @@ from generator.kniffel.simsize import check_games
 from generator.problems import Problems
 
 if TYPE_CHECKING:  # the solver needs numpy, which the block command does without
+    from generator.defaults import Warmup
     from generator.kniffel.solver import Strategy
 
 
@@ -73,16 +75,41 @@ def load_odds(req: OddsRequest, catalog: Catalog | None = None) -> OddsInputs:
     A cold solve takes seconds: on a terminal a progress bar shows each stage.
     """
     from generator.kniffel.simulate import score_distribution
-    from generator.kniffel.solver import with_joker
     from generator.progress import progress
 
     catalog = catalog or Catalog.default()
-    base = load_rules(req.rules, catalog)
-    rules = with_joker(base, req.joker)
-    check_games(req.games)
+    base, rules = _odds_rules(req, catalog)
     turns = len(rules.boxes)
     with progress(turns, "solving the optimal strategy") as tick:
         strategy = load_strategy(rules, tick)
     with progress(turns, "simulating games") as tick:
         dist = score_distribution(strategy, req.games, req.seed, tick, store=DISK)
     return OddsInputs(base, rules, strategy.expected_score(), dist, catalog.templates())
+
+
+def odds_warmup(req: OddsRequest, catalog: Catalog) -> Warmup:
+    """`load_odds`'s solver work as stages for processes beside the one that builds the card.
+
+    First the table, then the simulation's parts (independent of each other); each
+    fills the solver cache, where `load_odds` finds the table and adds the parts up.
+    """
+    from generator.kniffel.simulate import PARTS, play_part
+
+    def table() -> None:
+        load_strategy(_odds_rules(req, catalog)[1])
+
+    def part(k: int) -> None:
+        strategy = load_strategy(_odds_rules(req, catalog)[1])
+        play_part(strategy, req.games, req.seed, (k, PARTS), store=DISK)
+
+    return ((table,), tuple(partial(part, k) for k in range(PARTS)))
+
+
+def _odds_rules(req: OddsRequest, catalog: Catalog) -> tuple[RuleSet, RuleSet]:
+    """The rule set as in the catalog, and with the joker asked for (games checked too)."""
+    from generator.kniffel.solver import with_joker
+
+    base = load_rules(req.rules, catalog)
+    rules = with_joker(base, req.joker)
+    check_games(req.games)
+    return base, rules

@@ -24,6 +24,10 @@ from generator.render.fonts import fit_size, text_width
 from generator.render.primitives import MM, Align, Item, Line, Rect, Text
 from generator.render.style import (
     BASELINE_RAISE,
+    FOOTER_BASELINE,
+    FOOTER_INK,
+    FOOTER_MIN,
+    FOOTER_SIZE,
     HEADER_FILL,
     INK,
     LEADING,
@@ -47,6 +51,29 @@ def wrap(text: str, size: float, width: float, bold: bool = False) -> list[str]:
     if current:
         lines.append(current)
     return lines
+
+
+PageLabel = Callable[[int, int], str]
+"""(page k, pages N) → the page label of a footer, e.g. "Seite 2/3" (`text.page_label`)."""
+
+
+def footer_line(
+    left: float, right: float, what: str, page: str = "", size: float = FOOTER_SIZE
+) -> list[Item]:
+    """The house footer of every product: what the page is (product · sheet · the number that
+    makes it again · dicesheets) from `left`, its page label ("Seite 2/3") ending at `right`,
+    on one baseline `FOOTER_BASELINE` above the paper's foot; `what` shrinks to leave room
+    (down to `FOOTER_MIN`, then it is shortened with "…")."""
+    items: list[Item] = []
+    room = right - left - (text_width(page, size) + 4 * MM if page else 0)
+    if what:
+        fitted = fit_size(what, size, room, minimum=min(size, FOOTER_MIN))
+        while len(what) > 1 and text_width(what, fitted) > room:
+            what = what[:-2].rstrip() + "…"
+        items.append(Text(left, FOOTER_BASELINE, what, fitted, color=FOOTER_INK))
+    if page:
+        items.append(Text(right, FOOTER_BASELINE, page, size, align="right", color=FOOTER_INK))
+    return items
 
 
 @dataclass
@@ -240,7 +267,6 @@ class BulletStyle:
     text: TextStyle  # its indent is where the text starts
     label_dx: float = 0.0  # where the label starts, from the column's left edge
     label_bold: bool = True
-    label_after: bool = False  # draw the label after the text (the order of items only)
 
 
 @dataclass(frozen=True)
@@ -270,7 +296,6 @@ class PageFrame:
     bottom: float
     column_gap: float = 0.0
     footer: Callable[[int, int], list[Item]] | None = None  # (page k, pages N) → items
-    footer_first: bool = False  # draw the footer before the content (the order of items only)
     spill: bool = True  # False: what does not fit its column raises Overflow
 
 
@@ -294,7 +319,7 @@ def flow_story(flowables: Sequence[Flowable], frame: PageFrame, theme: Theme) ->
     if frame.footer is not None:
         for k, items in enumerate(pages, start=1):
             footer = frame.footer(k, len(pages))
-            items[:] = footer + items if frame.footer_first else items + footer
+            items.extend(footer)
     return pages
 
 
@@ -480,17 +505,11 @@ class _Flow:
         style = bullet.text
         if not self.grouped:  # the label moves with the first lines of its text
             self._keep(item.text, style)
-        label: list[Item] = []
         if item.label:
             y = self.cursor.top - style.size * style.leading + style.baseline * style.size
             x = self.cursor.left + bullet.label_dx
-            label = [Text(x, y, item.label, style.size, bullet.label_bold)]
-        if not bullet.label_after:
-            self.add(label)
-        page = len(self.pages)
+            self.add([Text(x, y, item.label, style.size, bullet.label_bold)])
         self._lines(item.text, style)
-        if bullet.label_after:
-            self.pages[page - 1].extend(label)
 
     def _figure(self, figure: Figure) -> None:
         if figure.height is None:

@@ -1,10 +1,13 @@
-"""Typography shared by every printed page: leading, vertical centring, the text greys.
+"""Typography shared by every printed page: leading, vertical centring, the text greys,
+and the house style every product keeps (titles, footer, the paper's edge).
 
 Sizes, margins and fills that belong to one product stay in its layout module
 (each defined once there); what every page shares is defined here.
 """
 
 from __future__ import annotations
+
+from generator.render.primitives import MM
 
 LEADING = 1.3
 """Line step of flowing text, as a multiple of the font size."""
@@ -32,3 +35,24 @@ ZEBRA_FILL = "#f3f3f3"  # every other table row
 def centred(middle: float, size: float) -> float:
     """The baseline that centres text of `size` vertically on `middle`."""
     return middle - CENTRE * size
+
+
+# --- the house style: the same on every product, on A4 and Letter ------------------------
+
+TITLE = 18.0
+"""The title of a sheet players or pupils get: a block, a board, a pad's sheet, the odds card."""
+
+TEXT_TITLE = 16.0
+"""The title of a text page: rules, an answer key, a report."""
+
+EDGE = 5 * MM
+"""Nothing is printed closer to the paper's edge: most printers cannot print the outer ~4 mm."""
+
+FOOTER_SIZE = 7.0
+FOOTER_MIN = 6.0  # a long footer shrinks to this, then it is shortened
+FOOTER_INK = MID_GREY
+FOOTER_BASELINE = 7 * MM
+"""The footer's baseline above the paper's bottom edge (its descenders stay clear of `EDGE`)."""
+
+FOOTER_ROOM = 11 * MM
+"""What the footer takes at the paper's foot: a layout's content ends above this."""

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 
-from generator.built import Built
+from generator.built import Built, font_warnings
 from generator.errors import DoesNotFit, Input, InputError, UserError
 from generator.numbers.expr import SYMBOLS
 from generator.text import Templates, Texts, maths
@@ -530,17 +530,13 @@ def build_worksheet(
     inputs: WorksheetInputs, req: WorksheetRequest, progress: Progress | None = None
 ) -> Built:
     """The sheets and the answer key (after the sheets, or its own document with `key_file`)."""
-    from generator.render.fonts import missing_glyphs
     from generator.worksheet.layout import PagesDoNotFit, Pagination, layout_key, layout_sheets
 
     ws = plan_worksheet(inputs, req, progress)
-    warnings: list[str | UserError] = list(ws.warnings)
-    for where, text in [(Input("title"), ws.title)] + [
-        (f"{req.roster}:{p.line}", p.name) for p in ws.pupils
-    ]:
-        if missing := missing_glyphs(text):
-            message = f"the font has no letters for '{missing}' in '{text}' (they print as boxes)"
-            warnings.append(UserError(message, where=where))
+    printed = [(Input("title"), ws.title)] + [
+        (f"{req.roster}:{p.line}" if req.roster else Input("names"), p.name) for p in ws.pupils
+    ]
+    warnings: list[str | UserError] = [*ws.warnings, *font_warnings(printed)]
     separate_key = req.key_file is not None
     if separate_key and not req.key:
         raise InputError("key", "there is no key to write without the key; ask for one of the two")

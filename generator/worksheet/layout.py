@@ -28,6 +28,7 @@ from generator.render.flow import (
     TextStyle,
     Theme,
     flow_story,
+    footer_line,
 )
 from generator.render.fonts import descent, fit_size, text_width
 from generator.render.primitives import (
@@ -44,7 +45,16 @@ from generator.render.primitives import (
     UseForm,
     page_size,
 )
-from generator.render.style import DARK_GREY, GREY, INK, LEADING, WHITE, centred
+from generator.render.style import (
+    DARK_GREY,
+    FOOTER_SIZE,
+    INK,
+    LEADING,
+    TEXT_TITLE,
+    TITLE,
+    WHITE,
+    centred,
+)
 from generator.worksheet.model import AnswerKey, SheetCopy, SheetWords, ShownProblem, VersionSheet
 
 MARGIN = 14 * MM
@@ -86,8 +96,8 @@ class Style:
 
 
 NORMAL = Style(
-    title=18, label=11, name=14, instruction=10.5, heading=12, number=11, target=20, card=15,
-    footer=7, die=11 * MM, min_die=8 * MM, squeeze_die=8 * MM, fill_min=9, box=13 * MM,
+    title=TITLE, label=11, name=14, instruction=10.5, heading=12, number=11, target=20, card=15,
+    footer=FOOTER_SIZE, die=11 * MM, min_die=8 * MM, squeeze_die=8 * MM, fill_min=9, box=13 * MM,
     badge=17 * MM, badge_letter=30, lines=2, line_gap=8.5 * MM, field_gap=9 * MM,
 )  # fmt: skip
 # Large print: dice and cards half as big again (never below normal print's largest), the
@@ -452,13 +462,9 @@ def _next_header(letter: str, words: SheetWords, geo: Geometry) -> tuple[list[It
 
 
 def _footer(text: str, page_label: str, geo: Geometry) -> list[Item]:
-    size = geo.style.footer
-    y = MARGIN
-    items: list[Item] = [Text(geo.right, y, page_label, size, align="right", color=GREY)]
-    if not geo.large_print:  # large print keeps every word ≥ 16 pt: the page label says it all
-        room = geo.right - geo.left - text_width(page_label, size) - 6 * MM
-        items.append(Text(geo.left, y, text, fit_size(text, size, room), color=GREY))
-    return items
+    # large print keeps every word ≥ 16 pt: the page label says it all
+    what = "" if geo.large_print else text
+    return footer_line(geo.left, geo.right, what, page_label, geo.style.footer)
 
 
 # --- a version's pages ------------------------------------------------------------------
@@ -680,7 +686,7 @@ def key_theme(row_h: float = KEY_ROWS[0]) -> Theme:
     """How the key looks, with table rows `row_h` tall."""
     return Theme(
         headings={
-            1: TextStyle(16, bold=True, after=3 * MM),  # the key's title
+            1: TextStyle(TEXT_TITLE, bold=True, after=3 * MM),  # the key's title
             2: TextStyle(14, bold=True, before=4 * MM, after=2.5 * MM),  # a version
             3: TextStyle(12, bold=True, after=2.5 * MM),  # the class list
             4: TextStyle(10.5, bold=True, after=1.5 * MM),  # a section of a version
@@ -721,10 +727,7 @@ def key_pages(key: AnswerKey, page_w: float, page_h: float) -> list[Page]:
     then the roomiest rows."""
 
     def footer(k: int, total: int) -> list[Item]:
-        return [
-            Text(MARGIN, MARGIN, key.footer, 7, color=GREY),
-            Text(page_w - MARGIN, MARGIN, key.page(k, total), 7, align="right", color=GREY),
-        ]
+        return footer_line(MARGIN, page_w - MARGIN, key.footer, key.page(k, total))
 
     frame = PageFrame(page_w, page_h, MARGIN, page_w - MARGIN, page_h - MARGIN,
                       MARGIN + 8 * MM, footer=footer)  # fmt: skip

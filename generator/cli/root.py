@@ -1,0 +1,189 @@
+"""The `dicesheets` command: a click group whose subcommands load only when used.
+
+Heavy imports (ReportLab, numpy) happen inside commands, so `--help` is instant.
+Errors: a `UserError` or a click usage error prints one line on stderr and
+exits 2; any other exception is a bug (traceback, exit 1).
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import time
+from typing import Any
+
+import click
+
+from generator import __version__
+from generator.errors import UserError
+
+# command name → "module:attribute"; each module imports only click at load time
+COMMANDS = {
+    "all": "generator.cli.all:all_command",
+    "init": "generator.cli.init:init_command",
+    "kniffel": "generator.cli.kniffel:kniffel",
+    "koepfchen": "generator.cli.koepfchen:koepfchen",
+    "kribbeln": "generator.cli.kribbeln:kribbeln",
+    "numbers": "generator.cli.numbers:numbers",
+    "preview": "generator.cli.preview:preview",
+    "report": "generator.cli.report:report_command",
+    "serve": "generator.cli.serve:serve",
+    "validate": "generator.cli.validate:validate_command",
+    "worksheet": "generator.cli.worksheet:worksheet",
+}
+
+
+class LazyGroup(click.Group):
+    """A group that imports a subcommand's module only when that subcommand is needed."""
+
+    def __init__(self, *args: Any, lazy: dict[str, str] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy = dict(lazy or {})
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(super().list_commands(ctx)) | set(self.lazy))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        from generator.cli.runopts import add_run_options
+
+        if cmd_name in self.lazy:
+            module_name, attr = self.lazy[cmd_name].split(":")
+            return add_run_options(getattr(importlib.import_module(module_name), attr))
+        command = super().get_command(ctx, cmd_name)
+        return add_run_options(command) if command is not None else None
+
+
+class RootGroup(LazyGroup):
+    """The top-level group: turns user errors into one line and exit status 2."""
+
+    def main(
+        self,
+        args: Any = None,
+        prog_name: Any = None,
+        complete_var: Any = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        from generator import interrupts
+        from generator.cli import runopts
+
+        args = list(sys.argv[1:] if args is None else args)
+        runopts.reset()
+        with interrupts.install():
+            try:
+                code, started, error = self._run_once(args, prog_name, complete_var, extra)
+                if not runopts.SETTINGS.watch or code in INTERRUPTED:
+                    sys.exit(code)
+                # --watch: rebuild on every change, keep watching after an error, Ctrl-C ends;
+                # a page beside the previews always shows the newest good build (and the error)
+                page = runopts.PreviewPage(args)
+                while True:
+                    page.update(error)
+                    stamps = runopts.snapshot(runopts.watched_files(args, page.folder))
+                    took = time.monotonic() - started
+                    click.echo(
+                        f"[watch] built in {took:.2f} s (exit {code}); waiting for changes",
+                        err=True,
+                    )
+                    changed = runopts.wait_for_change(args, stamps, page.folder)
+                    names = ", ".join(p.name for p in changed[:3])
+                    click.echo(
+                        f"[watch] changed: {names}{' …' if len(changed) > 3 else ''}", err=True
+                    )
+                    code, started, error = self._run_once(args, prog_name, complete_var, extra)
+                    if code in INTERRUPTED:
+                        sys.exit(code)
+            except KeyboardInterrupt:
+                sys.exit(0)  # Ctrl-C while --watch waits for a change ends the watch
+            except interrupts.Terminated:
+                sys.exit(143)
+            finally:
+                runopts.reset()  # a run's --catalog must not outlive it (tests, benchmarks)
+
+    def _run_once(
+        self, args: list[str], prog_name: Any, complete_var: Any, extra: dict[str, Any]
+    ) -> tuple[int, float, str | None]:
+        """Run the command once: its exit status, start time and error line (errors → status)."""
+        from generator import interrupts
+
+        started = time.monotonic()
+        try:
+            code, error = self._invoke(args, prog_name, complete_var, extra)
+            return code, started, error
+        except BaseException as exc:
+            # a signal wins over whatever a library made of it (e.g. a KeyError from ReportLab)
+            signalled = interrupts.exit_code()
+            if signalled is None and isinstance(exc, (KeyboardInterrupt, click.exceptions.Abort)):
+                signalled = 130
+            if signalled is None:
+                raise
+            click.echo("dicesheets: interrupted", err=True)
+            return signalled, started, "interrupted"
+
+    def _invoke(
+        self, args: list[str], prog_name: Any, complete_var: Any, extra: dict[str, Any]
+    ) -> tuple[int, str | None]:
+        """Run the command; a user error, an OS error or bad arguments become one line, status 2."""
+        from generator.cli import runopts
+        from generator.errors import os_error
+
+        runopts.SETTINGS.preview_dir, runopts.SETTINGS.previewed = None, []
+        try:
+            check_arguments(args)
+            result = super().main(
+                args, prog_name or "dicesheets", complete_var, standalone_mode=False, **extra
+            )
+        except UserError as exc:
+            from generator.cli.options import user_message
+
+            return self._failed(2, user_message(exc))
+        except click.BadParameter as exc:  # one line naming the option, as for a UserError
+            opts = getattr(exc.param, "opts", None)
+            where = f"option {max(opts, key=len)}" if opts else (exc.param_hint or "argument")
+            return self._failed(exc.exit_code, f"{where}: {exc.message}")
+        except OSError as exc:  # a file or folder the user named: full disk, permissions …
+            return self._failed(2, str(os_error(exc)))
+        except click.exceptions.Abort:
+            raise
+        except click.ClickException as exc:
+            return self._failed(exc.exit_code, exc.format_message())
+        return (result if isinstance(result, int) else 0), None
+
+    @staticmethod
+    def _failed(code: int, message: str) -> tuple[int, str]:
+        from generator.errors import one_line
+
+        message = one_line(message)  # whatever the source: one line of bounded length
+        click.echo(f"dicesheets: error: {message}", err=True)
+        return code, message
+
+
+INTERRUPTED = (130, 143)
+
+
+def check_arguments(args: list[str]) -> None:
+    """Refuse arguments that are not text (bytes the terminal's encoding could not decode)."""
+    for number, arg in enumerate(args, 1):
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            byte = ord(arg[exc.start]) & 0xFF
+            raise UserError(
+                f"byte 0x{byte:02x} is not UTF-8 text; use UTF-8 for names and file names",
+                where=f"argument {number}",
+            ) from None
+
+
+@click.group(cls=RootGroup, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="dicesheets")
+def cli() -> None:
+    """Printable, solver-verified sheets for Kribbeln, Kniffel and Schlaues Köpfchen.
+
+    Commands are `dicesheets GAME ACTION [options]`; `dicesheets all` writes the
+    default set of sheets into output/.
+    """
+
+
+def main() -> None:
+    """Console-script entry point."""
+    cli.main(prog_name="dicesheets")
