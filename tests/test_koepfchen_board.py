@@ -339,3 +339,18 @@ def test_analyze_json_and_text(run_cli) -> None:
     assert "one player, exact" in text and "Monte Carlo, 4 player(s)" in text
     bad = run_cli("koepfchen", "analyze", "--players", "7")
     assert bad.exit_code == 2 and "--players" in bad.stderr
+
+
+def test_key_gives_tables_as_lines_rather_than_end_on_a_sparse_page() -> None:
+    req = BoardRequest("einmaleins", 1, paper="letter")
+    built = build_board(load_board(req), req)
+    c = built.contents
+    assert c["pages"].count("key") == 1
+    assert c["key_tables"] == c["key_targets"][: len(c["key_tables"])]  # the hardest keep theirs
+    dropped = c["key_targets"][len(c["key_tables"]) :]
+    assert dropped  # six tables of five or six rolls do not fit beside the field table
+    key = built.document.pages[c["pages"].index("key")]
+    texts = [i.text for i in key.items if isinstance(i, Text)]
+    assert all(f"Zahl {t}" not in texts and str(t) in texts for t in dropped)
+    classic = build_board(load_board(BoardRequest("classic")), BoardRequest("classic")).contents
+    assert classic["key_tables"] == classic["key_targets"]  # all six fit: nothing given up

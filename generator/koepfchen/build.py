@@ -133,6 +133,8 @@ def board_json(board: Board) -> dict[str, Any]:
 
 def _contents(board: Board, figures: Figures, req: BoardRequest, sheet: Any, hard: list) -> dict:
     geo = sheet.geometry
+    tables = [h for h in hard if h.detailed]
+    tables = tables[: len(tables) - sheet.key_fewer]
     return {
         "kind": "koepfchen-board",
         **board_json(board),
@@ -147,6 +149,8 @@ def _contents(board: Board, figures: Figures, req: BoardRequest, sheet: Any, har
             "target_pt": round(sheet.target_pt, 2),
         },
         "key_targets": [h.target for h in hard],
+        # the targets printed with every roll that makes them (the rest: a line each)
+        "key_tables": [h.target for h in tables],
     }
 
 

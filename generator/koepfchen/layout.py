@@ -446,6 +446,7 @@ class SheetLayout:
     roles: tuple[str, ...]
     geometry: BoardGeometry
     target_pt: float
+    key_fewer: int = 0  # roll tables the key gave as a line to end on a well-filled page
 
 
 class KeyStory(Protocol):
@@ -455,36 +456,39 @@ class KeyStory(Protocol):
     def __call__(self, field_columns: int, fewer: int) -> Sequence[Flowable] | None: ...
 
 
+FIELD_COLUMN = 58 * MM  # the key's field table: "100,0 %" at full size in its column
 MIN_LAST_PAGE = 0.4  # a key page after the first is at least this full, or the key is shorter
 
 
 def _used(page: list[Item], frame: PageFrame) -> float:
     """How much of the text frame's height a page's items take (the footer not counted)."""
-    low = min((i.y for i in page if isinstance(i, (Text, Rect)) and i.y >= frame.bottom - 1),
-              default=frame.top)  # fmt: skip
+    drawn = [i.y for i in page if isinstance(i, (Text, Rect)) and i.y >= frame.bottom - 1]
+    low = min(drawn, default=frame.top)
     return (frame.top - low) / (frame.top - frame.bottom)
 
 
-def key_pages(key: KeyStory, frame: PageFrame, wide: bool) -> list[list[Item]]:
-    """The key's pages, ending on a well-filled page.
+def key_pages(key: KeyStory, frame: PageFrame, wide: bool) -> tuple[list[list[Item]], int]:
+    """The key's pages, ending on a well-filled page, and how many roll tables became lines.
 
     If the last of several pages would be less than MIN_LAST_PAGE full, the least hard
     roll tables become lines, one at a time, until the key needs a page less; when
     even that does not save the page, the key keeps all its tables.
     """
-    field_columns = 4 if wide else 2  # a landscape page takes the 40 fields in 10 rows
+    # a landscape page takes the field table in three or four columns (40 fields in 10 rows)
+    width = frame.right - frame.left
+    field_columns = min(4, int((width + COLUMN_GAP) // (FIELD_COLUMN + COLUMN_GAP))) if wide else 2
     story = key(field_columns, 0)
     assert story is not None
     pages = flow_story(story, frame, THEME)
     if len(pages) == 1 or _used(pages[-1], frame) >= MIN_LAST_PAGE:
-        return pages
+        return pages, 0
     fewer = 1
     while (shorter := key(field_columns, fewer)) is not None:
         tried = flow_story(shorter, frame, THEME)
         if len(tried) < len(pages):
-            return tried
+            return tried, fewer
         fewer += 1
-    return pages
+    return pages, 0
 
 
 def layout_sheet(
@@ -510,9 +514,10 @@ def layout_sheet(
         more = flow_story(rules, frame, THEME)
         pages += more
         roles += ["rules"] * len(more)
+    fewer = 0
     if key:
-        more = key_pages(key, frame, wide)
+        more, fewer = key_pages(key, frame, wide)
         pages += more
         roles += ["key"] * len(more)
     doc = Document(geo.page_w, geo.page_h, tuple(Page(tuple(p)) for p in pages), title=title)
-    return SheetLayout(doc, tuple(roles), geo, target_size(view, geo))
+    return SheetLayout(doc, tuple(roles), geo, target_size(view, geo), fewer)

@@ -184,11 +184,11 @@ def key_story(
     profile = board.profile
     t = Texts("koepfchen_key", lang, templates)
     columns = (
-        Column(t("col_field"), 1.0, "right"),
-        Column(t("col_target"), 1.1, "right"),
-        Column(t("col_single"), 1.4, "right"),
-        Column(t("col_within", rolls=profile.rolls), 1.5, "right"),
-        Column(t("col_level"), 1.2, "center"),
+        Column(t("col_field"), 0.95, "right"),
+        Column(t("col_target"), 1.0, "right"),
+        Column(t("col_single"), 1.45, "right"),
+        Column(t("col_within", rolls=profile.rolls), 1.45, "right"),
+        Column(t("col_level"), 1.35, "center"),
     )
     rows: tuple[tuple[str, ...], ...] = tuple(
         (
@@ -206,9 +206,11 @@ def key_story(
         Columns(field_columns),
         Table(columns, rows, balance=True),
     ]
-    figures_group = Group((Heading(t("h_figures")), Paragraph(t("solo", turns=figures.solo.expected,
-                           median=figures.solo.median, p90=figures.solo.p90)),
-                           *_races(figures, lang, t)))  # fmt: skip
+    solo = figures.solo
+    solo_text = t("solo", turns=solo.expected, median=solo.median, p90=solo.p90)
+    figures_group = Group(
+        (Heading(t("h_figures")), Paragraph(solo_text), *_races(figures, lang, t))
+    )
     tables = sum(h.detailed for h in hard)
     if fewer > tables or (fewer and not tables):
         return None
@@ -244,12 +246,12 @@ def _hardest(
     left alone at the foot of a page; the tables read down the columns, hardest first.
     """
     detailed = [h for h in hard if h.detailed][:tables]
-    others = [h for h in hard if h not in detailed]
+    others = [h for h in hard if all(h is not d for d in detailed)]
     groups: list[Group] = []
     for h in detailed:  # the table's header row names the target: no heading to wrap
         header = (
             Column(t("h_target", target=h.target), 1.0, "center"),
-            Column(t("target_facts", fields=h.fields, within=h.within, rolls=rolls), 2.2, "left"),
+            Column(t("target_facts", fields=h.fields, within=h.within), 2.2, "left"),
         )
         solutions = tuple(
             (", ".join(map(str, r.roll)), f"{maths(r.solution, lang)} = {h.target}")
@@ -265,10 +267,14 @@ def _hardest(
             Column(t("col_made_from"), 1.6, "right"),
         )
         rows = tuple(
-            (str(h.target), ", ".join(map(str, h.fields)), percent(h.within, lang),
-             t("made_from", n=len(h.rolls), total=h.all_rolls))
+            (
+                str(h.target),
+                ", ".join(map(str, h.fields)),
+                percent(h.within, lang),
+                t("made_from", n=len(h.rolls), total=h.all_rolls),
+            )
             for h in others
-        )  # fmt: skip
+        )
         intro = t("others", detailed=len(detailed), most=DETAIL_MAX_ROLLS)
         rest = [Paragraph(intro), Table(columns, rows)]
     head: tuple[Flowable, ...] = (Heading(t("h_hardest")),)
