@@ -150,7 +150,10 @@ def _chart(chart: Chart, lang: str, height: float, box: Cursor, theme: Theme) ->
     return chart_items(chart, frame, lang, box.left)
 
 
-def _story(report: BalanceReport, lang: str, height: float, columns: int) -> list[Flowable]:
+def _story(
+    report: BalanceReport, lang: str, height: float, columns: int, draw: bool = True
+) -> list[Flowable]:
+    """The report's story; `draw` False: each chart only marks its box's foot (to measure)."""
     words = report.words
     assert words is not None
     table = (Column(words.figures, 3), Column("", 1, "right"))
@@ -162,8 +165,12 @@ def _story(report: BalanceReport, lang: str, height: float, columns: int) -> lis
     for chart in report.charts:
         # the gap above is part of the chart's box, so charts line up across columns
         box_h = CHART_GAP + ch.HEAD_H + height + below(chart)
-        story.append(Figure(box_h, partial(_chart, chart, lang, height)))
+        story.append(Figure(box_h, partial(_chart, chart, lang, height) if draw else _foot))
     return story
+
+
+def _foot(box: Cursor, theme: Theme) -> list[Item]:
+    return [Text(box.left, box.bottom + 1, "", 1)]
 
 
 def _fill(pages: list[list[Item]], columns: int, frame: PageFrame) -> float:
@@ -206,12 +213,13 @@ def layout_report(report: BalanceReport, lang: str, paper: str, landscape: bool)
     # wide page they may also stand side by side
     counts = (1, 2) if width - 2 * MARGIN > TWO_COLUMNS else (1,)
     layouts = [
-        (flow_story(_story(report, lang, h, n), frame, THEME), n)
+        (flow_story(_story(report, lang, h, n, draw=False), frame, THEME), n, h)
         for n in counts
         for h in CHART_HEIGHTS
     ]
-    fewest = min(len(p) for p, _ in layouts)
-    pages, _ = max(
+    fewest = min(len(p) for p, _, _ in layouts)
+    _, n, h = max(
         (x for x in layouts if len(x[0]) == fewest), key=lambda x: _fill(x[0], x[1], frame)
     )
+    pages = flow_story(_story(report, lang, h, n), frame, THEME)
     return Document(width, height, tuple(Page(tuple(p)) for p in pages), title=report.title)

@@ -85,9 +85,7 @@ def test_every_sampled_block_meets_every_constraint(pool: list[TaskFacts], seed:
 @settings(max_examples=12, deadline=None, phases=NO_SHRINK)
 @given(seed=st.integers(0, 10**9), pages=st.integers(1, 6))
 def test_flat_areas_and_other_page_counts(pool: list[TaskFacts], seed: int, pages: int) -> None:
-    b = dataclasses.replace(
-        load_balance(), areas="flat", area_tolerance=0.04, mean_tolerance=0.015
-    )  # fmt: skip
+    b = dataclasses.replace(load_balance(), areas="flat", area_tolerance=0.04, mean_tolerance=0.015)
     block = sample_block(pool, b, pages, seed)
     assert len(block.sheets) == pages
     _check(block.sheets, pool, b)
@@ -278,7 +276,7 @@ def test_sheet_geometry_has_ten_rows_and_room_to_write() -> None:
         assert [r.kind for r in view.rows] == [r.kind for r in ROWS]
         tops = geo.row_tops([r.kind for r in view.rows])
         assert len(tops) == 10 and tops == sorted(tops, reverse=True)
-        assert geo.pip_w >= 10.5 * MM and geo.task_h >= 12 * MM  # two handwritten digits
+        assert geo.pip_w >= 11 * MM and geo.task_h >= 12 * MM  # two handwritten digits
         assert geo.player_w >= PLAYER_MIN_W - 1e-6
         page_w, page_h = page_size("a4", landscape)
         assert geo.left + geo.table_w <= page_w - 12 * MM + 1e-6
@@ -331,3 +329,59 @@ def test_infeasible_balance_file_exits_2_quickly(run_cli, tmp_path: Path) -> Non
     bad.write_text("areas: upwards\n", encoding="utf-8")
     result = run_cli("kribbeln", "block", "--balance", bad)
     assert result.exit_code == 2 and "bad.yaml:1:1: key 'areas': expected one of" in result.stderr
+
+
+LONG_NAMES = ("Nguyễn Văn An", "Maximilian-Alexander", "Zoë", "Łukasz Wójcik", "Ömer",
+              "Søren Kierkegaard", "Anna-Katharina", "Christopher")  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_every_sheet_says_all_at_eight_points_or_more(lang: str) -> None:
+    """The longest tasks of the catalog, 2–8 players, A4/Letter, portrait/landscape."""
+    from generator.kribbeln.block import sheets_from_ids
+    from generator.kribbeln.layout import PIP_MIN_W, hint_size, task_text_size
+    from generator.kribbeln.tasks import TEMPLATE, task_text
+    from generator.text import Texts
+
+    block = sample_block_of(load_block(), 1, 1)
+    texts = Texts(TEMPLATE, lang)
+    longest = sorted(block.catalog.tasks, key=lambda t: -len(task_text(t, block.dice, lang, texts)))
+    sheet = sheets_from_ids([[t.id for t in longest[:6]]], block.catalog)[0]
+    for players in range(2, 9):
+        for paper in ("a4", "letter"):
+            for landscape in (False, True):
+                names = LONG_NAMES[:players]
+                view = sheet_view(sheet, 1, block.dice, names, lang, 1, 3)
+                geo = sheet_geometry(view, paper, landscape)
+                where = (players, paper, landscape)
+                assert task_text_size(view, geo) >= 8, where
+                assert hint_size(view, geo) >= 8, where
+                assert geo.pip_w >= PIP_MIN_W - 1e-6, where
+                words = " ".join(i.text for i in sheet_items(view, geo) if isinstance(i, Text))
+                for key in ("reminder", "kribbeln_rule", "tiebreak"):  # the same notes always
+                    assert " ".join(view.words[key].split()) in " ".join(words.split()), where
+
+
+def test_names_stay_in_their_cells_at_one_size() -> None:
+    from generator.kribbeln.layout import NAME_PAD, name_set
+    from generator.render.fonts import text_width
+
+    for width_mm in (16.5, 18, 21, 27, 34):
+        width = width_mm * MM
+        names = name_set(LONG_NAMES, width)
+        assert len(names.lines) == len(LONG_NAMES) and names.size >= 8
+        for name, lines in zip(LONG_NAMES, names.lines):
+            assert 1 <= len(lines) <= 2, (width_mm, lines)
+            for line in lines:
+                assert text_width(line, names.size, names.bold) <= width - 2 * NAME_PAD + 1e-6
+            if not any(line.endswith("…") for line in lines):  # whole: every letter kept
+                assert "".join(lines).replace("-", "").replace(" ", "") == name.replace(
+                    "-", ""
+                ).replace(" ", ""), lines
+    # with room, names are neither broken inside a word nor shortened, and set bold
+    roomy = name_set(("Nguyễn Văn An", "Maximilian-Alexander", "Zoë"), 34 * MM)
+    expected = (("Nguyễn Văn An",), ("Maximilian-", "Alexander"), ("Zoë",))
+    assert roomy.bold and roomy.lines == expected
+    # a name no cell can hold is shortened visibly, never cut silently
+    tight = name_set(("Bartholomäus-Maximiliane von Hohenzollern-Sigmaringen",), 16.5 * MM)
+    assert tight.lines[0][-1].endswith("…") and len(tight.lines[0]) == 2

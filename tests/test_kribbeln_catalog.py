@@ -285,7 +285,7 @@ BAD_DICE = [
     ("  - {1: orange, 2: blue, 3: black, 4: orange, 5: green, 6: red}\n",
      ["key '4'", "'orange' repeated"]),
     ("  - {1: orange, 2: blue, 3: black, 4: purple, 5: green, 6: red}\n",
-     ["key '4'", "unknown colour 'purple'"]),
+     ["key '4'", "unknown color 'purple'"]),
     ("  - {1: orange, 2: blue, 3: black, 4: yellow, 5: green, 7: red}\n",
      ["key '7'", "not a die value"]),
 ]  # fmt: skip
@@ -311,7 +311,7 @@ def test_bad_dice_exit_2_with_file_line_and_key(run_cli, tmp_path: Path, die, na
         (lambda t: t.replace('rgb: "#1f77b4"', 'rgb: "blue"'), ["colors.blue.rgb", "#rrggbb"]),
         (lambda t: t.replace(DIE_2, ""), ["expected 6 dice, found 5"]),
         (lambda t: t.replace("  green:  {de: grün", "  lime:  {de: grün"),
-         ["unknown colour 'green'"]),
+         ["unknown color 'green'"]),
     ],
 )  # fmt: skip
 def test_more_bad_dice(tmp_path: Path, edit, names) -> None:
@@ -344,7 +344,7 @@ def test_dice_that_are_not_a_latin_square_are_accepted_with_a_warning(
 TASK_LINE = "  - {id: mine, type: exactly, color: red, count: 2}\n"
 BAD_TASKS = [
     ("  - {id: mine, type: exactly, color: purple, count: 2}\n",
-     ["tasks[1].color", "unknown colour 'purple'"]),
+     ["tasks[1].color", "unknown color 'purple'"]),
     ("  - {id: mine, type: sum_of, color: red, count: 2}\n",
      ["tasks[1].type", "sum_of"]),
     ("  - {id: mine, type: exactly, color: red, count: 7}\n",
@@ -354,7 +354,7 @@ BAD_TASKS = [
     ("  - {id: mine, type: equal, colors: [red, blue], at_least: 4}\n",
      ["tasks[1].at_least", "0–3"]),
     ("  - {id: mine, type: none_of, colors: [red, blue, green]}\n",
-     ["tasks[1].colors", "1–2 colours"]),
+     ["tasks[1].colors", "1–2 colors"]),
     ("  - {id: mine, type: more_than, more: red, than: red}\n",
      ["tasks[1]", "'red' named twice"]),
     ("  - {id: mine, type: exactly, color: red}\n",
@@ -386,7 +386,7 @@ def test_task_file_checked_against_the_users_dice(run_cli, tmp_path: Path) -> No
     result = run_cli("kribbeln", "analyze", "--dice", "lime.yaml")
     assert result.exit_code == 2
     assert "task_catalog/kribbeln/tasks.yaml:" in result.stderr
-    assert "unknown colour 'green'" in result.stderr
+    assert "unknown color 'green'" in result.stderr
 
 
 @pytest.mark.parametrize(

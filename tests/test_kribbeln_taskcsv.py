@@ -100,7 +100,7 @@ BAD = [
      "number 1–6, found 9"),
     ("id,type,color,count\nx,exactly,red,zwei\n", "2:15: key 'tasks[0].count': expected a "
      "whole number, found the text 'zwei'"),
-    ("id,type,colors\nx,none_of,red purple\n", "2:11: key 'tasks[0].colors': unknown colour "
+    ("id,type,colors\nx,none_of,red purple\n", "2:11: key 'tasks[0].colors': unknown color "
      "'purple'"),
     ("id,type,colors,count\nx,none_of,red,3\n", "2:15: unknown key 'tasks[0].count'"),
     ('id,type,colors\nx,none_of,"red\n', "2:11: a quoted cell is not closed"),

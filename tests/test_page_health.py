@@ -118,13 +118,27 @@ def _report_inputs(game: str) -> Any:
 
 
 def _kniffel_block(paper: str, landscape: bool, lang: str) -> list[Case]:
+    from generator.kniffel import block_layout as bl
+    from generator.kniffel.block import make_spec
     from generator.kniffel.build import BlockRequest, build_block
 
     rules = {"de": "kniffel", "en": "yahtzee"}[lang]
     req = BlockRequest(rules=rules, lang=lang, names=NAMES, paper=paper, landscape=landscape)
-    built = build_block(_kniffel_inputs(rules), req)
+    inputs = _kniffel_inputs(rules)
+    built = build_block(inputs, req)
     n = len(built.document.pages)
-    return [Case(built, ("kniffel-block",) * n, (PLAYERS,) * n)]
+    # the promises of kniffel/block_layout.py: a game box holds three handwritten digits, a
+    # Yahtzee bonus tick box is one a pen hits
+    spec = make_spec(inputs.rules, lang, None, req.games, NAMES, 1, inputs.templates)
+    geo = bl.geometry(spec, paper, landscape, req.per_page)
+    tick = bl.tick_size(geo)
+    fields = [Field("a game box", k, geo.col_w, geo.row_h, bl.MIN_COL_W, bl.MIN_ROW_H)
+              for k in range(1, n + 1)]  # fmt: skip
+    if inputs.rules.extra_yahtzee_bonus:
+        fields += [Field("a bonus tick box", k, tick, tick, bl.MIN_TICK, bl.MIN_TICK)
+                   for k in range(1, n + 1)]  # fmt: skip
+    expect = replace(PLAYERS, fields=tuple(fields))
+    return [Case(built, ("kniffel-block",) * n, (expect,) * n)]
 
 
 def _odds_card(paper: str, landscape: bool, lang: str) -> list[Case]:

@@ -42,7 +42,7 @@ def test_five_mistakes_in_one_validate(run_cli, tmp_path: Path) -> None:
     assert len(problems) == 5, problems
     expected = [
         (balance, line_of(balance, "p_max: 1.5"), "key 'p_max': expected a number 0–1, found 1.5"),
-        (tasks, line_of(tasks, "colors: [purple]"), "unknown colour 'purple'"),
+        (tasks, line_of(tasks, "colors: [purple]"), "unknown color 'purple'"),
         (tasks, line_of(tasks, "{id: exactly1_black, type: exactly, color: green"),
          "task id 'exactly1_black' appears twice"),
         (tasks, line_of(tasks, "count: 7"), "key 'tasks[27].count': expected a whole number 1–6"),

@@ -36,9 +36,9 @@ BROKEN = [
      8, "key 'joker': expected one of none, free, forced, found 'wild'"),
     ("kribbeln/dice.yaml",
      shipped("kribbeln/dice.yaml").replace("5: yellow, 6: green}", "5: yellow, 6: yellow}", 1),
-     30, "colour 'yellow' repeated"),
+     30, "color 'yellow' repeated"),
     ("kribbeln/tasks.yaml",
-     "tasks:\n  - {id: a, type: none_of, colors: [purple]}\n", 2, "unknown colour 'purple'"),
+     "tasks:\n  - {id: a, type: none_of, colors: [purple]}\n", 2, "unknown color 'purple'"),
     ("kribbeln/tasks.yaml",
      "tasks:\n  - {id: a, type: nine_of, colors: [red]}\n", 2, "found 'nine_of'"),
     ("kribbeln/tasks.yaml",
@@ -107,7 +107,7 @@ def test_a_file_is_recognised_by_its_content(run_cli, tmp_path: Path) -> None:
     tasks = write(tmp_path, "my-list.yaml", "tasks:\n  - {id: a, type: most, color: x}\n")
     result = run_cli("validate", tasks)
     assert result.exit_code == 2
-    assert result.stderr.startswith(f"{tasks}:2:") and "unknown colour 'x'" in result.stderr
+    assert result.stderr.startswith(f"{tasks}:2:") and "unknown color 'x'" in result.stderr
     balance = write(tmp_path, "hard.yaml", "p_min: 0.4\np_max: 0.9\n")
     assert run_cli("validate", balance).exit_code == 0
     for text in ("colours: 6\n", "- a\n", ""):

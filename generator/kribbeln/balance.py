@@ -239,7 +239,7 @@ def violations(sheets: Sequence[Sequence[TaskFacts]], balance: Balance) -> list[
                     Violation(
                         "max_color_per_sheet",
                         s,
-                        f"colour '{color}' is named by {n} tasks "
+                        f"color '{color}' is named by {n} tasks "
                         f"(at most {balance.max_color_per_sheet})",
                     )
                 )

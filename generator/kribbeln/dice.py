@@ -103,7 +103,7 @@ def _color(color_id: object, data: object, colors: Fields) -> Color:
     if not isinstance(color_id, str) or not _COLOR_ID.fullmatch(color_id):
         raise colors.error(
             color_id,
-            f"colors: colour id {color_id!r} must be a lower-case word (letters, digits, _)",
+            f"colors: color id {color_id!r} must be a lower-case word (letters, digits, _)",
         )
     f = Fields(data, colors.file, f"colors.{color_id}")
     f.unknown_keys({*LANGS, "rgb", "symbol", "pattern"})
@@ -165,7 +165,7 @@ def _die(
     if not isinstance(data, dict):
         line, col = position(dice, index)
         raise CatalogError(
-            f"{label}: expected a mapping value 1–6 → colour", file=file, line=line, column=col
+            f"{label}: expected a mapping value 1–6 → color", file=file, line=line, column=col
         )
     f = Fields(data, file, label)
     for key in data:
@@ -187,14 +187,14 @@ def _die(
         if not isinstance(color, str) or color not in colors:
             raise f.error(
                 v,
-                f"{label}: key '{v}': unknown colour {color!r} "
+                f"{label}: key '{v}': unknown color {color!r} "
                 f"(expected one of {', '.join(colors)})",
             )
         if color in seen:
             raise f.error(
                 v,
-                f"{label}: key '{v}': colour '{color}' repeated (also on value {seen[color]}); "
-                "every die shows six different colours",
+                f"{label}: key '{v}': color '{color}' repeated (also on value {seen[color]}); "
+                "every die shows six different colors",
             )
         seen[color] = v
     return tuple(data[v] for v in VALUES)
@@ -218,7 +218,7 @@ def parse_dice(
     colors = each(raw_colors.items(), lambda _, pair: _color(pair[0], pair[1], colors_f), problems)
     require_all(colors, raw_colors, label)
     if len(colors) != N_COLORS:
-        raise top.error("colors", f"colors: expected {N_COLORS} colours, found {len(colors)}")
+        raise top.error("colors", f"colors: expected {N_COLORS} colors, found {len(colors)}")
     for attr in ("symbol", "pattern"):
         used: dict[str, str] = {}
         for c in colors:
@@ -229,7 +229,7 @@ def parse_dice(
                 raise colors_f.error(
                     c.id,
                     f"key 'colors.{c.id}.{attr}': '{value}' is also the {attr} of "
-                    f"'{used[value]}' (colours must be told apart in black and white)",
+                    f"'{used[value]}' (colors must be told apart in black and white)",
                 )
             used[value] = c.id
     colors, warnings = _fill_looks(colors, colors_f, shipped_looks)

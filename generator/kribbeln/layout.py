@@ -15,6 +15,7 @@ what it says.
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -252,6 +253,25 @@ def name_set(names: Sequence[str], width: float, height: float = NAME_H) -> Name
         for n in names
     ]
     return NameSet(size, False, tuple(fitted))
+
+
+@functools.lru_cache(maxsize=4096)  # the size searches ask for the same lines again and again
+def even_wrap(text: str, size: float, width: float, bold: bool = False) -> tuple[str, ...]:
+    """`wrap`, with the lines made as even as the same number of lines allows.
+
+    A task or hint in a wide cell would otherwise leave one word alone on its last line.
+    """
+    lines = wrap(text, size, width, bold)
+    if len(lines) < 2:
+        return tuple(lines)
+    low, high = width / len(lines), width
+    for _ in range(12):  # the narrowest width that keeps the number of lines
+        middle = (low + high) / 2
+        if len(wrap(text, size, middle, bold)) == len(lines):
+            high = middle
+        else:
+            low = middle
+    return tuple(wrap(text, size, high, bold))
 
 
 # --- the notes below the table ----------------------------------------------------------
@@ -497,9 +517,9 @@ def _text_height(lines: int, size: float, leading: float) -> float:
     return ascent(size) + (lines - 1) * size * leading + descent(size)
 
 
-def _task_block(row: RowView, size: float, box: TextBox) -> tuple[list[str], float, float]:
+def _task_block(row: RowView, size: float, box: TextBox) -> tuple[tuple[str, ...], float, float]:
     """The task's lines, the height of swatches and text together, and the text's drop in it."""
-    lines = wrap(row.text, size, box.width, bold=True)
+    lines = even_wrap(row.text, size, box.width, bold=True)
     text_h = _text_height(len(lines), size, TASK_LEADING)
     if box.stacked:
         return lines, box.swatch + SWATCH_GAP + text_h, box.swatch + SWATCH_GAP
@@ -577,7 +597,7 @@ def _hint_boxes(row: RowView, w: float, h: float) -> list[HintBox]:
 
 
 def _hint_lines(row: RowView, size: float, width: float) -> list[str]:
-    return [line for hint in row.hints for line in wrap(hint, size, width)]
+    return [line for hint in row.hints for line in even_wrap(hint, size, width)]
 
 
 def _hints_fit(row: RowView, size: float, box: HintBox) -> bool:

@@ -268,7 +268,7 @@ def format_hold(advice: HoldAdvice, lang: str) -> str:
     value_name = "P(success)" if advice.goal == "success" else "E[pips]"
     lines = [
         f"task {task.task.id} ({task.task.family}): {task.text[lang]}",
-        f"roll (die:value colour): {', '.join(face(d) for d in range(n))} — {status}",
+        f"roll (die:value color): {', '.join(face(d) for d in range(n))} — {status}",
         f"{advice.rolls_left} re-roll(s) left; value = {value_name} playing on optimally",
         "",
     ]

@@ -199,7 +199,7 @@ def _precheck(pool: Sequence[TaskFacts], balance: Balance, pages: int, n_all: in
     if k == 0 and (named_families or colorless < need):
         raise balance.error(
             "max_color_per_sheet",
-            "max_color_per_sheet: 0 allows only tasks that name no colour, "
+            "max_color_per_sheet: 0 allows only tasks that name no color, "
             f"{colorless} such tasks for {need} places"
             + (f" and none of family {', '.join(named_families)}" if named_families else ""),
         )

@@ -83,7 +83,7 @@ def parse_score_file(data: Any, file: str) -> tuple[list[str], list[list[Pips]],
         raise f.error(
             "rows",
             f"rows: {len(rows_raw)} rows, expected {N_ROWS} ({missing} rows; the sheet has "
-            "three colour areas of task, task, Kribbeln and the fourth Kribbeln row)",
+            "three color areas of task, task, Kribbeln and the fourth Kribbeln row)",
         )
     rows: list[list[Pips]] = []
     for r, row in enumerate(rows_raw):

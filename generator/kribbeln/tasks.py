@@ -150,8 +150,7 @@ def _color_value(f: Fields, key: str, value: object, dice: DiceSet, label: str) 
     if not isinstance(value, str) or value not in dice.color_ids:
         raise f.error(
             key,
-            f"key '{label}': unknown colour {value!r} (expected one of "
-            f"{', '.join(dice.color_ids)})",
+            f"key '{label}': unknown color {value!r} (expected one of {', '.join(dice.color_ids)})",
         )
     return value
 
@@ -173,7 +172,7 @@ def _task(data: object, index: int, file: str, dice: DiceSet) -> Task:
             amount = str(low) if low == high else f"{low}–{high}"
             raise f.error(
                 "colors",
-                f"key '{context}.colors': {task_type} takes {amount} colours, found {len(raw)}",
+                f"key '{context}.colors': {task_type} takes {amount} colors, found {len(raw)}",
             )
         colors += [_color_value(f, "colors", c, dice, f"{context}.colors") for c in raw]
     for key in spec.color_keys:
@@ -182,7 +181,7 @@ def _task(data: object, index: int, file: str, dice: DiceSet) -> Task:
         if c in colors[:i]:
             raise f.error(
                 "colors" if spec.color_list else spec.color_keys[i],
-                f"{context}: colour '{c}' named twice (a task compares different colours)",
+                f"{context}: color '{c}' named twice (a task compares different colors)",
             )
     count = None
     if spec.count_key:
