@@ -17,6 +17,7 @@ dropped at the top of a column.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -36,21 +37,25 @@ from generator.render.style import (
     centred,
 )
 
+NO_BREAK = "\u00a0"  # templates bind words with it ("+, −, · und :" stays on one line)
+BREAKS = re.compile(r"[^\S\u00a0]+")  # where a line may break: whitespace but the no-break space
+
+
+def wrap_words(text: str, size: float, width: float, bold: bool = False) -> list[list[str]]:
+    """The words of each line no wider than `width` (a word longer than a line stands alone);
+    a no-break space binds the words around it into one word."""
+    lines: list[list[str]] = []
+    for word in BREAKS.split(text.strip()):
+        if lines and text_width(" ".join([*lines[-1], word]), size, bold) <= width:
+            lines[-1].append(word)
+        elif word:
+            lines.append([word])
+    return lines
+
 
 def wrap(text: str, size: float, width: float, bold: bool = False) -> list[str]:
-    """Split `text` into lines no wider than `width` (a word longer than a line stands alone)."""
-    lines: list[str] = []
-    current = ""
-    for word in text.split():
-        candidate = f"{current} {word}" if current else word
-        if current and text_width(candidate, size, bold) > width:
-            lines.append(current)
-            current = word
-        else:
-            current = candidate
-    if current:
-        lines.append(current)
-    return lines
+    """Split `text` into lines no wider than `width` (a no-break space prints as a space)."""
+    return [" ".join(line).replace(NO_BREAK, " ") for line in wrap_words(text, size, width, bold)]
 
 
 PageLabel = Callable[[int, int], str]

@@ -11,12 +11,12 @@ version is a reusable form; a pupil's page adds only the name, class and date.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from generator.render.dice import die_face
 from generator.render.flow import (
+    NO_BREAK,
     Column,
     Flowable,
     Group,
@@ -29,6 +29,7 @@ from generator.render.flow import (
     Theme,
     flow_story,
     footer_line,
+    wrap_words,
 )
 from generator.render.fonts import descent, fit_size, text_width
 from generator.render.primitives import (
@@ -229,28 +230,13 @@ def geometry(
 # --- lines of text -----------------------------------------------------------------------
 
 ORPHAN = 0.25  # a paragraph's last line is at least this share of the width
-NO_BREAK = "\u00a0"  # templates bind words with it ("+, −, · und :" stays on one line)
-
-
-BREAKS = re.compile(r"[^\S\u00a0]+")  # whitespace but the no-break space
-
-
-def _wrap_bound(text: str, size: float, width: float, bold: bool) -> list[list[str]]:
-    """The words of each line (a word longer than a line stands alone)."""
-    lines: list[list[str]] = []
-    for word in BREAKS.split(text.strip()):
-        if lines and text_width(" ".join([*lines[-1], word]), size, bold) <= width:
-            lines[-1].append(word)
-        elif word:
-            lines.append([word])
-    return lines
 
 
 def lines_without_orphan(text: str, size: float, width: float, bold: bool = False) -> list[str]:
     """The lines of `text`, never a short word alone on the last one ("… ab" / "0."):
     words move down from the line above until the last line is a quarter of the width.
     A no-break space binds the words around it."""
-    lines = _wrap_bound(text, size, width, bold)
+    lines = wrap_words(text, size, width, bold)
     if len(lines) >= 2:
         above, last = lines[-2], lines[-1]
         while len(above) > 1 and text_width(" ".join(last), size, bold) < ORPHAN * width:
