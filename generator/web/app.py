@@ -274,6 +274,18 @@ def create_app(settings: Settings | None = None) -> Starlette:
             raise HTTPException(404)
         return PAGES[name]
 
+    async def run_form(
+        page: Page, values: dict[str, str], roster: bytes | None, label: str, action: str
+    ) -> tuple[Result, list[str]]:
+        """Build what a submitted form asks for, and its command-line arguments; a message
+        for a field, whether the form's parser or the build found it, is a `FormErrors`."""
+        form = forms[page.id]
+        job, args = make_job(page, form, values, roster, label, action)
+        result = await execute(job, form)
+        if result.error is not None:
+            raise FormErrors(result_errors(page, form, result))
+        return result, args
+
     async def show_page(request: Request) -> Response:
         page = page_of(request)
         values: dict[str, str] = {}
@@ -292,15 +304,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
         values["__submitted"] = "1"
         if values.get("action") == "reseed" and page.has_seed:
             values["seed"] = str(fresh_seed())
-        form = forms[page.id]
         try:
-            job, args = make_job(page, form, values, roster, label, "preview")
+            result, args = await run_form(page, values, roster, label, "preview")
         except FormErrors as exc:
             return product_html(request, page, values, exc.errors, status=400)
-        result = await execute(job, form)
-        if result.error is not None:
-            errors = result_errors(page, form, result)
-            return product_html(request, page, values, errors, status=400)
         cmd = command_line(page, args, roster is not None, page_lang(request))
         return product_html(request, page, values, result=result, command=cmd)
 
@@ -308,14 +315,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
         page = page_of(request)
         lang = page_lang(request)
         values, roster, label = await read_form(request)
-        form = forms[page.id]
         try:
-            job, args = make_job(page, form, values, roster, label, "preview")
+            result, args = await run_form(page, values, roster, label, "preview")
         except FormErrors as exc:
             return _errors_json(exc.errors, lang)
-        result = await execute(job, form)
-        if result.error is not None:
-            return _errors_json(result_errors(page, form, result), lang)
         figures = render("figures.html", lang, page=page, figures=result.figures)
         return JSONResponse(
             {
@@ -336,15 +339,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
         part = values.get("part", page.parts[0])
         if part not in page.parts:
             raise HTTPException(400, "unknown part")
-        form = forms[page.id]
         try:
-            job, _ = make_job(page, form, values, roster, label, part)
+            result, _ = await run_form(page, values, roster, label, part)
         except FormErrors as exc:
             return product_html(request, page, values, exc.errors, status=400)
-        result = await execute(job, form)
-        if result.error is not None:
-            errors = result_errors(page, form, result)
-            return product_html(request, page, values, errors, status=400)
         return Response(
             result.pdf,
             media_type="application/pdf",
