@@ -1,8 +1,8 @@
 """`dicesheets all` from an empty solver cache (and from a warm one), beside the code before.
 
 Run: `make bench` (or `python -m bench bench_cold_all`). The baseline is the project at
-commit BASE (main when this session's speed work began; `48fcd62` was before issue 17
-and had no ReportLab accelerator: give `hide-accel` instead of `keep` for it), taken
+commit BASE (main when this session's work on the cold run began; `48fcd62` was before
+issue 17 and had no ReportLab accelerator: give `hide-accel` instead of `keep` for it), taken
 from git into a temporary folder and run by the same interpreter. Every cold run starts
 from an empty cache; the commands run in turn and the ratios are pair by pair (wall and
 processor time, children included). Without git history the baseline is skipped.
@@ -16,7 +16,7 @@ from pathlib import Path
 
 from bench.common import dicesheets, process_times, source_at
 
-BASE = "ac8702d"
+BASE = "939acb1"
 RUN = (
     "import os, sys\n"
     "if sys.argv[1] == 'hide-accel':\n"

@@ -5,14 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING
 
-from generator.built import Built
-from generator.io.catalog import Catalog
-
-# Solver work worth starting early, in stages: the jobs of a stage are independent of
-# each other and may run side by side; a stage starts when the one before it is done.
-Warmup = tuple[tuple[Callable[[], object], ...], ...]
+if TYPE_CHECKING:
+    from generator.built import Built
+    from generator.io.catalog import Catalog
+    from generator.kniffel.build import OddsRequest
 
 
 @dataclass(frozen=True)
@@ -20,12 +18,14 @@ class Default:
     """One sheet of the default set: its load + build, and solver work worth starting early.
 
     `warm` fills the solver cache with what `build` will need (the Kniffel table and
-    simulation: most of a cold run); `dicesheets all` runs it in other processes
-    while the other sheets are drawn. `build` gives the same result either way.
+    simulation: most of a cold run); `dicesheets all` runs it in another process
+    while the other sheets are drawn. `build` gives the same result either way. Both
+    import what they need when called: making the list imports no game, so `all`
+    can start the warm-up at once.
     """
 
     build: Callable[[], Built]
-    warm: Warmup = ()
+    warm: Callable[[], object] | None = None
 
 
 def default_builds(seed: int = 1, catalog: Catalog | None = None) -> Iterator[Callable[[], Built]]:
@@ -35,46 +35,70 @@ def default_builds(seed: int = 1, catalog: Catalog | None = None) -> Iterator[Ca
 
 def default_set(seed: int = 1, catalog: Catalog | None = None) -> Iterator[Default]:
     """The default sheets in the order `dicesheets all` writes them."""
-    from generator.kniffel import build as kniffel
-    from generator.koepfchen.build import BoardRequest
-    from generator.kribbeln.build import BlockRequest as KribbelnRequest
-    from generator.kribbeln.build import build_block
-    from generator.load import kniffel as load_kniffel
-    from generator.load.kribbeln import load_block
-    from generator.load.worksheet import load_worksheet
-    from generator.worksheet.build import WorksheetRequest, build_worksheet
+    if catalog is None:
+        from generator.io.catalog import Catalog
 
-    catalog = catalog or Catalog.default()
+        catalog = Catalog.default()
     for rules, lang in (("kniffel", "de"), ("yahtzee", "en")):
-        block = kniffel.BlockRequest(rules=rules, lang=lang, players=4, seed=seed)
-        yield Default(partial(_kniffel_block, block, catalog))
+        yield Default(partial(_kniffel_block, rules, lang, seed, catalog))
     # the Kniffel odds card (solved and simulated once, then read from the cache)
-    odds = kniffel.OddsRequest(rules="kniffel", lang="de", seed=seed)
-    yield Default(
-        lambda: kniffel.build_odds(load_kniffel.load_odds(odds, catalog), odds),
-        warm=load_kniffel.odds_warmup(odds, catalog),
-    )
+    yield Default(partial(_odds, seed, catalog), warm=partial(_odds_solved, seed, catalog))
     # a level-2 worksheet, versions A–C, the answer key after the sheets
-    sheet = WorksheetRequest(level=2, versions=3, seed=seed, lang="de")
-    yield Default(lambda: build_worksheet(load_worksheet(sheet, catalog), sheet))
+    yield Default(partial(_worksheet, seed, catalog))
     # Schlaues Köpfchen: the original board and one sampled board, each with rules and key
     for profile in ("classic", "einmaleins"):
-        board = BoardRequest(profile=profile, seed=seed)
-        yield Default(partial(_board, board, catalog))
+        yield Default(partial(_board, profile, seed, catalog))
     # Kribbeln: a balanced six-sheet German pad with rules page and answer key
-    pad = KribbelnRequest(pages=6, lang="de", seed=seed)
-    yield Default(lambda: build_block(load_block(pad, catalog), pad))
+    yield Default(partial(_kribbeln, seed, catalog))
 
 
-def _kniffel_block(req: Any, catalog: Catalog) -> Built:
-    from generator.kniffel.build import build_block
+def _kniffel_block(rules: str, lang: str, seed: int, catalog: Catalog) -> Built:
+    from generator.kniffel.build import BlockRequest, build_block
     from generator.load.kniffel import load_block
 
+    req = BlockRequest(rules=rules, lang=lang, players=4, seed=seed)
     return build_block(load_block(req, catalog), req)
 
 
-def _board(req: Any, catalog: Catalog) -> Built:
-    from generator.koepfchen.build import build_board
+def _odds_request(seed: int) -> OddsRequest:
+    from generator.kniffel.build import OddsRequest
+
+    return OddsRequest(rules="kniffel", lang="de", seed=seed)
+
+
+def _odds(seed: int, catalog: Catalog) -> Built:
+    from generator.kniffel.build import build_odds
+    from generator.load.kniffel import load_odds
+
+    req = _odds_request(seed)
+    return build_odds(load_odds(req, catalog), req)
+
+
+def _odds_solved(seed: int, catalog: Catalog) -> None:
+    from generator.load.kniffel import warm_odds
+
+    warm_odds(_odds_request(seed), catalog)
+
+
+def _worksheet(seed: int, catalog: Catalog) -> Built:
+    from generator.load.worksheet import load_worksheet
+    from generator.worksheet.build import WorksheetRequest, build_worksheet
+
+    req = WorksheetRequest(level=2, versions=3, seed=seed, lang="de")
+    return build_worksheet(load_worksheet(req, catalog), req)
+
+
+def _board(profile: str, seed: int, catalog: Catalog) -> Built:
+    from generator.koepfchen.build import BoardRequest, build_board
     from generator.load.koepfchen import load_board
 
+    req = BoardRequest(profile=profile, seed=seed)
     return build_board(load_board(req, catalog), req)
+
+
+def _kribbeln(seed: int, catalog: Catalog) -> Built:
+    from generator.kribbeln.build import BlockRequest, build_block
+    from generator.load.kribbeln import load_block
+
+    req = BlockRequest(pages=6, lang="de", seed=seed)
+    return build_block(load_block(req, catalog), req)

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import time
-from functools import partial
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,7 @@ def _mark(path: Path, delay: float = 0.0) -> None:
 
 def test_a_job_runs_in_a_child_and_is_waited_for(tmp_path: Path) -> None:
     marker = tmp_path / "done"
-    with all_cli._warming([(), ((lambda: _mark(marker, 0.2),),)]) as warm:
+    with all_cli._warming([None, lambda: _mark(marker, 0.2)]) as warm:
         assert warm.ready(0)
         if warm.pids:  # a second processor: the job runs beside us
             warm.wait(1)
@@ -32,7 +33,7 @@ def test_a_failing_job_costs_nothing(tmp_path: Path) -> None:
     def fail() -> None:
         raise RuntimeError("boom")
 
-    with all_cli._warming([((fail, fail),)]) as warm:
+    with all_cli._warming([fail]) as warm:
         warm.wait(0)
         assert warm.ready(0)
 
@@ -40,8 +41,14 @@ def test_a_failing_job_costs_nothing(tmp_path: Path) -> None:
 def test_the_children_end_with_the_parent(tmp_path: Path) -> None:
     marker = tmp_path / "late"
     helper = tmp_path / "helper"
-    stage = (lambda: _mark(marker, 30), lambda: _mark(helper, 30))
-    with pytest.raises(KeyboardInterrupt), all_cli._warming([(stage,)]) as warm:
+
+    def job() -> None:  # a job with a helper process of its own (as the Kniffel pair)
+        if os.fork() == 0:
+            _mark(helper, 30)
+            os._exit(0)
+        _mark(marker, 30)
+
+    with pytest.raises(KeyboardInterrupt), all_cli._warming([job]) as warm:
         pids = list(warm.pids.values())
         time.sleep(0.3)  # the child has started its helper
         raise KeyboardInterrupt
@@ -64,24 +71,22 @@ def _group_alive(group: int, within: float) -> bool:
     return True
 
 
-def test_stages_run_in_turn_and_the_jobs_of_a_stage_side_by_side(tmp_path: Path) -> None:
-    first, left, right = (tmp_path / name for name in ("first", "left", "right"))
-
-    def after_first(path: Path) -> None:
-        assert first.exists()  # (a failed check leaves no mark)
-        _mark(path, 0.2)
-
-    stages = (
-        (lambda: _mark(first, 0.2),),
-        (partial(after_first, left), partial(after_first, right)),
+def test_the_warm_up_starts_before_the_sheets_are_imported(tmp_path: Path) -> None:
+    # a fresh interpreter: what `dicesheets all` has imported when it forks the warm-up
+    code = (
+        "import os, sys\n"
+        "from generator.cli import all as a, cli\n"
+        "def fork(job):\n"
+        "    print(sorted(m for m in ('numpy', 'reportlab', 'generator.kniffel.solver',\n"
+        "        'generator.io.writer') if m in sys.modules), flush=True)\n"
+        "    os._exit(0)\n"
+        "a._fork, a._spare_processors, a._cache_writable = fork, lambda: True, lambda: True\n"
+        "cli.main(['all', '--out', sys.argv[1]])\n"
     )
-    with all_cli._warming([stages]) as warm:
-        if not warm.pids:
-            pytest.skip("one processor: no warm-up runs")
-        warm.wait(0)
-    pids = {int(p.read_text()) for p in (first, left, right)}
-    assert len(pids) == 2 and os.getpid() not in pids  # the second job in a helper of its own
-    assert int(first.read_text()) == int(left.read_text())
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path / "out")], capture_output=True, text=True
+    )
+    assert done.stdout == "[]\n", done.stderr  # numpy, ReportLab and the sheets come after
 
 
 def test_all_writes_in_order_while_a_warm_up_runs(
@@ -97,7 +102,7 @@ def test_all_writes_in_order_while_a_warm_up_runs(
             built.append(name)
             return name
 
-        return defaults.Default(build, ((lambda: time.sleep(0.5),),) if warm else ())
+        return defaults.Default(build, (lambda: time.sleep(0.5)) if warm else None)
 
     monkeypatch.setattr(
         defaults, "default_set", lambda seed, catalog: iter([item(n, n == "b") for n in "abcd"])

@@ -9,25 +9,22 @@ from itertools import product
 import numpy as np
 import pytest
 
+from generator.io.pair import PAIR
 from generator.kniffel import simulate
 from generator.kniffel.coach import advise, make_position, parse_roll
 from generator.kniffel.scoring import allowed_boxes, extra_bonus, score
-from generator.kniffel.simulate import (
-    PARTS,
-    Distribution,
-    play_part,
-    score_distribution,
-    simulate_scores,
-)
+from generator.kniffel.simulate import Distribution, score_distribution, simulate_scores
 from generator.kniffel.solver import (
     best_boxes,
     dice_space,
     make_game,
     reachable_upper,
+    solve_values,
     terminal_values,
     with_joker,
 )
 from generator.load.kniffel import load_rules, load_strategy
+from generator.team import Solo
 
 KNIFFEL = load_rules("kniffel")
 YAHTZEE = load_rules("yahtzee")  # forced joker, as shipped
@@ -189,34 +186,71 @@ class _Memory:
         return self.kept[namespace, key]
 
 
-def test_a_run_played_in_parts_has_the_same_scores(kniffel, monkeypatch) -> None:
+class _Threads:
+    """A team of `size` threads on the same arrays (a barrier for `wait`): shares of three."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+
+    def run(self, work, *arrays):
+        import threading
+
+        barrier = threading.Barrier(self.size)
+        results: dict[int, object] = {}
+
+        class Member:
+            def __init__(self, index: int) -> None:
+                self.index, self.size, self.arrays = index, barrier.parties, arrays
+
+            def wait(self) -> None:
+                barrier.wait(timeout=60)
+
+        def one(index: int) -> None:
+            results[index] = work(Member(index))
+
+        threads = [threading.Thread(target=one, args=(k,)) for k in range(1, self.size)]
+        for thread in threads:
+            thread.start()
+        one(0)
+        for thread in threads:
+            thread.join()
+        assert len(results) == self.size
+        return results[0]
+
+
+class _Shirker:
+    """A wrong team: member 0 of 2, but nobody does member 1's share (the test must see it)."""
+
+    def run(self, work, *arrays):
+        return work(Solo(arrays, index=0, size=2))
+
+
+def test_the_table_solved_by_two_processes_is_the_same_bit_for_bit(kniffel) -> None:
+    game = make_game(KNIFFEL)
+    shared = solve_values(game, team=PAIR)
+    assert np.array_equal(shared, kniffel.values, equal_nan=True)  # the NaN in the same places
+    # the comparison sees a share of the work left undone
+    assert not np.array_equal(solve_values(game, team=_Shirker()), shared, equal_nan=True)
+
+
+def test_a_run_played_by_a_team_has_the_same_scores(kniffel) -> None:
     whole = simulate_scores(kniffel, 1001, seed=5)
-    parts = [simulate_scores(kniffel, 1001, seed=5, part=(k, 3)) for k in range(3)]
-    assert [len(p) for p in parts] == [333, 334, 334]
-    assert np.array_equal(np.concatenate(parts), whole)
-    # a part played into the store (by another process) is added up, not played again
+    assert np.array_equal(simulate_scores(kniffel, 1001, seed=5, team=PAIR), whole)
+    assert np.array_equal(simulate_scores(kniffel, 1001, seed=5, team=_Threads(3)), whole)
+    assert not np.array_equal(simulate_scores(kniffel, 1001, seed=5, team=_Shirker()), whole)
+    # and through the store: the whole run's counts under the whole run's key
     store = _Memory()
-    play_part(kniffel, 1001, 5, (PARTS - 1, PARTS), store=store)
-    played: list[tuple[int, int]] = []
+    dist = score_distribution(kniffel, 1001, 5, store=store, team=PAIR)
+    assert np.array_equal(dist.counts, np.bincount(whole)) and len(store.kept) == 1
 
-    def playing(*args, part=(0, 1), **kwargs):
-        played.append(part)
-        return simulate_scores(*args, part=part, **kwargs)
 
-    monkeypatch.setattr(simulate, "simulate_scores", playing)
-    assert np.array_equal(
-        score_distribution(kniffel, 1001, 5, store=store).counts, np.bincount(whole)
-    )
-    assert played == [(k, PARTS) for k in range(PARTS - 1)]
-    assert np.array_equal(
-        score_distribution(kniffel, 1001, 5, store=store).counts, np.bincount(whole)
-    )
-    assert len(played) == PARTS - 1  # the whole run's counts are stored now
-    # without parts in the store the run is played whole, in one go
-    assert np.array_equal(
-        score_distribution(kniffel, 1001, 5, store=_Memory()).counts, np.bincount(whole)
-    )
-    assert played[-1] == (0, 1)
+def test_a_state_plays_alike_whatever_is_solved_beside_it(kniffel, monkeypatch) -> None:
+    # a team's members solve other sets of states at once: a state's keep values and best
+    # boxes must not depend on its neighbours (7 states per block, or 60, or all at once)
+    whole = simulate_scores(kniffel, 1500, seed=9)
+    for block in (7, 60):
+        monkeypatch.setattr(simulate, "BLOCK", block)
+        assert np.array_equal(simulate_scores(kniffel, 1500, seed=9), whole)
 
 
 def test_solve_cli_json(run_cli, kniffel) -> None:

@@ -7,7 +7,6 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from functools import partial
 from typing import TYPE_CHECKING
 
 import click
@@ -15,7 +14,7 @@ import click
 from generator.cli.options import run_catalog, seed_option, write_out
 
 if TYPE_CHECKING:
-    from generator.defaults import Warmup
+    from generator.built import Built
 
 
 @click.command("all")
@@ -31,16 +30,17 @@ def all_command(out: str, seed: int) -> None:
     """Write the default set of sheets into a folder."""
     from pathlib import Path
 
-    from generator.built import Built
     from generator.defaults import default_set
-    from generator.io import writer
 
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
-    items = list(default_set(seed, run_catalog()))
+    items = list(default_set(seed, run_catalog()))  # (imports no game yet)
     # the warm-up hands its results over through the solver cache: no use if it is read-only
     warmups = [item.warm for item in items] if _cache_writable() else []
     with _warming(warmups) as warm:
+        # the warm-up runs from here on: the second processor is busy while this one imports
+        from generator.io import writer
+
         ahead: dict[int, tuple[Built, list[bytes]]] = {}
         for i, item in enumerate(items):
             if not warm.ready(i):
@@ -75,35 +75,24 @@ class _Warm:
 
 
 @contextlib.contextmanager
-def _warming(warmups: Sequence[Warmup]) -> Iterator[_Warm]:
+def _warming(warmups: Sequence[Callable[[], object] | None]) -> Iterator[_Warm]:
     """Start each warm-up in a forked child when a second processor is free; end them after.
 
-    The child runs the stages in turn, the jobs of a stage side by side (all but the
-    first in children of its own). A job only fills the solver cache (atomic entries):
-    if it fails, is killed, or the cache cannot be written, the parent computes the
-    same values itself.
+    A warm-up only fills the solver cache (atomic entries; it may share its work with a
+    helper process of its own): if it fails, is killed, or the cache cannot be written,
+    the parent computes the same values itself.
     """
     warm = _Warm()
     if _spare_processors():
-        for index, stages in enumerate(warmups):
-            if stages:
-                warm.pids[index] = _fork(partial(_run_stages, stages), group=True)
+        for index, job in enumerate(warmups):
+            if job is not None:
+                warm.pids[index] = _fork(job)
     try:
         yield warm
     finally:
         for pid in warm.pids.values():  # an error or Ctrl-C in the parent: stop the children
             with contextlib.suppress(OSError):
-                os.killpg(pid, signal.SIGTERM)  # the child's own children too
-                os.waitpid(pid, 0)
-
-
-def _run_stages(stages: Warmup) -> None:
-    for stage in stages:
-        helpers = [_fork(job) for job in stage[1:]]
-        try:
-            stage[0]()
-        finally:
-            for pid in helpers:
+                os.killpg(pid, signal.SIGTERM)  # the child's helper too
                 os.waitpid(pid, 0)
 
 
@@ -122,20 +111,18 @@ def _spare_processors() -> bool:
     return len(os.sched_getaffinity(0)) >= 2
 
 
-def _fork(job: Callable[[], object], group: bool = False) -> int:
-    """Run `job` in a forked child (in a process group of its own if `group`); its pid."""
+def _fork(job: Callable[[], object]) -> int:
+    """Run `job` in a forked child, in a process group of its own (with its helpers); its pid."""
     sys.stdout.flush()
     sys.stderr.flush()
     pid = os.fork()
     if pid:
-        if group:
-            with contextlib.suppress(OSError):  # (the child does it too: whoever is first)
-                os.setpgid(pid, pid)
+        with contextlib.suppress(OSError):  # (the child does it too: whoever is first)
+            os.setpgid(pid, pid)
         return pid
     code = 1
     try:  # the child: quiet (the parent reports), then the job, then out without cleanup
-        if group:
-            os.setpgid(0, 0)
+        os.setpgid(0, 0)
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, 1)
         os.dup2(devnull, 2)

@@ -9,15 +9,16 @@ per state every keep's value is solved once (`rollhold.column_keep_values`);
 every game of the state keeps the dice the tie rule chooses (`rollhold.pick_keeps`)
 and writes the best box. The mean of the simulation agrees with the exact
 expected score within its standard error (checked by the tests). Same rule set,
-games and seed: the same scores, also when the run is played in parts (every part
-draws the whole run's dice and plays its own games).
+games and seed: the same scores, also when a team of processes plays the run (one
+draws every turn's dice, each plays a share of the sorted games; a state's keep
+values do not depend on which other states are solved beside it).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 
 import numpy as np
 import numpy.typing as npt
@@ -37,14 +38,13 @@ from generator.kniffel.solver import (
     rules_fingerprint,
 )
 from generator.store import Store, key_for
+from generator.team import ALONE, Member, Team, share
 
 # 3: keeps from rollhold.Policy (its tie rule) instead of the first exact maximum
 SIMULATION_VERSION = 3
 PERCENTILES = (1, 5, 10, 25, 50, 75, 90, 95, 99)
 # Distinct states solved at once (their keep values: 2 × block × 462 floats).
 BLOCK = 2048
-# A run can be played in this many parts side by side (`play_part`; `dicesheets all`).
-PARTS = 2
 
 IntArray = npt.NDArray[np.int64]
 
@@ -98,94 +98,118 @@ def _roll(
     return tables.state_of_code[tables.keep_code[keep] + np.take(fresh, at)]
 
 
-def part_range(games: int, part: tuple[int, int]) -> range:
-    """The games of part k of n (as even as can be) of a run of `games` games."""
-    k, n = part
-    if not 0 <= k < n:
-        raise ValueError(f"part {k} of {n} does not exist")
-    return range(games * k // n, games * (k + 1) // n)
-
-
 def simulate_scores(
     strategy: Strategy,
     games: int,
     seed: int,
     tick: Callable[[int], None] | None = None,
-    part: tuple[int, int] = (0, 1),
+    *,
+    team: Team = ALONE,
 ) -> IntArray:
     """Final scores of `games` solitaire games played optimally, with random seed `seed`.
 
-    `part` (k, n) plays only the games `part_range(games, part)` of that run, with the
-    same scores as in the whole run (every turn draws the whole run's dice), so the
-    parts can be played in different processes. `tick(1)` is called after every turn
-    (13 for Kniffel), for a progress bar.
+    With a `team` of several processes, each plays its share of every turn's sorted
+    games (the scores do not depend on who plays a game: every state's keep values are
+    solved column by column). `tick(1)` is called after every turn (13 for Kniffel), for
+    a progress bar.
     """
+    play = np.zeros((4, games), dtype=np.int64)  # per game: filled, upper, flag, total
+    dice = np.zeros((ROLLS, games, DICE), dtype=np.int8)  # the turn's dice, per roll and game
+    order = np.zeros(games, dtype=np.intp)  # the games sorted by state
+    keys = np.zeros(games, dtype=np.int64)  # their states, in that order
+    scores: IntArray = team.run(
+        partial(_play, strategy, games, seed, tick), play, dice, order, keys
+    )
+    return scores
+
+
+def _play(
+    strategy: Strategy,
+    games: int,
+    seed: int,
+    tick: Callable[[int], None] | None,
+    member: Member,
+) -> IntArray:
+    """Play every turn: member 0 draws the dice while the last one sorts the games by state,
+    then each plays its share of the sorted games."""
     game = strategy.game
-    space = dice_space()
-    tables = keep_tables(space)
+    tables = keep_tables(dice_space())
     rng = np.random.default_rng(seed)
-    mine = part_range(games, part)
-    n, n_u, n_y = len(mine), game.n_upper, game.n_flags
-    filled = np.zeros(n, dtype=np.int64)
-    upper = np.zeros(n, dtype=np.int64)
-    flag = np.zeros(n, dtype=np.int64)
-    total = np.zeros(n, dtype=np.int64)
-    player = np.arange(mine.start, mine.stop)  # the game each row plays
+    play, dice, order, keys = member.arrays
+    n_u, n_y = game.n_upper, game.n_flags
+    for _turn in range(game.n_boxes):
+        if member.index == 0:  # the whole run's dice: the same stream however it is shared
+            dice[...] = rng.integers(1, FACES + 1, size=(ROLLS, games, DICE))
+        if member.index == member.size - 1:
+            filled, upper, flag = play[0], play[1], play[2]
+            # hopeless upper sums play alike (equal values in the table): one group at u = 0
+            key = (filled * n_u + np.where(hopeless(game, filled, upper), 0, upper)) * n_y + flag
+            order[...] = np.argsort(key)
+            np.take(key, order, out=keys)
+        member.wait()
+        mine = share(member, games)
+        player = order[mine.start : mine.stop]  # the games this member plays, by state
+        turn = np.take(play, player, axis=1)
+        _play_turn(strategy, tables, keys[mine.start : mine.stop], turn, dice, player)
+        play[:, player] = turn
+        member.wait()  # every game has played the turn
+        if tick is not None and member.index == 0:
+            tick(1)
+    total, upper = play[3], play[1]
+    return total + np.where(upper >= game.cap, game.bonus, 0)
+
+
+def _play_turn(
+    strategy: Strategy,
+    tables: KeepTables,
+    key: IntArray,
+    turn: IntArray,
+    dice: npt.NDArray[np.int8],
+    player: npt.NDArray[np.intp],
+) -> None:
+    """One turn of games sorted by state (`key`): `turn` (filled, upper, flag, total) updated."""
+    game, space = strategy.game, dice_space()
+    n, n_u, n_y = len(key), game.n_upper, game.n_flags
+    filled, upper, flag, total = turn
+    # (np.take: 6× faster than indexing the middle axis)
+    fresh = _fresh_codes(np.take(dice, player, axis=1))
+    first = np.ones(n, dtype=bool)
+    first[1:] = key[1:] != key[:-1]
+    heads = np.append(np.flatnonzero(first), n)  # first row of each state, and the end
+    column = np.cumsum(first) - 1  # the state's number in this turn
+    state = tables.state_of_code[fresh[0, DICE]]  # the first roll: all five dice
+    n_states = len(heads) - 1
     is_five = np.zeros(space.n_states, dtype=bool)
     is_five[game.yahtzee_states] = True
     is_upper = np.array(game.faces) > 0
-    for _turn in range(game.n_boxes):
-        dice = rng.integers(1, FACES + 1, size=(ROLLS, games, DICE))
-        # hopeless upper sums play alike (equal values in the table): one group at u = 0
-        key = (filled * n_u + np.where(hopeless(game, filled, upper), 0, upper)) * n_y + flag
-        # rows sorted by state: the games of a state, and of a block of states, are a slice
-        order = np.argsort(key)
-        key, filled, upper, flag, total, player = (
-            np.take(a, order) for a in (key, filled, upper, flag, total, player)
-        )
-        # (np.take: 6× faster than indexing the middle axis)
-        fresh = _fresh_codes(np.take(dice, player, axis=1))
-        first = np.ones(n, dtype=bool)
-        first[1:] = key[1:] != key[:-1]
-        heads = np.append(np.flatnonzero(first), n)  # first row of each state, and the end
-        column = np.cumsum(first) - 1  # the state's number in this turn
-        state = tables.state_of_code[fresh[0, DICE]]  # the first roll: all five dice
-        n_states = len(heads) - 1
-        for lo in range(0, n_states, BLOCK):
-            at = heads[lo : min(lo + BLOCK, n_states)]
-            rows = slice(int(at[0]), int(heads[min(lo + BLOCK, n_states)]))
-            u_key = key[at]
-            terminal, _ = strategy.terminal(u_key // (n_u * n_y), u_key // n_y % n_u, u_key % n_y)
-            keeps = column_keep_values(space, terminal.T, ROLLS)
-            cols = column[rows] - lo
-            s = state[rows]
-            # many games per state (the first turns): rank every (state, dice) pair once
-            every = len(at) * space.n_states
-            pairs = np.arange(every) if rows.stop - rows.start > 2 * every else None
-            for r in range(1, ROLLS):  # roll r + 1 of the turn: ROLLS − r re-rolls were left
-                values = keeps[ROLLS - r - 1]
-                if pairs is None:
-                    keep = pick_keeps(space, values, cols, s)
-                else:
-                    choice = pick_keeps(
-                        space, values, pairs // space.n_states, pairs % space.n_states
-                    )
-                    keep = choice[cols * space.n_states + s]
-                s = _roll(tables, keep, fresh[r], rows)
-            f, u, y = filled[rows], upper[rows], flag[rows]
-            box, _ = best_boxes(game, strategy.values, f, u, y, s)
-            pts = game.points(box, s, f)
-            total[rows] += pts + game.extra * ((y == 1) & is_five[s])
-            upper[rows] = np.where(is_upper[box], np.minimum(game.cap, u + pts), u)
-            if n_y == 2:
-                full = pts == game.rules.boxes[game.yahtzee_box].score
-                flag[rows] = np.where(box == game.yahtzee_box, full, y)
-            filled[rows] = f | (1 << box)
-        if tick is not None:
-            tick(1)
-    scores = np.empty(n, dtype=np.int64)
-    scores[player - mine.start] = total + np.where(upper >= game.cap, game.bonus, 0)
-    return scores
+    for lo in range(0, n_states, BLOCK):
+        at = heads[lo : min(lo + BLOCK, n_states)]
+        rows = slice(int(at[0]), int(heads[min(lo + BLOCK, n_states)]))
+        u_key = key[at]
+        terminal, _ = strategy.terminal(u_key // (n_u * n_y), u_key // n_y % n_u, u_key % n_y)
+        keeps = column_keep_values(space, terminal.T, ROLLS)
+        cols = column[rows] - lo
+        s = state[rows]
+        # many games per state (the first turns): rank every (state, dice) pair once
+        every = len(at) * space.n_states
+        pairs = np.arange(every) if rows.stop - rows.start > 2 * every else None
+        for r in range(1, ROLLS):  # roll r + 1 of the turn: ROLLS − r re-rolls were left
+            values = keeps[ROLLS - r - 1]
+            if pairs is None:
+                keep = pick_keeps(space, values, cols, s)
+            else:
+                choice = pick_keeps(space, values, pairs // space.n_states, pairs % space.n_states)
+                keep = choice[cols * space.n_states + s]
+            s = _roll(tables, keep, fresh[r], rows)
+        f, u, y = filled[rows], upper[rows], flag[rows]
+        box, _ = best_boxes(game, strategy.values, f, u, y, s)
+        pts = game.points(box, s, f)
+        total[rows] += pts + game.extra * ((y == 1) & is_five[s])
+        upper[rows] = np.where(is_upper[box], np.minimum(game.cap, u + pts), u)
+        if n_y == 2:
+            full = pts == game.rules.boxes[game.yahtzee_box].score
+            flag[rows] = np.where(box == game.yahtzee_box, full, y)
+        filled[rows] = f | (1 << box)
 
 
 @dataclass(frozen=True)
@@ -243,16 +267,21 @@ class Distribution:
         }
 
 
-def _scores_key(strategy: Strategy, games: int, seed: int, part: tuple[int, int] | None) -> str:
-    parts = [] if part is None else [list(part)]  # a whole run keeps the key it always had
+def _scores_key(strategy: Strategy, games: int, seed: int) -> str:
     fingerprint = rules_fingerprint(strategy.rules)
-    return key_for(
-        "kniffel-scores", SOLVER_VERSION, SIMULATION_VERSION, fingerprint, games, seed, *parts
-    )
+    return key_for("kniffel-scores", SOLVER_VERSION, SIMULATION_VERSION, fingerprint, games, seed)
 
 
-def _counts_of(games: int) -> Callable[[dict[str, np.ndarray]], bool]:
-    """The check of a stored entry holding the score counts of `games` games."""
+def score_distribution(
+    strategy: Strategy,
+    games: int,
+    seed: int,
+    tick: Callable[[int], None] | None = None,
+    *,
+    store: Store,
+    team: Team = ALONE,
+) -> Distribution:
+    """The simulated distribution, from `store` or simulated (by `team`) and stored."""
 
     def valid(arrays: dict[str, np.ndarray]) -> bool:
         counts = arrays["counts"]
@@ -264,74 +293,10 @@ def _counts_of(games: int) -> Callable[[dict[str, np.ndarray]], bool]:
             and int(counts.sum()) == games
         )
 
-    return valid
-
-
-class _Missing(Exception):
-    """A look-up found nothing (raised instead of computing)."""
-
-
-def _raise_missing() -> dict[str, np.ndarray]:
-    raise _Missing
-
-
-def play_part(
-    strategy: Strategy, games: int, seed: int, part: tuple[int, int], *, store: Store
-) -> None:
-    """Play one part of a run into `store` (for a process beside the one that reads it).
-
-    `score_distribution` adds the parts it finds up instead of playing their games again.
-    """
-    store.arrays(
-        "kniffel",
-        _scores_key(strategy, games, seed, part),
-        lambda: {"counts": np.bincount(simulate_scores(strategy, games, seed, part=part))},
-        _counts_of(len(part_range(games, part))),
-    )
-
-
-def score_distribution(
-    strategy: Strategy,
-    games: int,
-    seed: int,
-    tick: Callable[[int], None] | None = None,
-    *,
-    store: Store,
-) -> Distribution:
-    """The simulated distribution, from `store` or simulated and stored.
-
-    Parts of the run (`play_part`, in `PARTS` parts) found in `store` are added up; the
-    scores are the same either way.
-    """
-
-    def stored(part: tuple[int, int]) -> dict[str, np.ndarray] | None:
-        key, valid = (
-            _scores_key(strategy, games, seed, part),
-            _counts_of(len(part_range(games, part))),
-        )
-        try:
-            return store.arrays("kniffel", key, _raise_missing, valid)
-        except _Missing:
-            return None
-
     def simulate() -> dict[str, np.ndarray]:
-        parts = [(k, PARTS) for k in range(PARTS)]
-        found = [stored(part) for part in parts]
-        if not any(found):
-            return {"counts": np.bincount(simulate_scores(strategy, games, seed, tick))}
-        counts = [
-            np.bincount(simulate_scores(strategy, games, seed, part=part))
-            if arrays is None
-            else arrays["counts"]
-            for part, arrays in zip(parts, found, strict=True)
-        ]
-        total = np.zeros(max(len(c) for c in counts), dtype=np.int64)
-        for c in counts:
-            total[: len(c)] += c
-        return {"counts": total}
+        return {"counts": np.bincount(simulate_scores(strategy, games, seed, tick, team=team))}
 
-    key = _scores_key(strategy, games, seed, None)
-    arrays = store.arrays("kniffel", key, simulate, _counts_of(games))
+    arrays = store.arrays("kniffel", _scores_key(strategy, games, seed), simulate, valid)
     return Distribution(arrays["counts"].astype(np.int64), seed)
 
 

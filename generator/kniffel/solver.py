@@ -35,7 +35,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache, cached_property
+from functools import cache, cached_property, partial
 from typing import Any
 
 import numpy as np
@@ -46,6 +46,7 @@ from generator.errors import InputError, UserError
 from generator.kniffel.rules import JOKERS, Box, RuleSet
 from generator.kniffel.scoring import extra_bonus, raw_score, score
 from generator.store import Store, key_for
+from generator.team import ALONE, Member, Team, share
 
 # Bump when anything changes the stored values (part of every cache key).
 SOLVER_VERSION = 4
@@ -542,12 +543,27 @@ def hopeless(game: Game, filled: IntArray, upper: IntArray) -> BoolArray:
     return upper + most < game.cap
 
 
-def solve_values(game: Game, progress: Callable[[int], None] | None = None) -> FloatArray:
-    """The whole table V(F, u, y), shape `game.shape`; unreachable entries are NaN."""
+def solve_values(
+    game: Game, progress: Callable[[int], None] | None = None, *, team: Team = ALONE
+) -> FloatArray:
+    """The whole table V(F, u, y), shape `game.shape`; unreachable entries are NaN.
+
+    With a `team` of several processes, each solves its share of every layer's batches
+    (whole batches: the values are those of one process, bit for bit).
+    """
     values = np.full(game.shape, np.nan)
     reach = reachable_upper(game)
     at_end = np.where(np.arange(game.n_upper) >= game.cap, game.bonus, 0).astype(np.float64)
     values[game.full, reach[game.full]] = at_end[reach[game.full], None]
+    solved: FloatArray = team.run(partial(_solve_layers, game, reach, progress), values)
+    return solved
+
+
+def _solve_layers(
+    game: Game, reach: BoolArray, progress: Callable[[int], None] | None, member: Member
+) -> FloatArray:
+    """Fill the table from all-but-one box down to none: this member's share of each layer."""
+    (values,) = member.arrays
     flat = values.reshape(-1)
     for layer in range(game.n_boxes - 1, -1, -1):
         filled, upper, flag = layer_states(game, reach, layer)
@@ -559,11 +575,15 @@ def solve_values(game: Game, progress: Callable[[int], None] | None = None) -> F
         )
         solve = np.concatenate([np.nonzero(~lost)[0], np.nonzero(lost)[0][first]])
         solve.sort()  # keeps chunks within few F
-        for lo in range(0, len(solve), CHUNK):
-            part = solve[lo : lo + CHUNK]
+        for batch in share(member, -(-len(solve) // CHUNK)):
+            part = solve[batch * CHUNK : (batch + 1) * CHUNK]
             flat[index[part]] = _turn_values(game, values, filled[part], upper[part], flag[part])
-        flat[index[lost]] = flat[index[lost][first]][copy_of.reshape(-1)]
-        if progress is not None:
+        member.wait()  # the whole layer is solved
+        copies = share(member, int(lost.sum()))
+        to, of = index[lost], index[lost][first][copy_of.reshape(-1)]
+        flat[to[copies.start : copies.stop]] = flat[of[copies.start : copies.stop]]
+        member.wait()  # and copied: the next layer reads it
+        if progress is not None and member.index == 0:
             progress(layer)
     return values
 
@@ -627,9 +647,13 @@ def table_key(rules: RuleSet) -> str:
 
 
 def solve_strategy(
-    rules: RuleSet, tick: Callable[[int], None] | None = None, *, store: Store
+    rules: RuleSet,
+    tick: Callable[[int], None] | None = None,
+    *,
+    store: Store,
+    team: Team = ALONE,
 ) -> Strategy:
-    """The solved table for `rules`: from `store`, or computed (seconds) and stored.
+    """The solved table for `rules`: from `store`, or computed (seconds) by `team` and stored.
 
     `tick(1)` is called once per solved layer (13 for Kniffel), for a progress bar.
     """
@@ -648,6 +672,9 @@ def solve_strategy(
         )
 
     arrays = store.arrays(
-        "kniffel", table_key(rules), lambda: {"values": solve_values(game, layer_done)}, valid
+        "kniffel",
+        table_key(rules),
+        lambda: {"values": solve_values(game, layer_done, team=team)},
+        valid,
     )
     return Strategy(game, arrays["values"])

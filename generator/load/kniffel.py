@@ -8,7 +8,6 @@ hands the games frozen values: `load_block` / `load_odds` make the inputs of
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,9 +20,9 @@ from generator.kniffel.rules import SUBDIR, RuleSet, parse_rules
 from generator.kniffel.scorefile import ScoreCheck, check_score
 from generator.kniffel.simsize import check_games
 from generator.problems import Problems
+from generator.team import ALONE, Team
 
 if TYPE_CHECKING:  # the solver needs numpy, which the block command does without
-    from generator.defaults import Warmup
     from generator.kniffel.solver import Strategy
 
 
@@ -56,11 +55,16 @@ def check_score_file(path: str | Path, catalog: Catalog | None = None) -> ScoreC
     return check_score(load_file(Path(path), file), file, lambda name: load_rules(name, catalog))
 
 
-def load_strategy(rules: RuleSet, tick: Callable[[int], None] | None = None) -> Strategy:
-    """The solved table for `rules`: from the on-disk cache, or computed (seconds) and stored."""
+def load_strategy(
+    rules: RuleSet, tick: Callable[[int], None] | None = None, *, team: Team = ALONE
+) -> Strategy:
+    """The solved table for `rules`: from the on-disk cache, or computed (seconds) and stored.
+
+    `team` (`generator.io.pair.PAIR`: this process and a helper) shares the computing.
+    """
     from generator.kniffel.solver import solve_strategy
 
-    return solve_strategy(rules, tick, store=DISK)
+    return solve_strategy(rules, tick, store=DISK, team=team)
 
 
 def load_block(req: BlockRequest, catalog: Catalog | None = None) -> BlockInputs:
@@ -69,10 +73,13 @@ def load_block(req: BlockRequest, catalog: Catalog | None = None) -> BlockInputs
     return BlockInputs(load_rules(req.rules, catalog), catalog.templates())
 
 
-def load_odds(req: OddsRequest, catalog: Catalog | None = None) -> OddsInputs:
+def load_odds(
+    req: OddsRequest, catalog: Catalog | None = None, *, team: Team = ALONE
+) -> OddsInputs:
     """Read the rule set; solve and simulate (or read both from the solver cache).
 
-    A cold solve takes seconds: on a terminal a progress bar shows each stage.
+    A cold solve takes seconds: on a terminal a progress bar shows each stage. `team`
+    shares the computing (see `load_strategy`).
     """
     from generator.kniffel.simulate import score_distribution
     from generator.progress import progress
@@ -81,30 +88,24 @@ def load_odds(req: OddsRequest, catalog: Catalog | None = None) -> OddsInputs:
     base, rules = _odds_rules(req, catalog)
     turns = len(rules.boxes)
     with progress(turns, "solving the optimal strategy") as tick:
-        strategy = load_strategy(rules, tick)
+        strategy = load_strategy(rules, tick, team=team)
     with progress(turns, "simulating games") as tick:
-        dist = score_distribution(strategy, req.games, req.seed, tick, store=DISK)
+        dist = score_distribution(strategy, req.games, req.seed, tick, store=DISK, team=team)
     return OddsInputs(base, rules, strategy.expected_score(), dist, catalog.templates())
 
 
-def odds_warmup(req: OddsRequest, catalog: Catalog) -> Warmup:
-    """`load_odds`'s solver work as stages for processes beside the one that builds the card.
+def warm_odds(req: OddsRequest, catalog: Catalog) -> None:
+    """`load_odds`'s solver work, for a process beside the one that builds the card.
 
-    First the table, then the simulation's parts (independent of each other); each
-    fills the solver cache, where `load_odds` finds the table and adds the parts up.
+    The table, then the simulation, each shared with a helper process where a second
+    processor is free; both go into the solver cache, where `load_odds` finds them.
     """
-    from generator.kniffel.simulate import PARTS, play_part
+    from generator.io.pair import pair_if_spare
+    from generator.kniffel.simulate import score_distribution
 
-    solved: list[Strategy] = []  # the table stays in memory for the next stage (forked)
-
-    def table() -> None:
-        solved.append(load_strategy(_odds_rules(req, catalog)[1]))
-
-    def part(k: int) -> None:
-        strategy = solved[0] if solved else load_strategy(_odds_rules(req, catalog)[1])
-        play_part(strategy, req.games, req.seed, (k, PARTS), store=DISK)
-
-    return ((table,), tuple(partial(part, k) for k in range(PARTS)))
+    team = pair_if_spare() or ALONE
+    strategy = load_strategy(_odds_rules(req, catalog)[1], team=team)
+    score_distribution(strategy, req.games, req.seed, store=DISK, team=team)
 
 
 def _odds_rules(req: OddsRequest, catalog: Catalog) -> tuple[RuleSet, RuleSet]:
