@@ -74,7 +74,10 @@ def _complements(ms: Multiset) -> list[tuple[Multiset, Multiset]]:
 
 
 class Tables:
-    """The values one multiset can make, by kind (see the module docstring)."""
+    """The values one multiset can make, by kind (see the module docstring).
+
+    (A slotted class rather than a `typing.NamedTuple`: a solve's start imports no `typing`.)
+    """
 
     __slots__ = (
         "added",
