@@ -46,8 +46,10 @@ SOLVER_VERSION = 1
 POLICY_VERSION = 2
 CACHE_NAMESPACE = "kribbeln"
 GOALS = ("success", "pips")
-# Rows per solver chunk: 8 Kribbeln-size rows (7.5 MB of keeps) measured fastest (~4 ms/row).
+# Rows per solver chunk: the turn values are summed a chunk at a time, so the stored figures
+# round by it (keep it); the steps themselves run on two chunks at once (rollhold).
 _CHUNK = 8
+_GOALS_AT_ONCE = 4 * _CHUNK  # goals made at once (whole chunks: the same values)
 
 FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
@@ -151,15 +153,16 @@ def compute_figures(dice: DiceSet, tasks: Sequence[Task], rolls: int) -> list[Ta
 def _turn_values(
     space: DistinctDice, masks: Sequence[BoolArray], pips: FloatArray | None, rolls: int
 ) -> list[float]:
-    """`start_value` of every goal (a mask, times the pips if given), `_CHUNK` goals at a time.
+    """`start_value` of every goal (a mask, times the pips if given), a few chunks at a time.
 
-    These are the chunks `start_value` cuts a whole batch into, so the values are the
-    same bit for bit; only one chunk's goals are made at a time (all 158 tasks' would be
-    59 MB, and writing that much fresh memory took 0.1 s on the 2-core test machine).
+    The chunks are those `start_value` cuts the whole batch into (a multiple of `_CHUNK`
+    goals at a time), so the values are the same bit for bit; only a few chunks' goals
+    are made at once (all 158 tasks' would be 59 MB, and writing that much fresh memory
+    took 0.1 s on the 2-core test machine).
     """
     values: list[float] = []
-    for lo in range(0, len(masks), _CHUNK):
-        goals = np.array(masks[lo : lo + _CHUNK], dtype=np.float64)
+    for lo in range(0, len(masks), _GOALS_AT_ONCE):
+        goals = np.array(masks[lo : lo + _GOALS_AT_ONCE], dtype=np.float64)
         if pips is not None:
             goals *= pips
         values.extend(start_value(space, goals, rolls, chunk=_CHUNK).tolist())
