@@ -85,6 +85,21 @@ def holds(task: Task, colors: tuple[str, ...], palette: tuple[str, ...]) -> bool
     raise AssertionError(task.type)
 
 
+def test_every_catalog_mask_is_the_task_written_out(dice: DiceSet) -> None:
+    """The masks (colour-count rows compared whole) against `holds`, roll by roll."""
+    catalog = load_tasks(dice)
+    states = roll_states(dice)
+    sample = np.random.default_rng(3).choice(states.n_states, 400, replace=False)
+    space = dice_space()
+    rolls = [tuple(f + 1 for f in space.state(int(i))) for i in sample]
+    shown = [dice.roll_colors(values) for values in rolls]
+    for task in catalog.tasks:
+        mask = task_mask(task, states)
+        assert mask.shape == (states.n_states,), task.id
+        expected = [holds(task, colors, dice.color_ids) for colors in shown]
+        assert list(mask[sample]) == expected, task.id
+
+
 # --- brute force 1: p_success over colour multisets, all three rolls -------------------
 
 
