@@ -329,10 +329,11 @@ def solve_report(
     tick: Callable[[int], None] | None = None,
     *,
     store: Store,
+    team: Team = ALONE,
 ) -> SolveReport:
     """Simulate `games` games (or read them from `store`) beside the exact expectation."""
     check_games(games)
-    dist = score_distribution(strategy, games, seed, tick, store=store)
+    dist = score_distribution(strategy, games, seed, tick, store=store, team=team)
     return SolveReport(strategy.rules, strategy.expected_score(), dist)
 
 
