@@ -11,14 +11,21 @@ old files or the complete new ones are in place.
 from __future__ import annotations
 
 import contextlib
-import signal
-import threading
-from collections.abc import Iterator
-from types import FrameType
-from typing import Any
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (3 ms); mypy reads True
+if TYPE_CHECKING:
+    import signal
+    from collections.abc import Iterator
+    from types import FrameType
+    from typing import Any
+else:
+    try:  # the C module `signal` wraps (loaded with the interpreter): the same calls, with int
+        import _signal as signal  # constants instead of enums (`signal` imports `enum`, 3 ms)
+    except ImportError:  # an interpreter without it
+        import signal
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
-EXIT_CODES = {signal.SIGINT: 130, signal.SIGTERM: 143}
+EXIT_CODES: dict[int, int] = {signal.SIGINT: 130, signal.SIGTERM: 143}
 
 
 class Terminated(BaseException):
@@ -40,6 +47,8 @@ def _handler(signum: int, frame: FrameType | None) -> None:
 
 
 def _in_main_thread() -> bool:
+    import threading  # only a run's `install` / `deferred` ask: the console's start does without
+
     return threading.current_thread() is threading.main_thread()
 
 
@@ -78,7 +87,7 @@ def received() -> int | None:
 def exit_code() -> int | None:
     """130 after SIGINT, 143 after SIGTERM, None when no signal arrived."""
     sig = received()
-    return EXIT_CODES.get(signal.Signals(sig)) if sig is not None else None
+    return EXIT_CODES.get(sig) if sig is not None else None
 
 
 @contextlib.contextmanager

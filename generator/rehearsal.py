@@ -123,7 +123,7 @@ def _jobs() -> Iterator[tuple[str, frozenset[str], Callable[[Catalog, Templates,
             req = koepfchen.BoardRequest(profile=profile, lang=lang)
             inputs = _with(load_koepfchen.load_board(req, catalog), templates)
             if rational:  # the rules page of a profile with fractions (none is shipped)
-                rules = replace(inputs.profile.rules, division="rational")
+                rules = inputs.profile.rules.replace(division="rational")
                 inputs = replace(inputs, profile=replace(inputs.profile, rules=rules))
             return koepfchen.build_board(inputs, req)
 

@@ -427,3 +427,19 @@ def test_evaluate_values() -> None:
     assert evaluate("8 ÷ (3 − 8 ÷ 3)", GAME_24) == 24
     assert evaluate("7 / 2", GAME_24) == Fraction(7, 2)
     assert evaluate("(3 + 1) × 2", KOEPFCHEN) == 8
+
+
+@pytest.mark.parametrize("ms", [(5,), (1, 1), (1, 2, 3), (1, 1, 3, 8, 25, 100), (2, 2, 2, 5, 5, 9)])
+def test_splits_and_parts_are_every_distinct_way_once(ms: tuple[int, ...]) -> None:
+    from generator.numbers.values import first_blocks, splits, sub_multisets
+
+    by_position = {
+        (tuple(ms[i] for i in chosen), tuple(ms[i] for i in range(len(ms)) if i not in chosen))
+        for k in range(1, len(ms))
+        for chosen in itertools.combinations(range(len(ms)), k)
+    }
+    assert len(splits(ms)) == len(set(splits(ms))) and set(splits(ms)) == by_position
+    assert sub_multisets(ms)[-1] == ms and set(sub_multisets(ms)) == {a for a, _ in by_position} | {
+        ms
+    }
+    assert set(first_blocks(ms)) == {(a, b) for a, b in by_position if a[0] == ms[0]}

@@ -7,8 +7,9 @@ click) starts without importing click.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (3 ms); mypy reads True
+if TYPE_CHECKING:
+    from typing import Any
 
 # the names of `generator.cli.root` (any other name may be a submodule still to import)
 _ROOT = {"COMMANDS", "INTERRUPTED", "LazyGroup", "RootGroup", "check_arguments", "cli", "main"}
@@ -17,4 +18,6 @@ _ROOT = {"COMMANDS", "INTERRUPTED", "LazyGroup", "RootGroup", "check_arguments",
 def __getattr__(name: str) -> Any:
     if name not in _ROOT:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module("generator.cli.root"), name)
+    from generator.cli import root
+
+    return getattr(root, name)

@@ -17,14 +17,17 @@ the batch is still solved. Pure: the caller reads the lines and writes the recor
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
-from typing import IO, Any
-
 from generator.errors import InputError, UserError
-from generator.numbers.rules import MAX_NUMBERS, Rules, validate_numbers
+from generator.numbers.frozen import Frozen
+from generator.numbers.rules import MAX_NUMBERS, validate_numbers
 from generator.numbers.solver import solve
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (3 ms); mypy reads True
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator, Sequence
+    from typing import IO, Any
+
+    from generator.numbers.rules import Rules
 
 MAX_VALUE = 10**6
 """The largest number and the largest target a puzzle may have."""
@@ -34,24 +37,36 @@ MAX_LINE_CHARS = 10_000  # a puzzle line is short; a longer one (e.g. /dev/zero)
 
 _MAX_DIGITS = 30  # anything longer is out of range anyway; spares int() huge strings
 _SHOWN = 40
-_WHOLE = re.compile(r"[+-]?\d+")
-_RANGE = re.compile(r"([+-]?\d+)\s*-\s*([+-]?\d+)")
-_ARROW = re.compile(r"->|→")
-_SEPARATORS = re.compile(r"[\s,]+")
+# patterns of target lists and batch lines (`re` is imported where they are used: a plain
+# solve needs none of them)
+_RANGE = r"([+-]?\d+)\s*-\s*([+-]?\d+)"
+_ARROW = r"->|→"
+_SEPARATORS = r"[\s,]+"
 
 
-@dataclass(frozen=True)
-class Puzzle:
+class Puzzle(Frozen):
     """Make `target` from `numbers` (in the order given)."""
 
+    _fields = ("numbers", "target")
+    __slots__ = _fields
     numbers: tuple[int, ...]
     target: int
+
+    def __init__(self, numbers: tuple[int, ...], target: int) -> None:
+        self._set(numbers=numbers, target=target)
+
+
+def _is_whole(text: str) -> bool:
+    """`text` is an optional sign and decimal digits (what `[+-]?\\d+` matches: `\\d` and
+    `isdecimal` both mean Unicode category Nd), without compiling a pattern for it."""
+    digits = text[1:] if text[:1] in ("+", "-") else text
+    return digits.isdecimal()
 
 
 def whole_number(text: str, where: str) -> int:
     """`text` as a whole number; `UserError` naming `where` if it is not one."""
     text = text.strip()
-    if not _WHOLE.fullmatch(text):
+    if not _is_whole(text):
         raise UserError(f"expected a whole number, found '{_shown(text)}'", where=where)
     if len(text.lstrip("+-0")) > _MAX_DIGITS:
         raise UserError(f"expected at most {MAX_VALUE}, found '{_shown(text)}'", where=where)
@@ -99,15 +114,17 @@ def parse_targets(spec: str, where: str = "targets") -> list[int]:
     Items are separated by commas; an item is a target or a range `a-b` with a ≤ b (both
     included).
     """
+    import re
+
     items = [item.strip() for item in spec.split(",")]
     if not any(items):
         raise UserError("expected targets such as '1-40' or '1,2,5-9', found nothing", where=where)
     targets: set[int] = set()
     for item in items:
-        if _WHOLE.fullmatch(item):
+        if _is_whole(item):
             targets.add(parse_target(item, where))
             continue
-        match = _RANGE.fullmatch(item)
+        match = re.fullmatch(_RANGE, item)
         if not match:
             raise UserError(
                 f"expected a target or a range such as '5-9', found '{_shown(item)}'", where=where
@@ -129,16 +146,18 @@ def parse_targets(spec: str, where: str = "targets") -> list[int]:
 
 def parse_line(text: str) -> Puzzle | None:
     """One batch line as a puzzle; None for a blank or comment line; `UserError` otherwise."""
+    import re
+
     body = text.split("#", 1)[0].strip()
     if not body:
         return None
-    parts = _ARROW.split(body)
+    parts = re.split(_ARROW, body)
     if len(parts) != 2:
         raise UserError(
             f"expected 'NUMBERS -> TARGET' such as '3 6 1 -> 8', found '{_shown(body)}'"
         )
     left, right = parts
-    tokens = [t for t in _SEPARATORS.split(left.strip()) if t]
+    tokens = [t for t in re.split(_SEPARATORS, left.strip()) if t]
     return Puzzle(parse_numbers(tokens), parse_target(right))
 
 

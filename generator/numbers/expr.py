@@ -53,14 +53,17 @@ operations (so with ops "-" alone, 7 − (3 − 1) is not offered: it prints as 
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-from fractions import Fraction
-
 from generator.errors import UserError
-from generator.numbers.rules import Rules
+from generator.numbers.frozen import Frozen
 
-Value = int | Fraction
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (3 ms); mypy reads True
+if TYPE_CHECKING:
+    from fractions import Fraction
+
+    from generator.numbers.rules import Rules
+
+    Value = int | Fraction
+    """A value of a solve: `fractions` is imported by the first quotient that is not whole."""
 
 PLUS = "+"
 MINUS = "\u2212"  # − minus sign
@@ -74,7 +77,7 @@ NUMBER, SUM, PRODUCT = "number", "sum", "product"
 
 def normalize(value: Value) -> Value:
     """A whole-number Fraction as a plain int; anything else unchanged."""
-    if type(value) is Fraction and value.denominator == 1:
+    if type(value) is not int and value.denominator == 1:  # a Value that is no int: a Fraction
         return value.numerator
     return value
 
@@ -83,8 +86,21 @@ def divide(a: Value, b: Value) -> Value:
     """Exact a ÷ b: an int when it divides evenly, else a Fraction (b must not be 0)."""
     if type(a) is int and type(b) is int:
         q, r = divmod(a, b)
-        return q if r == 0 else Fraction(a, b)
-    return normalize(Fraction(a) / b)
+        return q if r == 0 else (_Fraction or _fraction())(a, b)
+    return normalize((_Fraction or _fraction())(a) / b)
+
+
+_Fraction: type[Fraction] | None = None
+
+
+def _fraction() -> type[Fraction]:
+    """`Fraction`, imported by the first quotient that is not whole: `fractions` takes 2 ms to
+    import, integer rules never need it, and an import statement in `divide` costs 1 µs a call."""
+    global _Fraction
+    from fractions import Fraction
+
+    _Fraction = Fraction
+    return Fraction
 
 
 class Expr:
@@ -257,26 +273,34 @@ def _factor_text(node: Expr) -> str:
 # --- written expressions: binary trees as a person writes them --------------------------
 
 
-@dataclass(frozen=True)
-class Num:
+class Num(Frozen):
     """A number written in an expression."""
 
+    _fields = ("value",)
+    __slots__ = _fields
     value: int
 
+    def __init__(self, value: int) -> None:
+        self._set(value=value)
 
-@dataclass(frozen=True)
-class BinOp:
+
+class BinOp(Frozen):
     """`left op right` with op one of "+-*/"."""
 
+    _fields = ("op", "left", "right")
+    __slots__ = _fields
     op: str
     left: Tree
     right: Tree
+
+    def __init__(self, op: str, left: Tree, right: Tree) -> None:
+        self._set(op=op, left=left, right=right)
 
 
 Tree = Num | BinOp
 
 _PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2}
-_TOKEN = re.compile(r"\s*(?:(\d+)|(.))")
+_TOKEN = r"\s*(?:(\d+)|(.))"  # compiled on the first parse (a solve parses nothing)
 # ASCII, the printed signs, and German school notation (· or ⋅ for ×, : for ÷)
 _OP_TOKENS = {"+": "+", "-": "-", MINUS: "-", "*": "*", TIMES: "*", "\u00b7": "*", "\u22c5": "*",
               "/": "/", DIVIDE: "/", ":": "/"}  # fmt: skip
@@ -296,8 +320,10 @@ def parse(text: str) -> Tree:
 
 
 def _tokenize(text: str) -> list[str | int]:
+    import re
+
     tokens: list[str | int] = []
-    for match in _TOKEN.finditer(text.rstrip()):
+    for match in re.finditer(_TOKEN, text.rstrip()):
         digits, other = match.groups()
         if digits is not None:
             tokens.append(int(digits))

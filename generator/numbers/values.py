@@ -26,11 +26,13 @@ integer rules keeping only quotients that are whole numbers.
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import product as cartesian
-from typing import NamedTuple
 
-from generator.numbers.expr import Value, divide, normalize
-from generator.numbers.rules import Rules
+from generator.numbers.expr import divide, normalize
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (3 ms); mypy reads True
+if TYPE_CHECKING:
+    from generator.numbers.expr import Value
+    from generator.numbers.rules import Rules
 
 Multiset = tuple[int, ...]
 Arith = tuple[str, bool, bool]
@@ -62,28 +64,47 @@ def first_blocks(ms: Multiset) -> tuple[tuple[Multiset, Multiset], ...]:
 
 
 def _complements(ms: Multiset) -> list[tuple[Multiset, Multiset]]:
-    distinct = sorted(set(ms))
-    counts = [ms.count(v) for v in distinct]
-    pairs = []
-    for taken in cartesian(*(range(c + 1) for c in counts)):
-        a = tuple(v for v, k in zip(distinct, taken) for _ in range(k))
-        b = tuple(v for v, k, c in zip(distinct, taken, counts) for _ in range(c - k))
-        pairs.append((a, b))
+    """Every (A, B) with A + B = `ms`, A taking 0…all of each distinct number in turn."""
+    pairs: list[tuple[Multiset, Multiset]] = [((), ())]
+    for v in sorted(set(ms)):  # the first number's share changes slowest
+        c = ms.count(v)
+        runs = [(v,) * k for k in range(c + 1)]
+        pairs = [(a + runs[k], b + runs[c - k]) for a, b in pairs for k in range(c + 1)]
     return pairs
 
 
-class Tables(NamedTuple):
+class Tables:
     """The values one multiset can make, by kind (see the module docstring)."""
 
-    sums: frozenset[Value]
-    products: frozenset[Value]
-    nonsum: frozenset[Value]
-    nonproduct: frozenset[Value]
-    added: frozenset[Value]
-    subtracted: frozenset[Value]
-    multiplied: frozenset[Value]
-    divided: frozenset[Value]
-    all: frozenset[Value]
+    __slots__ = (
+        "added",
+        "all",
+        "divided",
+        "multiplied",
+        "nonproduct",
+        "nonsum",
+        "products",
+        "subtracted",
+        "sums",
+    )
+
+    def __init__(
+        self,
+        sums: frozenset[Value],
+        products: frozenset[Value],
+        nonsum: frozenset[Value],
+        nonproduct: frozenset[Value],
+        added: frozenset[Value],
+        subtracted: frozenset[Value],
+        multiplied: frozenset[Value],
+        divided: frozenset[Value],
+        all: frozenset[Value],
+    ) -> None:
+        self.sums, self.products = sums, products
+        self.nonsum, self.nonproduct = nonsum, nonproduct
+        self.added, self.subtracted = added, subtracted
+        self.multiplied, self.divided = multiplied, divided
+        self.all = all
 
 
 @lru_cache(maxsize=4096)
@@ -118,14 +139,12 @@ def tables(ms: Multiset, arith: Arith) -> Tables:
                 sums.update([x - y for x in ta.added for y in tb.subtracted])
             else:
                 sums.update([d for x in ta.added for y in tb.subtracted if (d := x - y) >= lowest])
-        if over:
-            for y in tb.divided:
-                if y == 0:
-                    continue
-                if rational:
-                    products.update([divide(x, y) for x in ta.multiplied])
-                else:
-                    products.update([x // y for x in ta.multiplied if x % y == 0])
+        if over:  # one comprehension per split, not one per divisor: most of the time is calls
+            divisors = [y for y in tb.divided if y != 0]
+            if rational:
+                products.update([divide(x, y) for y in divisors for x in ta.multiplied])
+            else:
+                products.update([x // y for y in divisors for x in ta.multiplied if x % y == 0])
     sums |= added2
     products |= multiplied2
     if rational:

@@ -18,7 +18,7 @@ Impossible problems have no score.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from generator.errors import UserError
@@ -97,7 +97,7 @@ def fraction_keys(rules: Rules, solutions: Sequence[Solution]) -> frozenset[str]
     """
     if not rules.rational:
         return frozenset()
-    whole = replace(rules, division="integer")
+    whole = rules.replace(division="integer")
     needing = set()
     for solution in solutions:
         try:
