@@ -406,3 +406,16 @@ def test_the_best_keep_inside_every_keep_is_the_maximum_over_its_sub_keeps(space
         subs = {tuple(sorted(sub)) for r in range(len(state) + 1) for sub in combinations(state, r)}
         want = np.max([expected[space.keep_index(sub)] for sub in subs], axis=0)
         assert np.array_equal(best[i], want), state
+
+
+def test_many_pairs_are_picked_as_each_alone() -> None:
+    # pick_keeps ranks its pairs a few thousand at a time: across those pieces, every pair
+    # gets the choice of the dense table (integer values: many ties for the tie rule)
+    space = IdenticalDice(5, 6)
+    terminal = np.random.default_rng(3).integers(0, 5, size=(40, space.n_states)) / 4
+    plan = policy(space, terminal, 3)
+    values = column_keep_values(space, terminal.T, 3)[0]
+    rng = np.random.default_rng(5)
+    goals, states = rng.integers(0, 40, 10_000), rng.integers(0, space.n_states, 10_000)
+    dense = space.option_table[0][states, plan.choices(1)[goals, states]]
+    assert np.array_equal(pick_keeps(space, values, goals, states), dense)

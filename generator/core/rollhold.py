@@ -65,6 +65,8 @@ _CHUNK_BYTES = 2**19
 # equal to 12 decimals are tied (float rounding from different summation orders must not
 # decide); a tie goes to the keep with more dice, then to the lexicographically smallest.
 _TIE_DECIMALS = 12
+# Pairs ranked at once by `pick_keeps` (their work arrays: pairs × 32 positions and values).
+_PICK_PAIRS = 4096
 
 
 class DiceSpace(ABC):
@@ -638,9 +640,16 @@ def pick_keeps(
     """
     table, width = space.option_table[0], keep_values.shape[1]
     # (intp positions: np.take converts any other integer type first, 3× slower)
-    at = np.take(table * width, states, axis=0)
-    at += np.asarray(columns, dtype=np.intp)[:, None]
-    pick = _tie_argmax(np.take(keep_values, at))
+    columns, states = (np.asarray(a, dtype=np.intp) for a in (columns, states))
+    offsets = table * width
+    pick = np.empty(len(states), dtype=np.intp)
+    # a few thousand pairs at a time: their (pairs × width) work arrays stay in the
+    # processor's cache (measured 2× faster than all pairs at once)
+    for lo in range(0, len(states), _PICK_PAIRS):
+        part = slice(lo, lo + _PICK_PAIRS)
+        at = np.take(offsets, states[part], axis=0)
+        at += columns[part, None]
+        pick[part] = _tie_argmax(np.take(keep_values, at))
     return table.reshape(-1)[states * table.shape[1] + pick]
 
 
