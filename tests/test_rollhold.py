@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.core.rollhold import (
+    DiceSpace,
     DistinctDice,
     IdenticalDice,
     best_keeps,
@@ -230,6 +231,54 @@ def test_batch_equals_rows(space):
         for r in (1, 2, 3):
             assert np.allclose(batched.values(r)[i, j], one.values(r), atol=TOL, rtol=0)
         assert np.allclose(keeps[i, j], expected_after_keep(space, terminal[i, j]), atol=TOL)
+
+
+def _plain_steps(space: DistinctDice, values: np.ndarray, steps: int) -> np.ndarray:
+    """The recurrence written out again: per die, a mean over its faces; then per die, a max."""
+    faces = space.faces_per_die
+    for _ in range(steps):
+        e = np.zeros((*(f + 1 for f in faces), values.shape[1]))
+        e[tuple(slice(0, f) for f in faces)] = values.reshape(*faces, -1)
+        for i, f in enumerate(faces):  # die 0 first, each sum from face 0 up
+            at = [slice(None)] * i + [slice(f, f + 1)] + [slice(0, g) for g in faces[i + 1 :]]
+            total = np.zeros_like(e[tuple(at)])
+            for face in range(f):
+                total = total + e[tuple([*at[:i], slice(face, face + 1), *at[i + 1 :]])]
+            e[tuple(at)] = total / f
+        best = e[tuple(slice(0, f) for f in faces)]
+        for rerolled in product((False, True), repeat=len(faces)):
+            keep = tuple(slice(f, f + 1) if r else slice(0, f) for f, r in zip(faces, rerolled))
+            best = np.maximum(best, e[keep])
+        values = best.reshape(space.n_states, -1)
+    return values
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    faces=st.lists(st.integers(1, 7), min_size=1, max_size=4),
+    width=st.integers(1, 9),
+    steps=st.integers(0, 3),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_distinct_dice_steps_give_the_plain_recurrence_bit_for_bit(faces, width, steps, seed):
+    """The fast layout of `DistinctDice` (die 0 innermost) sums in the plain order: equal bits."""
+    space = DistinctDice(faces)
+    rng = np.random.default_rng(seed)
+    values = rng.random((width, space.n_states)) * (rng.random((width, space.n_states)) < 0.7)
+    for v in (values.T, np.ascontiguousarray(values.T)):  # as start_value and solve pass them
+        fast = space._advance(v, steps)
+        assert np.array_equal(fast, _plain_steps(space, v, steps))
+        if steps:
+            assert fast.flags.c_contiguous
+        assert np.array_equal(fast, DiceSpace._advance(space, v, steps))  # _expect + _best
+
+
+def test_kribbeln_dice_steps_give_the_plain_recurrence_bit_for_bit():
+    space = DistinctDice([6] * 6)
+    rng = np.random.default_rng(11)
+    values = rng.integers(0, 37, (3, space.n_states)) * (rng.random((3, space.n_states)) < 0.4)
+    v = values.astype(np.float64).T
+    assert np.array_equal(space._advance(v, 2), _plain_steps(space, v, 2))
 
 
 @settings(max_examples=25, deadline=None)
