@@ -1,9 +1,9 @@
 """`dicesheets numbers solve` as a whole command beside the pure-Python countdown-numbers-solver.
 
 Run: `make bench` (installs the baseline through the `bench` extra). Every command runs in a
-fresh process, in turn (ours, theirs, ours before — the code of `BASE` — …, one warm-up
-each); ratios are taken round by round, medians printed, wall and processor time. The
-baseline prints every solution it finds, so ours runs with `--all`.
+fresh process, in turn (ours, theirs, ours before — the code of `BASE` —, a bare
+interpreter, …, one warm-up each); ratios are taken round by round, medians printed, wall
+and processor time. The baseline prints every solution it finds, so ours runs with `--all`.
 
 Ours is started the way a user starts it, by the console script, whose wrapper (written by
 the installer) imports `re` before our code runs; theirs is a library called from
@@ -84,8 +84,8 @@ def ratio(a: Times, b: Times, which: int) -> float:
     return statistics.median(x[which] / y[which] for x, y in zip(a, b))
 
 
-def floors() -> float:
-    """Print the start-up floors; return a bare interpreter's median wall time."""
+def floors() -> None:
+    """Print the start-up floors: what every command pays before its own work."""
     py = sys.executable
     bare, wrapper, solve, click = rounds(
         [
@@ -108,7 +108,6 @@ def floors() -> float:
         f"{w / b:.2f}×)",
         flush=True,
     )
-    return b / 1000
 
 
 def main() -> None:
@@ -117,7 +116,7 @@ def main() -> None:
     except ImportError:
         print("countdown-numbers-solver is not installed (pip install -e '.[bench]'): skipped")
         return
-    bare = floors()
+    floors()
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp) / "base"
         if not source_at(BASE, base):
@@ -125,11 +124,12 @@ def main() -> None:
         for numbers, target in INSTANCES:
             args = ["numbers", "solve", *map(str, numbers), "--target", str(target), "--all"]
             theirs = f"import countdown_numbers_solver as c; c.solve({list(numbers)}, {target})"
-            ours, them, before = rounds(
+            ours, them, before, bare = rounds(
                 [
                     dicesheets(*args),
                     [sys.executable, "-c", theirs],
                     [sys.executable, "-c", OLD_SCRIPT, str(base), *args],
+                    [sys.executable, "-c", "pass"],
                 ]
             )
             wall = ratio(ours, them, 0)
@@ -141,7 +141,7 @@ def main() -> None:
                 f"(CPU {median(them, 1) * 1000:.1f}) | ratio {wall:.3g}× wall, "
                 f"{ratio(ours, them, 1):.3g}× CPU (aim ≤ 0.5×: {goal}) | before ({BASE}) "
                 f"{median(before, 0) * 1000:.1f} ms, ours/before {ratio(ours, before, 0):.3g}× | "
-                f"ours / a bare interpreter {median(ours, 0) / bare:.2f}×",
+                f"ours / a bare interpreter {ratio(ours, bare, 0):.3g}×",
                 flush=True,
             )
 

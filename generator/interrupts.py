@@ -10,12 +10,10 @@ old files or the complete new ones are in place.
 
 from __future__ import annotations
 
-import contextlib
-
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (3 ms); mypy reads True
 if TYPE_CHECKING:
     import signal
-    from collections.abc import Iterator
+    from collections.abc import Callable
     from types import FrameType
     from typing import Any
 else:
@@ -64,19 +62,10 @@ def ignore() -> None:
         signal.signal(sig, signal.SIG_IGN)
 
 
-@contextlib.contextmanager
-def install() -> Iterator[None]:
-    """Route SIGINT and SIGTERM through `_handler` for the duration of a run."""
+def install() -> _Swap:
+    """Route SIGINT and SIGTERM through `_handler` for the duration of a run (a `with` block)."""
     _received.clear()
-    if not _in_main_thread():
-        yield
-        return
-    old = {sig: signal.signal(sig, _handler) for sig in SIGNALS}
-    try:
-        yield
-    finally:
-        for sig, previous in old.items():
-            signal.signal(sig, previous)
+    return _Swap(_handler)
 
 
 def received() -> int | None:
@@ -90,28 +79,52 @@ def exit_code() -> int | None:
     return EXIT_CODES.get(sig) if sig is not None else None
 
 
-@contextlib.contextmanager
-def deferred() -> Iterator[None]:
-    """Hold SIGINT and SIGTERM back inside the block; act on them when it ends.
+def deferred() -> _Swap:
+    """Hold SIGINT and SIGTERM back inside the block (`with deferred():`); act on them after.
 
     Outside the main thread (a web worker) signals never reach this code, so
     there is nothing to defer.
     """
-    if not _in_main_thread():
-        yield
-        return
-    pending: list[int] = []
+    return _Held()
 
-    def hold(signum: int, frame: FrameType | None) -> None:
-        pending.append(signum)
 
-    old: dict[Any, Any] = {}
-    try:
-        for sig in SIGNALS:
-            old[sig] = signal.signal(sig, hold)
-        yield
-    finally:
-        for sig, previous in old.items():
+class _Swap:
+    """A `with` block in which both signals go to `handler`; the old handlers come back after.
+
+    Outside the main thread nothing changes (signals only reach the main thread). A class,
+    not a `contextlib` generator: the console's start does without importing contextlib.
+    """
+
+    def __init__(self, handler: Callable[[int, FrameType | None], None]) -> None:
+        self.handler = handler
+        self.old: dict[int, Any] = {}
+
+    def __enter__(self) -> None:
+        if not _in_main_thread():
+            return
+        try:
+            for sig in SIGNALS:
+                self.old[sig] = signal.signal(sig, self.handler)
+        except BaseException:
+            self.__exit__()
+            raise
+
+    def __exit__(self, *exc: object) -> None:
+        for sig, previous in self.old.items():
             signal.signal(sig, previous)
-        if pending:
-            signal.raise_signal(pending[0])  # now to whatever handler is back in force
+
+
+class _Held(_Swap):
+    """`deferred()`: signals in the block are noted, and raised once the old handlers are back."""
+
+    def __init__(self) -> None:
+        super().__init__(self._hold)
+        self.pending: list[int] = []
+
+    def _hold(self, signum: int, frame: FrameType | None) -> None:
+        self.pending.append(signum)
+
+    def __exit__(self, *exc: object) -> None:
+        super().__exit__()
+        if self.pending:
+            signal.raise_signal(self.pending[0])  # now to whatever handler is back in force

@@ -89,7 +89,7 @@ def test_a_real_process_imports_no_click_and_errors_stay_the_commands() -> None:
 # what a plain integer solve's start does without (each was 0.5–6 ms of a 30 ms process)
 NOT_IMPORTED = {
     "click", "dataclasses", "inspect", "typing", "fractions", "decimal", "re", "enum",
-    "signal", "threading", "numpy", "json",
+    "signal", "threading", "contextlib", "numpy", "json",
 }  # fmt: skip
 
 

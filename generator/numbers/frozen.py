@@ -2,7 +2,7 @@
 
 `numbers solve` is a whole process a user waits for: importing `dataclasses` (which
 imports `inspect`, `ast`, `dis`, `tokenize` …) took 6 ms, and making each class with it
-another 0.3 ms, as long as the whole Countdown search. So the classes a solve loads
+another 0.3 ms — together longer than solving a Countdown puzzle. So the classes a solve loads
 (`Rules`, `Puzzle`, `Solution`, the written `Num` and `BinOp`) keep their fields in
 `__slots__`, set once, and are compared, hashed, shown and pickled by them.
 """

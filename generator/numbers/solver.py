@@ -143,10 +143,23 @@ def all_forms(numbers: Iterable[int], target: int, rules: Rules = KOEPFCHEN) -> 
     ms = validate_numbers(numbers)
     target = validate_target(target)
     arith = arith_of(rules)
-    parts = (ms,) if rules.use_all else sub_multisets(ms)
-    found = [Solution.of(e) for part in parts for e in _forms(part, target, arith)]
+    found = [
+        Solution.of(e) for part in _parts(ms, target, rules) for e in _forms(part, target, arith)
+    ]
     found.sort(key=_order)
     return found
+
+
+def _parts(ms: Multiset, target: Value, rules: Rules) -> tuple[Multiset, ...]:
+    """The parts of `ms` a solution for `target` may use (all of `ms` under `use_all`).
+
+    A proper part whose value table lacks the target has no form of it, so its search is
+    skipped (the tables are there already: the whole's search needs every part's).
+    """
+    if rules.use_all:
+        return (ms,)
+    arith = arith_of(rules)
+    return tuple(p for p in sub_multisets(ms) if p == ms or target in tables(p, arith).all)
 
 
 def without_unit_variants(forms: list[Solution]) -> list[Solution]:
@@ -166,7 +179,7 @@ def count_solutions(numbers: Iterable[int], target: int, rules: Rules = KOEPFCHE
     ms = validate_numbers(numbers)
     target = validate_target(target)
     arith = arith_of(rules)
-    parts = (ms,) if rules.use_all else sub_multisets(ms)
+    parts = _parts(ms, target, rules)
     return len({unit_free_key(e) for part in parts for e in _forms(part, target, arith)})
 
 
