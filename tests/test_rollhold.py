@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from functools import cache
-from itertools import product
+from itertools import combinations, product
 
 import numpy as np
 import pytest
@@ -273,6 +273,21 @@ def test_distinct_dice_steps_give_the_plain_recurrence_bit_for_bit(faces, width,
         assert np.array_equal(fast, DiceSpace._advance(space, v, steps))  # _expect + _best
 
 
+@pytest.mark.parametrize("rolls", [1, 2, 3])
+def test_start_value_solving_chunks_together_keeps_every_chunks_values(rolls):
+    """`start_value` hands DistinctDice several chunks at once; the turn values must be those
+    of solving and summing each chunk on its own, bit for bit."""
+    space = DistinctDice([3, 4, 5])
+    terminal = np.random.default_rng(9).random((41, space.n_states))
+    chunk = 3
+    assert space._chunks_at_once(chunk) > 1
+    alone = []
+    for lo in range(0, len(terminal), chunk):
+        v = DiceSpace._advance(space, terminal[lo : lo + chunk].T, rolls - 1)
+        alone.extend(space.probabilities @ v)
+    assert np.array_equal(start_value(space, terminal, rolls, chunk=chunk), alone)
+
+
 def test_kribbeln_dice_steps_give_the_plain_recurrence_bit_for_bit():
     space = DistinctDice([6] * 6)
     rng = np.random.default_rng(11)
@@ -443,3 +458,28 @@ def test_policy_stops_on_a_tie_and_prefers_the_smaller_faces():
     ranked = [keep for keep, _ in sixes.ranked((6, 1, 2), 1)]
     assert ranked.index((1, 6)) == ranked.index((2, 6)) - 1
     assert sixes.best_keep((1, 2, 3), 2) == ()
+
+
+@pytest.mark.parametrize("space", [IdenticalDice(5, 6), IdenticalDice(3, 6), IdenticalDice(4, 2)])
+def test_the_best_keep_inside_every_keep_is_the_maximum_over_its_sub_keeps(space) -> None:
+    # `_best` takes one die of each distinct face away (not each die): against every
+    # sub-multiset of every keep, the plain definition
+    expected = np.random.default_rng(8).random((space.n_keeps, 300))  # each keep the best somewhere
+    best = space._best(expected.copy())
+    for i, state in enumerate(space.states):
+        subs = {tuple(sorted(sub)) for r in range(len(state) + 1) for sub in combinations(state, r)}
+        want = np.max([expected[space.keep_index(sub)] for sub in subs], axis=0)
+        assert np.array_equal(best[i], want), state
+
+
+def test_many_pairs_are_picked_as_each_alone() -> None:
+    # pick_keeps ranks its pairs a few thousand at a time: across those pieces, every pair
+    # gets the choice of the dense table (integer values: many ties for the tie rule)
+    space = IdenticalDice(5, 6)
+    terminal = np.random.default_rng(3).integers(0, 5, size=(40, space.n_states)) / 4
+    plan = policy(space, terminal, 3)
+    values = column_keep_values(space, terminal.T, 3)[0]
+    rng = np.random.default_rng(5)
+    goals, states = rng.integers(0, 40, 10_000), rng.integers(0, space.n_states, 10_000)
+    dense = space.option_table[0][states, plan.choices(1)[goals, states]]
+    assert np.array_equal(pick_keeps(space, values, goals, states), dense)

@@ -129,7 +129,15 @@ def _strategy(rules: str, joker: str | None) -> Any:
 
     ruleset = with_joker(load_rules(rules, run_catalog()), joker)
     with progress(len(ruleset.boxes), "solving the optimal strategy") as tick:
-        return load_strategy(ruleset, tick)
+        return load_strategy(ruleset, tick, team=_team())
+
+
+def _team() -> Any:
+    """Who computes a cold table or simulation: this process and a helper where possible."""
+    from generator.io.pair import pair_if_spare
+    from generator.team import ALONE
+
+    return pair_if_spare() or ALONE
 
 
 @kniffel.command()
@@ -199,7 +207,7 @@ def solve(rules: str, joker: str | None, games: int, seed: int, as_json: bool) -
     check_games(games)
     strategy = _strategy(rules, joker)
     with progress(len(strategy.rules.boxes), "simulating games") as tick:
-        report = solve_report(strategy, games, seed, tick, store=DISK)
+        report = solve_report(strategy, games, seed, tick, store=DISK, team=_team())
     if as_json:
         echo_json(report.to_json())
     else:
@@ -226,4 +234,4 @@ def odds(
     from generator.load.kniffel import load_odds
 
     req = OddsRequest(rules, joker, lang, games, paper, landscape, seed)
-    write_out(build_odds(load_odds(req, run_catalog()), req), out)
+    write_out(build_odds(load_odds(req, run_catalog(), team=_team()), req), out)

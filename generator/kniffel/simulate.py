@@ -43,8 +43,10 @@ from generator.team import ALONE, Member, Team, share
 # 3: keeps from rollhold.Policy (its tie rule) instead of the first exact maximum
 SIMULATION_VERSION = 3
 PERCENTILES = (1, 5, 10, 25, 50, 75, 90, 95, 99)
-# Distinct states solved at once (their keep values: 2 × block × 462 floats).
-BLOCK = 2048
+# Distinct states solved at once: their keep values (2 × block × 462 floats, 4 MB) stay
+# near the processor, and a process needs little fresh memory (measured against 2,048:
+# a few % faster alone, a quarter fewer page faults when two processes share the run).
+BLOCK = 564
 
 IntArray = npt.NDArray[np.int64]
 
@@ -329,10 +331,11 @@ def solve_report(
     tick: Callable[[int], None] | None = None,
     *,
     store: Store,
+    team: Team = ALONE,
 ) -> SolveReport:
     """Simulate `games` games (or read them from `store`) beside the exact expectation."""
     check_games(games)
-    dist = score_distribution(strategy, games, seed, tick, store=store)
+    dist = score_distribution(strategy, games, seed, tick, store=store, team=team)
     return SolveReport(strategy.rules, strategy.expected_score(), dist)
 
 
