@@ -83,20 +83,24 @@ def keep_tables(space: IdenticalDice) -> KeepTables:
     )
 
 
-_FACE_CODE = np.array([0] + [(DICE + 1) ** (f - 1) for f in range(1, FACES + 1)])
+_FACE_CODE = np.array([0] + [(DICE + 1) ** (f - 1) for f in range(1, FACES + 1)], dtype=np.int32)
 
 
-def _fresh_codes(dice: IntArray) -> IntArray:
-    """Codes of the first 0..5 fresh dice of each roll: (rolls, games, 5) -> (rolls, 6, games)."""
-    faces = _FACE_CODE[dice]
-    codes = np.zeros((dice.shape[0], DICE + 1, dice.shape[1]), dtype=np.int64)
+def _fresh_codes(dice: npt.NDArray[np.int8]) -> npt.NDArray[np.int32]:
+    """Codes of the first 0..5 fresh dice of each roll: (rolls, 5, games) -> (rolls, 6, games).
+
+    (Dice by die, then game, and 32-bit codes (at most 5 · 6**5): half the time of games
+    by row and 64 bits.)
+    """
+    faces = np.take(_FACE_CODE, dice)
+    codes = np.zeros((dice.shape[0], DICE + 1, dice.shape[2]), dtype=np.int32)
     for d in range(DICE):  # (a running sum over an axis of 5 is slow in np.cumsum)
-        np.add(codes[:, d], faces[:, :, d], out=codes[:, d + 1])
+        np.add(codes[:, d], faces[:, d], out=codes[:, d + 1])
     return codes
 
 
 def _roll(
-    tables: KeepTables, keep: npt.NDArray[np.intp], fresh: IntArray, rows: slice
+    tables: KeepTables, keep: npt.NDArray[np.intp], fresh: npt.NDArray[np.int32], rows: slice
 ) -> npt.NDArray[np.intp]:
     """The dice of games `rows` after re-rolling all but `keep`; `fresh`: (6, games) of the roll."""
     at = (DICE - tables.keep_size[keep]) * fresh.shape[1] + np.arange(rows.start, rows.stop)
@@ -120,7 +124,7 @@ def simulate_scores(
     """
     # per game: filled, upper, flag, total, and the key of its state (0 before the first turn)
     play = np.zeros((5, games), dtype=np.int64)
-    dice = np.zeros((ROLLS, games, DICE), dtype=np.int8)  # the turn's dice, per roll and game
+    dice = np.zeros((ROLLS, DICE, games), dtype=np.int8)  # the turn's dice, per roll and die
     order = np.zeros(games, dtype=np.intp)  # the games sorted by state
     keys = np.zeros(games, dtype=np.int64)  # their states, in that order
     scores: IntArray = team.run(
@@ -145,7 +149,7 @@ def _play(
     n_u, n_y = game.n_upper, game.n_flags
     for _turn in range(game.n_boxes):
         if member.index == 0:  # the whole run's dice: the same stream however it is shared
-            dice[...] = rng.integers(1, FACES + 1, size=(ROLLS, games, DICE))
+            dice[...] = rng.integers(1, FACES + 1, size=(ROLLS, games, DICE)).transpose(0, 2, 1)
         if member.index == member.size - 1:
             order[...] = np.argsort(play[4])
             np.take(play[4], order, out=keys)
@@ -189,12 +193,15 @@ def _play_turn(
     dice: npt.NDArray[np.int8],
     player: npt.NDArray[np.intp],
 ) -> None:
-    """One turn of games sorted by state (`key`): `turn` (filled, upper, flag, total) updated."""
+    """One turn of games sorted by state (`key`): `turn` (filled, upper, flag, total) updated.
+
+    `dice` holds the whole run's dice of the turn, (rolls, 5, games); `player` says which
+    game each row plays.
+    """
     game, space = strategy.game, dice_space()
     n, n_u, n_y = len(key), game.n_upper, game.n_flags
     filled, upper, flag, total = turn
-    # (np.take: 6× faster than indexing the middle axis)
-    fresh = _fresh_codes(np.take(dice, player, axis=1))
+    fresh = _fresh_codes(np.take(dice, player, axis=2))
     first = np.ones(n, dtype=bool)
     first[1:] = key[1:] != key[:-1]
     heads = np.append(np.flatnonzero(first), n)  # first row of each state, and the end
