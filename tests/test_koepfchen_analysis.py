@@ -151,6 +151,17 @@ def test_exact_race_matches_a_joint_chain() -> None:
     assert race_exact(p, 1).expected_rounds == pytest.approx(expected_turns(p), rel=1e-9)
 
 
+def test_a_given_distribution_gives_the_figures_of_its_own(classic) -> None:
+    """make_board hands one `turn_pmf` to every figure: the same as each computing its own."""
+    p = list(classic.success)
+    pmf = turn_pmf(p)
+    assert turn_stats(p, pmf) == turn_stats(p)
+    for players in range(1, 7):
+        assert race_exact(p, players, pmf) == race_exact(p, players)
+    other = turn_pmf(list(sample_board(load_profile("einmaleins"), 5).success))
+    assert race_exact(p, 3, other) != race_exact(p, 3)  # the distribution given is used
+
+
 @pytest.mark.parametrize(("name", "seed"), [("classic", 1), ("einmaleins", 5), ("challenge", 2)])
 def test_monte_carlo_agrees_with_the_exact_figures(name: str, seed: int) -> None:
     p = list(sample_board(load_profile(name), seed).success)

@@ -85,6 +85,21 @@ def holds(task: Task, colors: tuple[str, ...], palette: tuple[str, ...]) -> bool
     raise AssertionError(task.type)
 
 
+def test_every_catalog_mask_is_the_task_written_out(dice: DiceSet) -> None:
+    """The masks (colour-count rows compared whole) against `holds`, roll by roll."""
+    catalog = load_tasks(dice)
+    states = roll_states(dice)
+    sample = np.random.default_rng(3).choice(states.n_states, 400, replace=False)
+    space = dice_space()
+    rolls = [tuple(f + 1 for f in space.state(int(i))) for i in sample]
+    shown = [dice.roll_colors(values) for values in rolls]
+    for task in catalog.tasks:
+        mask = task_mask(task, states)
+        assert mask.shape == (states.n_states,), task.id
+        expected = [holds(task, colors, dice.color_ids) for colors in shown]
+        assert list(mask[sample]) == expected, task.id
+
+
 # --- brute force 1: p_success over colour multisets, all three rolls -------------------
 
 
@@ -407,14 +422,10 @@ def own_cache(tmp_path: Path, monkeypatch) -> Path:
     return folder
 
 
-def test_figures_are_cached_per_task_and_survive_corrupted_entries(
+def test_figures_are_kept_task_by_task_in_one_table_and_survive_a_damaged_one(
     dice: DiceSet, own_cache: Path, monkeypatch
 ) -> None:
     tasks = TASKS[:3]
-    first = analyze_tasks(dice, tasks, store=DISK)
-    files = sorted((own_cache / solver.CACHE_NAMESPACE).glob("*.json"))
-    assert len(files) == 3
-
     calls = []
     real = solver.compute_figures
 
@@ -423,34 +434,37 @@ def test_figures_are_cached_per_task_and_survive_corrupted_entries(
         return real(d, ts, rolls)
 
     monkeypatch.setattr(solver, "compute_figures", counting)
-    assert analyze_tasks(dice, tasks, store=DISK) == first
-    assert calls == [[]]  # warm: nothing solved
-
-    files[0].write_bytes(b"\x00garbage{")
-    files[1].write_text('{"p_success": "x"}')
+    first = analyze_tasks(dice, tasks[:2], store=DISK)
+    (table,) = (own_cache / solver.CACHE_NAMESPACE).glob("*.json")
+    # a batch with one more task solves only that one and adds it to the same table
+    both = analyze_tasks(dice, tasks, store=DISK)
+    assert calls == [[t.id for t in tasks[:2]], [tasks[2].id]]
+    assert {k: both[k] for k in first} == first
+    assert sorted((own_cache / solver.CACHE_NAMESPACE).glob("*.json")) == [table]
     calls.clear()
-    again = analyze_tasks(dice, tasks, store=DISK)
-    assert again == first
-    assert sorted(calls[0]) == sorted(
-        t.id for t in tasks if solver._cache_key(dice, t, 3) in {files[0].stem, files[1].stem}
-    )
-    assert len(calls[0]) == 2
-    for f in files:  # repaired
-        assert "p_success" in f.read_text()
+    assert analyze_tasks(dice, tasks[1:], store=DISK) == {t.id: both[t.id] for t in tasks[1:]}
+    assert calls == []  # warm: nothing solved, whichever batch solved a task
+
+    for damage in (b"\x00garbage{", b'{"p_success": "x"}'):
+        table.write_bytes(damage)
+        calls.clear()
+        again = analyze_tasks(dice, tasks, store=DISK)
+        assert calls == [[t.id for t in tasks]]
+        for t in tasks:  # (solved in another batch: the last bits may differ)
+            assert again[t.id].p_success == pytest.approx(both[t.id].p_success, abs=1e-12)
+            assert again[t.id].expected_pips == pytest.approx(both[t.id].expected_pips, abs=1e-9)
+        assert analyze_tasks(dice, tasks, store=DISK) == again  # repaired
+        assert len(calls) == 1
 
 
-def test_cache_key_depends_on_dice_task_and_rules(dice: DiceSet) -> None:
+def test_cache_keys_depend_on_dice_task_and_rules(dice: DiceSet) -> None:
     task = TASKS[0]
     home = DiceSet(dice.colors, (dice.faces[1], dice.faces[0], *dice.faces[2:]))
     other = T("other_id", "none_of", "comparison", ("red",))  # same task, other id and family
-    keys = {
-        solver._cache_key(dice, task, 3),
-        solver._cache_key(home, task, 3),
-        solver._cache_key(dice, task, 2),
-        solver._cache_key(dice, TASKS[1], 3),
-    }
-    assert len(keys) == 4
-    assert solver._cache_key(dice, other, 3) == solver._cache_key(dice, task, 3)
+    tables = {solver._table_key(dice, 3), solver._table_key(home, 3), solver._table_key(dice, 2)}
+    assert len(tables) == 3
+    assert solver._task_key(task) != solver._task_key(TASKS[1])
+    assert solver._task_key(other) == solver._task_key(task)
 
 
 def test_corrupted_policy_entry_is_recomputed(dice: DiceSet, own_cache: Path) -> None:

@@ -273,6 +273,21 @@ def test_distinct_dice_steps_give_the_plain_recurrence_bit_for_bit(faces, width,
         assert np.array_equal(fast, DiceSpace._advance(space, v, steps))  # _expect + _best
 
 
+@pytest.mark.parametrize("rolls", [1, 2, 3])
+def test_start_value_solving_chunks_together_keeps_every_chunks_values(rolls):
+    """`start_value` hands DistinctDice several chunks at once; the turn values must be those
+    of solving and summing each chunk on its own, bit for bit."""
+    space = DistinctDice([3, 4, 5])
+    terminal = np.random.default_rng(9).random((41, space.n_states))
+    chunk = 3
+    assert space._chunks_at_once(chunk) > 1
+    alone = []
+    for lo in range(0, len(terminal), chunk):
+        v = DiceSpace._advance(space, terminal[lo : lo + chunk].T, rolls - 1)
+        alone.extend(space.probabilities @ v)
+    assert np.array_equal(start_value(space, terminal, rolls, chunk=chunk), alone)
+
+
 def test_kribbeln_dice_steps_give_the_plain_recurrence_bit_for_bit():
     space = DistinctDice([6] * 6)
     rng = np.random.default_rng(11)

@@ -135,9 +135,12 @@ def turn_pmf(
     return np.array(pmf)
 
 
-def turn_stats(success: Sequence[float]) -> TurnStats:
-    """Exact expectation, median, 90th percentile and spread of one player's turns."""
-    pmf = turn_pmf(success)
+def turn_stats(success: Sequence[float], pmf: FloatArray | None = None) -> TurnStats:
+    """Exact expectation, median, 90th percentile and spread of one player's turns.
+
+    `pmf` is `turn_pmf(success)` when the caller has it already (it is the slow part).
+    """
+    pmf = turn_pmf(success) if pmf is None else pmf
     cdf = np.cumsum(pmf)
     t = np.arange(pmf.size)
     mean = float(pmf @ t)
@@ -157,11 +160,14 @@ def _quantile(cdf: FloatArray, q: float) -> int:
     return int(hits[0]) if hits.size else -1
 
 
-def race_exact(success: Sequence[float], players: int) -> RaceStats:
-    """Exact figures of a race of `players` pawns (seat 0 moves first in every round)."""
+def race_exact(success: Sequence[float], players: int, pmf: FloatArray | None = None) -> RaceStats:
+    """Exact figures of a race of `players` pawns (seat 0 moves first in every round).
+
+    `pmf` is `turn_pmf(success)` when the caller has it already.
+    """
     if not 1 <= players <= 6:
         raise ValueError("players must be 1–6")
-    pmf = turn_pmf(success)
+    pmf = turn_pmf(success) if pmf is None else pmf
     survive = 1.0 - np.cumsum(pmf)  # S(t) = P(T > t)
     survive = np.clip(survive, 0.0, 1.0)
     before = np.concatenate(([1.0], survive[:-1]))  # S(t − 1)

@@ -14,7 +14,14 @@ from typing import Any
 
 from generator.built import Built
 from generator.errors import InputError
-from generator.koepfchen.analysis import RaceStats, Simulation, race_exact, simulate, turn_stats
+from generator.koepfchen.analysis import (
+    RaceStats,
+    Simulation,
+    race_exact,
+    simulate,
+    turn_pmf,
+    turn_stats,
+)
 from generator.koepfchen.board import Board
 from generator.koepfchen.pages import Figures
 from generator.koepfchen.profile import Profile
@@ -39,9 +46,10 @@ class BoardRequest:
 def make_board(profile: Profile, seed: int) -> tuple[Board, Figures]:
     """The board for `seed` and its exact game-length figures."""
     board = sample_board(profile, seed)
+    pmf = turn_pmf(board.success)  # one distribution of the game length serves every figure
     figures = Figures(
-        solo=turn_stats(board.success),
-        races=tuple(race_exact(board.success, n) for n in RACE_PLAYERS),
+        solo=turn_stats(board.success, pmf),
+        races=tuple(race_exact(board.success, n, pmf) for n in RACE_PLAYERS),
     )
     return board, figures
 

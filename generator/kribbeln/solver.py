@@ -19,8 +19,8 @@ task with the same probability. Tasks that differ only in which colours they
 name are solved once for p_success (`_symmetry_key`); expected_pips depends
 on which values carry which colour and is solved per task.
 
-Figures are cached on disk (`generator.io.cache`) per task, keyed by the dice
-faces, the task's type and parameters, the rules and `SOLVER_VERSION`.
+Figures are cached on disk (`generator.io.cache`) task by task, in one table per
+dice faces, rules and `SOLVER_VERSION`, keyed by the task's type and parameters.
 """
 
 from __future__ import annotations
@@ -46,8 +46,10 @@ SOLVER_VERSION = 1
 POLICY_VERSION = 2
 CACHE_NAMESPACE = "kribbeln"
 GOALS = ("success", "pips")
-# Rows per solver chunk: 8 Kribbeln-size rows (7.5 MB of keeps) measured fastest (~4 ms/row).
+# Rows per solver chunk: the turn values are summed a chunk at a time, so the stored figures
+# round by it (keep it); the steps themselves run on two chunks at once (rollhold).
 _CHUNK = 8
+_GOALS_AT_ONCE = 4 * _CHUNK  # goals made at once (whole chunks: the same values)
 
 FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
@@ -101,8 +103,14 @@ def task_terminal(dice: DiceSet, task: Task, goal: str = "success") -> FloatArra
     return np.asarray(mask * (states.pips if goal == "pips" else 1.0), dtype=np.float64)
 
 
-def _cache_key(dice: DiceSet, task: Task, rolls: int) -> str:
-    return key_for("task", SOLVER_VERSION, dice.fingerprint(), task.key(), {"rolls": rolls})
+def _table_key(dice: DiceSet, rolls: int) -> str:
+    """The cache entry holding the figures of every task solved on these dice and rules."""
+    return key_for("tasks", SOLVER_VERSION, dice.fingerprint(), {"rolls": rolls})
+
+
+def _task_key(task: Task) -> str:
+    """A task's place in the table: what its figures depend on besides dice and rules."""
+    return key_for(task.key())
 
 
 def _color_symmetric(dice: DiceSet) -> bool:
@@ -151,15 +159,16 @@ def compute_figures(dice: DiceSet, tasks: Sequence[Task], rolls: int) -> list[Ta
 def _turn_values(
     space: DistinctDice, masks: Sequence[BoolArray], pips: FloatArray | None, rolls: int
 ) -> list[float]:
-    """`start_value` of every goal (a mask, times the pips if given), `_CHUNK` goals at a time.
+    """`start_value` of every goal (a mask, times the pips if given), a few chunks at a time.
 
-    These are the chunks `start_value` cuts a whole batch into, so the values are the
-    same bit for bit; only one chunk's goals are made at a time (all 158 tasks' would be
-    59 MB, and writing that much fresh memory took 0.1 s on the 2-core test machine).
+    The chunks are those `start_value` cuts the whole batch into (a multiple of `_CHUNK`
+    goals at a time), so the values are the same bit for bit; only a few chunks' goals
+    are made at once (all 158 tasks' would be 59 MB, and writing that much fresh memory
+    took 0.1 s on the 2-core test machine).
     """
     values: list[float] = []
-    for lo in range(0, len(masks), _CHUNK):
-        goals = np.array(masks[lo : lo + _CHUNK], dtype=np.float64)
+    for lo in range(0, len(masks), _GOALS_AT_ONCE):
+        goals = np.array(masks[lo : lo + _GOALS_AT_ONCE], dtype=np.float64)
         if pips is not None:
             goals *= pips
         values.extend(start_value(space, goals, rolls, chunk=_CHUNK).tolist())
@@ -178,12 +187,17 @@ def _is_number(x: Any, low: float, high: float) -> bool:
     return type(x) in (int, float) and low <= x <= high
 
 
-def _valid_figures(entry: Any) -> bool:
-    return (
-        set(entry) == {"p_success", "expected_pips"}
-        and _is_number(entry["p_success"], 0, 1)
-        and _is_number(entry["expected_pips"], 0, 36)
+def _valid_table(entry: Any) -> bool:
+    return isinstance(entry, dict) and all(
+        isinstance(figures, list)
+        and len(figures) == 2
+        and _is_number(figures[0], 0, 1)
+        and _is_number(figures[1], 0, 36)
+        for figures in entry.values()
     )
+
+
+_TABLE_LIMIT = 4096  # tasks one table keeps (a catalog has 158)
 
 
 def analyze_tasks(
@@ -191,23 +205,31 @@ def analyze_tasks(
 ) -> dict[str, TaskFigures]:
     """p_success and expected_pips of every task by id, from `store` where possible.
 
-    Tasks not in the store are solved together in one batch and stored.
+    Tasks not in the store are solved together in one batch and added to it. The
+    figures of all tasks on the same dice and rules are one entry (the catalog's 158 tasks
+    as as many files took 50 ms to write, a fifth of solving them); a task found there is
+    never solved again, whichever batch it was solved in.
     """
-    keys = [_cache_key(dice, t, rolls) for t in tasks]
-    found: dict[int, TaskFigures] = {}
-    for i, key in enumerate(keys):
-        try:
-            entry = store.json(CACHE_NAMESPACE, key, _raise_missing, _valid_figures)
-            found[i] = TaskFigures(float(entry["p_success"]), float(entry["expected_pips"]))
-        except _Missing:
-            pass  # missing or malformed: recomputed below
-    todo = [i for i in range(len(tasks)) if i not in found]
-    computed = compute_figures(dice, [tasks[i] for i in todo], rolls)
-    for i, fig in zip(todo, computed):
-        found[i] = fig
-        entry = {"p_success": fig.p_success, "expected_pips": fig.expected_pips}
-        store.json(CACHE_NAMESPACE, keys[i], functools.partial(dict, entry), _valid_figures)
-    return {t.id: found[i] for i, t in enumerate(tasks)}
+    table_key, keys = _table_key(dice, rolls), [_task_key(t) for t in tasks]
+    try:
+        table = store.json(CACHE_NAMESPACE, table_key, _raise_missing, _valid_table)
+    except _Missing:
+        table = {}  # missing or malformed: solved and written below
+    todo = [i for i, key in enumerate(keys) if key not in table]
+    if todo:
+        computed = compute_figures(dice, [tasks[i] for i in todo], rolls)
+        fresh = {keys[i]: [fig.p_success, fig.expected_pips] for i, fig in zip(todo, computed)}
+        merged = {**table, **fresh}
+        if len(merged) > _TABLE_LIMIT:  # a full table starts afresh with this batch's tasks
+            merged = {key: merged[key] for key in keys}
+
+        def holds_all(entry: Any) -> bool:  # the entry found lacks tasks: it is replaced
+            return _valid_table(entry) and all(key in entry for key in keys)
+
+        table = store.json(CACHE_NAMESPACE, table_key, functools.partial(dict, merged), holds_all)
+    return {
+        t.id: TaskFigures(float(table[key][0]), float(table[key][1])) for t, key in zip(tasks, keys)
+    }
 
 
 def row_figures(dice: DiceSet, rolls: int = DEFAULT_ROLLS, *, store: Store) -> RowFigures:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import io
+from functools import lru_cache
 
-from reportlab.lib.colors import HexColor
+from reportlab.lib.colors import Color, HexColor
 from reportlab.pdfgen import canvas as rl_canvas
 
 from generator.render.fonts import font_name, register_fonts
@@ -20,13 +21,19 @@ from generator.render.primitives import (
 )
 
 
+@lru_cache(maxsize=256)
+def _color(hex_color: str) -> Color:
+    """ReportLab's color of "#rrggbb" (the pages name the same few colors thousands of times)."""
+    return HexColor(hex_color)
+
+
 def _form_id(name: str) -> str:
     return "F_" + "".join(ch if ch.isalnum() else "_" for ch in name)
 
 
 def _draw(c: rl_canvas.Canvas, item: Item) -> None:
     if isinstance(item, Text):
-        c.setFillColor(HexColor(item.color))
+        c.setFillColor(_color(item.color))
         c.setFont(font_name(item.bold), item.size)
         if item.align == "center":
             c.drawCentredString(item.x, item.y, item.text)
@@ -38,9 +45,9 @@ def _draw(c: rl_canvas.Canvas, item: Item) -> None:
         c.setLineWidth(item.line_width)
         c.setDash(list(item.dash) if item.dash else [])
         if item.stroke:
-            c.setStrokeColor(HexColor(item.stroke))
+            c.setStrokeColor(_color(item.stroke))
         if item.fill:
-            c.setFillColor(HexColor(item.fill))
+            c.setFillColor(_color(item.fill))
         if item.radius:
             c.roundRect(
                 item.x, item.y, item.w, item.h, item.radius,
@@ -54,23 +61,23 @@ def _draw(c: rl_canvas.Canvas, item: Item) -> None:
     elif isinstance(item, Line):
         c.setLineWidth(item.line_width)
         c.setDash(list(item.dash) if item.dash else [])
-        c.setStrokeColor(HexColor(item.stroke))
+        c.setStrokeColor(_color(item.stroke))
         c.line(item.x1, item.y1, item.x2, item.y2)
     elif isinstance(item, Circle):
         c.setLineWidth(item.line_width)
         c.setDash([])
         if item.stroke:
-            c.setStrokeColor(HexColor(item.stroke))
+            c.setStrokeColor(_color(item.stroke))
         if item.fill:
-            c.setFillColor(HexColor(item.fill))
+            c.setFillColor(_color(item.fill))
         c.circle(item.x, item.y, item.r, stroke=int(bool(item.stroke)), fill=int(bool(item.fill)))
     elif isinstance(item, Polygon):
         c.setLineWidth(item.line_width)
         c.setDash([])
         if item.stroke:
-            c.setStrokeColor(HexColor(item.stroke))
+            c.setStrokeColor(_color(item.stroke))
         if item.fill:
-            c.setFillColor(HexColor(item.fill))
+            c.setFillColor(_color(item.fill))
         path = c.beginPath()
         path.moveTo(*item.points[0])
         for point in item.points[1:]:
