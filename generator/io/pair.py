@@ -76,8 +76,13 @@ class Pair:
         try:
             shared = tuple(_shared(a) for a in arrays)
             down_read, down_write = os.pipe()  # this process -> the helper
+        except OSError:  # (no memory or file left to share: alone)
+            return ALONE.run(work, *arrays)
+        try:
             up_read, up_write = os.pipe()  # the helper -> this process
         except OSError:
+            os.close(down_read)
+            os.close(down_write)
             return ALONE.run(work, *arrays)
         sys.stdout.flush()
         sys.stderr.flush()

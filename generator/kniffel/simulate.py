@@ -38,7 +38,7 @@ from generator.kniffel.solver import (
     rules_fingerprint,
 )
 from generator.store import Store, key_for
-from generator.team import ALONE, Member, Team, share
+from generator.team import ALONE, Member, Team
 
 # 3: keeps from rollhold.Policy (its tie rule) instead of the first exact maximum
 SIMULATION_VERSION = 3
@@ -47,6 +47,9 @@ PERCENTILES = (1, 5, 10, 25, 50, 75, 90, 95, 99)
 # near the processor, and a process needs little fresh memory (measured against 2,048:
 # a few % faster alone, a quarter fewer page faults when two processes share the run).
 BLOCK = 564
+# What solving a state's keep values costs, in games played (measured: ~10 µs a state,
+# ~1 µs a game and turn): how a team's members share a turn's games out.
+STATE_COST = 10
 
 IntArray = npt.NDArray[np.int64]
 
@@ -80,20 +83,24 @@ def keep_tables(space: IdenticalDice) -> KeepTables:
     )
 
 
-_FACE_CODE = np.array([0] + [(DICE + 1) ** (f - 1) for f in range(1, FACES + 1)])
+_FACE_CODE = np.array([0] + [(DICE + 1) ** (f - 1) for f in range(1, FACES + 1)], dtype=np.int32)
 
 
-def _fresh_codes(dice: IntArray) -> IntArray:
-    """Codes of the first 0..5 fresh dice of each roll: (rolls, games, 5) -> (rolls, 6, games)."""
-    faces = _FACE_CODE[dice]
-    codes = np.zeros((dice.shape[0], DICE + 1, dice.shape[1]), dtype=np.int64)
+def _fresh_codes(dice: npt.NDArray[np.int8]) -> npt.NDArray[np.int32]:
+    """Codes of the first 0..5 fresh dice of each roll: (rolls, 5, games) -> (rolls, 6, games).
+
+    (Dice by die, then game, and 32-bit codes (at most 5 · 6**5): half the time of games
+    by row and 64 bits.)
+    """
+    faces = np.take(_FACE_CODE, dice)
+    codes = np.zeros((dice.shape[0], DICE + 1, dice.shape[2]), dtype=np.int32)
     for d in range(DICE):  # (a running sum over an axis of 5 is slow in np.cumsum)
-        np.add(codes[:, d], faces[:, :, d], out=codes[:, d + 1])
+        np.add(codes[:, d], faces[:, d], out=codes[:, d + 1])
     return codes
 
 
 def _roll(
-    tables: KeepTables, keep: npt.NDArray[np.intp], fresh: IntArray, rows: slice
+    tables: KeepTables, keep: npt.NDArray[np.intp], fresh: npt.NDArray[np.int32], rows: slice
 ) -> npt.NDArray[np.intp]:
     """The dice of games `rows` after re-rolling all but `keep`; `fresh`: (6, games) of the roll."""
     at = (DICE - tables.keep_size[keep]) * fresh.shape[1] + np.arange(rows.start, rows.stop)
@@ -115,8 +122,9 @@ def simulate_scores(
     solved column by column). `tick(1)` is called after every turn (13 for Kniffel), for
     a progress bar.
     """
-    play = np.zeros((4, games), dtype=np.int64)  # per game: filled, upper, flag, total
-    dice = np.zeros((ROLLS, games, DICE), dtype=np.int8)  # the turn's dice, per roll and game
+    # per game: filled, upper, flag, total, and the key of its state (0 before the first turn)
+    play = np.zeros((5, games), dtype=np.int64)
+    dice = np.zeros((ROLLS, DICE, games), dtype=np.int8)  # the turn's dice, per roll and die
     order = np.zeros(games, dtype=np.intp)  # the games sorted by state
     keys = np.zeros(games, dtype=np.int64)  # their states, in that order
     scores: IntArray = team.run(
@@ -141,24 +149,40 @@ def _play(
     n_u, n_y = game.n_upper, game.n_flags
     for _turn in range(game.n_boxes):
         if member.index == 0:  # the whole run's dice: the same stream however it is shared
-            dice[...] = rng.integers(1, FACES + 1, size=(ROLLS, games, DICE))
+            dice[...] = rng.integers(1, FACES + 1, size=(ROLLS, games, DICE)).transpose(0, 2, 1)
         if member.index == member.size - 1:
-            filled, upper, flag = play[0], play[1], play[2]
-            # hopeless upper sums play alike (equal values in the table): one group at u = 0
-            key = (filled * n_u + np.where(hopeless(game, filled, upper), 0, upper)) * n_y + flag
-            order[...] = np.argsort(key)
-            np.take(key, order, out=keys)
+            order[...] = np.argsort(play[4])
+            np.take(play[4], order, out=keys)
         member.wait()
-        mine = share(member, games)
-        player = order[mine.start : mine.stop]  # the games this member plays, by state
+        mine = _my_rows(member, keys)
+        player = order[mine]  # the games this member plays, by state
         turn = np.take(play, player, axis=1)
-        _play_turn(strategy, tables, keys[mine.start : mine.stop], turn, dice, player)
+        _play_turn(strategy, tables, keys[mine], turn[:4], dice, player)
+        filled, upper, flag = turn[0], turn[1], turn[2]
+        # hopeless upper sums play alike (equal values in the table): one group at u = 0
+        turn[4] = (filled * n_u + np.where(hopeless(game, filled, upper), 0, upper)) * n_y + flag
         play[:, player] = turn
         member.wait()  # every game has played the turn
         if tick is not None and member.index == 0:
             tick(1)
     total, upper = play[3], play[1]
     return total + np.where(upper >= game.cap, game.bonus, 0)
+
+
+def _my_rows(member: Member, keys: IntArray) -> slice:
+    """The member's share of the games sorted by state (`keys`): as much work as the others'.
+
+    A state costs as much as STATE_COST games (its keep values are solved once); with one
+    member that is every game.
+    """
+    if member.size == 1:
+        return slice(0, len(keys))
+    heads = np.ones(len(keys), dtype=np.int64)
+    heads[1:] = keys[1:] != keys[:-1]
+    cost = np.cumsum(heads) * STATE_COST + np.arange(1, len(keys) + 1)
+    cuts = np.searchsorted(cost, cost[-1] * np.arange(member.size + 1) / member.size)
+    cuts[-1] = len(keys)
+    return slice(int(cuts[member.index]), int(cuts[member.index + 1]))
 
 
 def _play_turn(
@@ -169,12 +193,15 @@ def _play_turn(
     dice: npt.NDArray[np.int8],
     player: npt.NDArray[np.intp],
 ) -> None:
-    """One turn of games sorted by state (`key`): `turn` (filled, upper, flag, total) updated."""
+    """One turn of games sorted by state (`key`): `turn` (filled, upper, flag, total) updated.
+
+    `dice` holds the whole run's dice of the turn, (rolls, 5, games); `player` says which
+    game each row plays.
+    """
     game, space = strategy.game, dice_space()
     n, n_u, n_y = len(key), game.n_upper, game.n_flags
     filled, upper, flag, total = turn
-    # (np.take: 6× faster than indexing the middle axis)
-    fresh = _fresh_codes(np.take(dice, player, axis=1))
+    fresh = _fresh_codes(np.take(dice, player, axis=2))
     first = np.ones(n, dtype=bool)
     first[1:] = key[1:] != key[:-1]
     heads = np.append(np.flatnonzero(first), n)  # first row of each state, and the end

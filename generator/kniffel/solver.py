@@ -548,8 +548,8 @@ def solve_values(
 ) -> FloatArray:
     """The whole table V(F, u, y), shape `game.shape`; unreachable entries are NaN.
 
-    With a `team` of several processes, each solves its share of every layer's batches
-    (whole batches: the values are those of one process, bit for bit).
+    With a `team` of several processes, each solves its share of every layer's pieces
+    (`_pieces`: the values are those of one process, bit for bit).
     """
     values = np.full(game.shape, np.nan)
     reach = reachable_upper(game)
@@ -575,8 +575,9 @@ def _solve_layers(
         )
         solve = np.concatenate([np.nonzero(~lost)[0], np.nonzero(lost)[0][first]])
         solve.sort()  # keeps chunks within few F
-        for batch in share(member, -(-len(solve) // CHUNK)):
-            part = solve[batch * CHUNK : (batch + 1) * CHUNK]
+        pieces = _pieces(len(solve))
+        for k in share(member, len(pieces)):
+            part = solve[pieces[k]]
             flat[index[part]] = _turn_values(game, values, filled[part], upper[part], flag[part])
         member.wait()  # the whole layer is solved
         copies = share(member, int(lost.sum()))
@@ -588,23 +589,32 @@ def _solve_layers(
     return values
 
 
+def _pieces(n: int) -> list[slice]:
+    """The pieces n turns are solved in: batches of CHUNK turns, STEP chunks at a time.
+
+    A team shares the pieces out (finer than whole batches: its members end a layer closer
+    together); each is solved as it is inside its batch, so the values stay the same.
+    """
+    step = STEP * chunk_size(dice_space())
+    return [
+        slice(lo, min(lo + step, start + CHUNK, n))
+        for start in range(0, n, CHUNK)
+        for lo in range(start, min(start + CHUNK, n), step)
+    ]
+
+
 def _turn_values(
     game: Game, values: FloatArray, filled: IntArray, upper: IntArray, flag: IntArray
 ) -> FloatArray:
-    """The value of a turn in each state (F, u, y) of a batch, a piece of STEP chunks at a time.
+    """The value of a turn in each state (F, u, y) of one piece (`_pieces`).
 
     A piece's terminal values are still near the processor when it is solved; the
-    pieces start at whole chunks, so each turn's value is the one `rollhold.start_value`
-    gives for the whole batch, bit for bit (the table is the same as before).
+    pieces start at whole chunks of their batch, so each turn's value is the one
+    `rollhold.start_value` gives for the whole batch, bit for bit (the table is the
+    same as before).
     """
-    space = dice_space()
-    step = STEP * chunk_size(space)
-    out = np.empty(len(filled))
-    for lo in range(0, len(filled), step):
-        part = slice(lo, lo + step)
-        terminal, _ = terminal_values(game, values, filled[part], upper[part], flag[part])
-        out[part] = column_start_values(space, terminal.T, ROLLS)
-    return out
+    terminal, _ = terminal_values(game, values, filled, upper, flag)
+    return column_start_values(dice_space(), terminal.T, ROLLS)
 
 
 @dataclass(frozen=True, eq=False)
