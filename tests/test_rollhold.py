@@ -472,6 +472,44 @@ def test_the_best_keep_inside_every_keep_is_the_maximum_over_its_sub_keeps(space
         assert np.array_equal(best[i], want), state
 
 
+def _plain_identical_steps(space: IdenticalDice, values: np.ndarray, steps: int) -> np.ndarray:
+    """The identical-dice recurrence keep by keep: each expectation summed over the faces
+    from 1 up and divided by the faces, each best keep the maximum over all sub-keeps."""
+    keeps = [space.keeps[i] for i in range(space.n_keeps)]
+    subs = [
+        sorted({tuple(sorted(sub)) for r in range(len(k) + 1) for sub in combinations(k, r)})
+        for k in keeps
+    ]
+    for _ in range(steps):
+        e = np.zeros((space.n_keeps, values.shape[1]))
+        e[space.stop_keeps] = values
+        for i in range(space.n_keeps - space.n_states - 1, -1, -1):  # the levels downwards
+            total = e[space.keep_index((*keeps[i], 1))].copy()
+            for face in range(2, space.n_faces + 1):
+                total = total + e[space.keep_index((*keeps[i], face))]
+            e[i] = total / space.n_faces
+        values = np.array(
+            [np.max([e[space.keep_index(sub)] for sub in subs[i]], axis=0) for i in range(len(e))]
+        )[space.stop_keeps]
+    return values
+
+
+@pytest.mark.parametrize(
+    "space", [IdenticalDice(5, 6), IdenticalDice(3, 6), IdenticalDice(4, 2), IdenticalDice(2, 1)]
+)
+def test_identical_dice_steps_give_the_plain_recurrence_bit_for_bit(space) -> None:
+    # `_advance` works in one keep array (no copy between steps), adds the 1s by a slice and
+    # takes the smallest face away by slices: the same sums and maxima as keep by keep
+    values = np.random.default_rng(12).random((space.n_states, 37)) * 50
+    for steps in (1, 2):
+        plain = _plain_identical_steps(space, values, steps)
+        assert np.array_equal(space._advance(values, steps), plain)
+        assert np.array_equal(DiceSpace._advance(space, values, steps), plain)
+    e = space._expect(values)
+    assert np.array_equal(e[space.stop_keeps], values)
+    assert np.array_equal(space._best(e)[:, :5], _plain_identical_steps(space, values, 1)[:, :5])
+
+
 def test_many_pairs_are_picked_as_each_alone() -> None:
     # pick_keeps ranks its pairs a few thousand at a time: across those pieces, every pair
     # gets the choice of the dense table (integer values: many ties for the tie rule)

@@ -164,17 +164,22 @@ class IdenticalDice(DiceSpace):
         self._keep_pos = {k: i for i, k in enumerate(self.keeps)}
         self.states: tuple[tuple[int, ...], ...] = tuple(levels[n_dice])
         self.n_states = len(self.states)
-        # _add[m][i, f]: keep index of (level-m keep i) + one die showing f+1.
+        # _add[m][f]: keep index of each level-m keep + one die showing f+1, for f ≥ 1 (one
+        # contiguous index array per face: `np.take` reads it as it is). Adding a 1 needs no
+        # index: the keeps (1, *k) open the next level, in the order of the k.
         self._add = [
-            np.array(
-                [[self._keep_pos[tuple(sorted((*k, f)))] for f in faces] for k in levels[m]],
-                dtype=np.intp,
-            )
+            [
+                np.array([self._keep_pos[tuple(sorted((*k, f)))] for k in levels[m]], np.intp)
+                for f in faces[1:]
+            ]
             for m in range(n_dice)
         ]
+        self._smallest = [_without_smallest(levels[m], self._keep_pos) for m in range(n_dice + 1)]
         self._remove = [
             _removals(levels[m], self._keep_pos, int(self._offsets[m])) for m in range(n_dice + 1)
         ]
+        # rows of the one work array `_expect_levels` and `_best_levels` gather into
+        self._work_rows = max(len(level) for level in levels)
 
     def __repr__(self) -> str:
         return f"IdenticalDice({self.n_dice}, {self.n_faces})"
@@ -246,28 +251,86 @@ class IdenticalDice(DiceSpace):
         )
 
     def _expect(self, values: FloatArray) -> FloatArray:
-        off = self._offsets
         e = np.empty((self.n_keeps, values.shape[1]))
-        e[off[self.n_dice] :] = values
-        for m in range(self.n_dice - 1, -1, -1):
-            add = self._add[m]
-            acc = e[add[:, 0]]
-            for f in range(1, self.n_faces):
-                acc += e[add[:, f]]
-            np.divide(acc, self.n_faces, out=e[off[m] : off[m + 1]])
+        e[self.stop_keeps] = values
+        self._expect_levels(e, np.empty((self._work_rows, values.shape[1])))
         return e
 
     def _best(self, expected: FloatArray) -> FloatArray:
+        return self._best_levels(expected, np.empty((self._work_rows, expected.shape[1])))
+
+    def _advance(self, values: FloatArray, steps: int) -> FloatArray:
+        # one keep array for all steps: each step's best keeps are the next step's top level
+        # (the same sums and maxima as `_best(_expect(values))` step by step)
+        if not steps:
+            return values
+        e = np.empty((self.n_keeps, values.shape[1]))
+        work = np.empty((self._work_rows, values.shape[1]))
+        top = e[self.stop_keeps]
+        top[...] = values
+        for _ in range(steps):
+            self._expect_levels(e, work)
+            self._best_levels(e, work)
+        return top
+
+    def _expect_levels(self, e: FloatArray, work: FloatArray) -> None:
+        """Fill the levels below the top of `e` (n_keeps, b) with their expectations, in place.
+
+        Each keep's sum runs over the faces from 1 up, then is divided by the faces: the
+        same order as ever (`work` takes the gathered rows; mode 'clip' writes straight into
+        it, the default would buffer).
+        """
+        off = self._offsets
+        for m in range(self.n_dice - 1, -1, -1):
+            lo, hi = int(off[m]), int(off[m + 1])
+            out, gathered = e[lo:hi], work[: hi - lo]
+            ones = e[hi : hi + hi - lo]  # each keep with a 1 added
+            if not self._add[m]:  # one face
+                np.copyto(out, ones)
+            for f, add in enumerate(self._add[m]):
+                np.take(e, add, axis=0, out=gathered, mode="clip")
+                np.add(ones if f == 0 else out, gathered, out=out)
+            np.divide(out, self.n_faces, out=out)
+
+    def _best_levels(self, expected: FloatArray, work: FloatArray) -> FloatArray:
+        """Best keep inside every keep, level by level upwards, in place; returns the top level.
+
+        The first step of a level takes each keep's smallest face away: its keeps with
+        smallest face f are a block, the keeps one die less a block of the level below
+        (`_without_smallest`), so it is a few slices; the other steps gather into `work`.
+        """
         off = self._offsets
         for m in range(1, self.n_dice + 1):
             level = expected[off[m] : off[m + 1]]
+            for block, less in self._smallest[m]:
+                np.maximum(expected[block], expected[less], out=expected[block])
             for rows, source in self._remove[m]:
                 if rows is None:
-                    np.maximum(level, np.take(expected, source, axis=0), out=level)
+                    got = np.take(expected, source, axis=0, out=work[: len(source)], mode="clip")
+                    np.maximum(level, got, out=level)
                 else:
-                    got = np.take(expected, rows, axis=0)
-                    expected[rows] = np.maximum(got, np.take(expected, source, axis=0), out=got)
+                    got = np.take(expected, rows, axis=0, out=work[: len(rows)], mode="clip")
+                    np.maximum(got, np.take(expected, source, axis=0), out=got)
+                    expected[rows] = got
         return expected[off[self.n_dice] :]
+
+
+def _without_smallest(
+    level: Sequence[tuple[int, ...]], keep_pos: dict[tuple[int, ...], int]
+) -> list[tuple[slice, slice]]:
+    """The first step of `_best` on one level: (keeps, the same keeps without their smallest
+    face) as slices, one pair per smallest face.
+
+    In lexicographic order the keeps whose smallest face is f are a block, (f, *k) for the
+    keeps k of the level below whose faces are all ≥ f — a block there too, in the same order.
+    """
+    pairs = []
+    for face in sorted({k[0] for k in level if k}):
+        first = next(k for k in level if k[0] == face)
+        size = sum(1 for k in level if k[0] == face)
+        rows, source = keep_pos[first], keep_pos[first[1:]]
+        pairs.append((slice(rows, rows + size), slice(source, source + size)))
+    return pairs
 
 
 # A removal step updates only the keeps it concerns (a gather and a scatter) when they
@@ -278,18 +341,20 @@ _FEW = 0.45
 def _removals(
     level: Sequence[tuple[int, ...]], keep_pos: dict[tuple[int, ...], int], start: int
 ) -> list[tuple[IndexArray | None, IndexArray]]:
-    """The steps of `_best` on one level of keeps: (rows or None for all, keeps one die less).
+    """The further steps of `_best` on one level of keeps (after `_without_smallest`):
+    (rows or None for all, keeps one die less).
 
     Taking away one die of a face gives the same keep whichever of them it is, so a keep
     needs one step per distinct face, not per die (5×d6: 1,260 row maxima instead of 1,980);
-    step j takes each keep's j-th distinct face away — a keep with fewer faces repeats
-    its first one when the step runs over the whole level (a maximum twice changes nothing).
+    step j takes each keep's j-th distinct face away (j ≥ 1; the smallest, j = 0, is
+    `_without_smallest`) — a keep with fewer faces repeats its first one when the step runs
+    over the whole level (a maximum twice changes nothing).
     """
     less = [
         [keep_pos[k[: k.index(f)] + k[k.index(f) + 1 :]] for f in sorted(set(k))] for k in level
     ]
     steps: list[tuple[IndexArray | None, IndexArray]] = []
-    for j in range(max((len(faces) for faces in less), default=0)):
+    for j in range(1, max((len(faces) for faces in less), default=0)):
         rows = np.array([i for i, faces in enumerate(less) if len(faces) > j], dtype=np.intp)
         source = np.array([faces[j] if len(faces) > j else faces[0] for faces in less])
         if len(rows) >= _FEW * len(level):
