@@ -309,20 +309,25 @@ def terminal_values(
     return best.T, (choice.T if choice is not None else None)
 
 
-def _after(game: Game, filled: IntArray, box: int) -> tuple[BoolArray, IntArray]:
-    """Which states have `box` open, and their table row (times the row length) once filled."""
-    return (filled >> box) & 1 == 0, (filled | (1 << box)) * game.n_upper
+def _after(game: Game, filled: IntArray, box: int, flag: IntArray | int) -> IntArray:
+    """Each state's table index once `box` is filled at upper sum 0 with flag `flag`."""
+    return (filled | (1 << box)) * (game.n_upper * game.n_flags) + flag
 
 
 def _by_count(
     game: Game, flat: FloatArray, filled: IntArray, upper: IntArray, flag: IntArray, box: int
 ) -> FloatArray:
     """(6, batch): an upper box's value when 0–5 dice show its face; −inf where it is filled."""
-    is_open, after = _after(game, filled, box)
     pts = game.faces[box] * np.arange(DICE + 1)[:, None]
-    u_after = np.minimum(game.cap, upper + pts)
-    by_count = pts + flat[(after + u_after) * game.n_flags + flag]
-    by_count[:, ~is_open] = -np.inf
+    # (the index is made in place, the −inf written by a mask: a third less time than
+    # fresh arrays and a boolean column index; the same sums)
+    at = np.minimum(upper + pts, game.cap)
+    if game.n_flags != 1:
+        at *= game.n_flags
+    at += _after(game, filled, box, flag)
+    by_count = np.take(flat, at)
+    by_count += pts
+    np.copyto(by_count, -np.inf, where=(filled & (1 << box)) != 0)
     return by_count
 
 
@@ -336,8 +341,11 @@ def _lower_value(
     new_flag: IntArray | int,
 ) -> FloatArray:
     """(batch,): V after writing into lower `box` (y becomes `new_flag`); −inf where filled."""
-    is_open, after = _after(game, filled, box)
-    return np.where(is_open, flat[(after + upper) * game.n_flags + new_flag], -np.inf)
+    at = _after(game, filled, box, new_flag)
+    at += upper * game.n_flags if game.n_flags != 1 else upper
+    value = np.take(flat, at)
+    np.copyto(value, -np.inf, where=(filled & (1 << box)) != 0)
+    return value
 
 
 def _box_by_box(
@@ -415,15 +423,20 @@ def _factored(
     fac = _factors(game)
     n = len(filled)
     if fac.lower:
-        table = np.full((len(fac.lower_points), n), -np.inf)
-        tmp = np.empty_like(table)
+        table = np.empty((len(fac.lower_points), n))
+        tmp, started = np.empty_like(table), False
         for j, box in enumerate(fac.lower):
             if not ((filled >> box) & 1 == 0).any():
                 continue
             new_flag = 0 if box == game.yahtzee_box else flag
             v = _lower_value(game, flat, filled, upper, flag, box, new_flag)
-            np.add(fac.lower_points[:, j][:, None], v, out=tmp)
-            np.maximum(table, tmp, out=table)
+            # the first open box's candidates are the table to begin with (−inf where closed)
+            np.add(fac.lower_points[:, j][:, None], v, out=tmp if started else table)
+            if started:
+                np.maximum(table, tmp, out=table)
+            started = True
+        if not started:
+            table.fill(-np.inf)
         best = np.take(table, fac.lower_row, axis=0)
     else:
         best = np.full((dice_space().n_states, n), -np.inf)
