@@ -15,6 +15,7 @@ from generator.kniffel.coach import advise, make_position, parse_roll
 from generator.kniffel.scoring import allowed_boxes, extra_bonus, score
 from generator.kniffel.simulate import Distribution, score_distribution, simulate_scores
 from generator.kniffel.solver import (
+    JOKER_SETTINGS,
     best_boxes,
     dice_space,
     make_game,
@@ -140,6 +141,56 @@ def test_terminal_values_follow_the_scoring_engine(joker: str) -> None:
     boxes, best = best_boxes(game, values, f[ws], u[ws], y[ws], ss)
     np.testing.assert_array_equal(best, terminal[ws, ss])
     assert (boxes == choice[ws, ss]).mean() > 0.99  # ties aside, the same box
+
+
+def _plain_best_boxes(game, values, filled, upper, flag, state):
+    """`best_boxes` as it was written first (fresh arrays per box): the same boxes and values."""
+    flat = values.reshape(-1)
+    n_u, n_y = game.n_upper, game.n_flags
+    five = np.nonzero(np.isin(state, game.yahtzee_states))[0]
+    face = game.counts[1:, state[five]].argmax(axis=0)
+    allowed = game.allowed(filled[five])
+    five_points = game.yahtzee_points(filled[five])
+    best = np.full(len(filled), -np.inf)
+    choice = np.full(len(filled), -1, dtype=np.int64)
+    for box in range(game.n_boxes):
+        ok = (filled >> box) & 1 == 0
+        ok[five] &= allowed[np.arange(len(five)), box, face]
+        if not ok.any():
+            continue
+        pts = np.take(game.raw_points[box], state)
+        pts[five] = five_points[np.arange(len(five)), box, face]
+        new_upper = np.minimum(game.cap, upper + pts) if game.faces[box] else upper
+        new_flag = flag
+        if box == game.yahtzee_box:
+            new_flag = (pts == game.rules.boxes[box].score) * (n_y - 1)
+        index = ((filled | (1 << box)) * n_u + new_upper) * n_y + new_flag
+        value = np.where(ok, pts + np.take(flat, np.where(ok, index, 0)), -np.inf)
+        np.copyto(choice, box, where=value > best)
+        np.maximum(best, value, out=best)
+    if game.extra:
+        best[five[flag[five] == 1]] += game.extra
+    return choice, best
+
+
+@pytest.mark.parametrize(
+    ("name", "joker"), [("kniffel", None), *(("yahtzee", j) for j in JOKER_SETTINGS)]
+)
+def test_best_boxes_are_the_plain_ones(name: str, joker: str | None) -> None:
+    # many games, a fifth of them with five equal dice, integer values (ties for the rule)
+    game = make_game(with_joker(load_rules(name), joker))
+    rng = np.random.default_rng(21)
+    values = rng.integers(0, 40, game.shape).astype(np.float64)
+    reach = reachable_upper(game)
+    n = 3000
+    filled = rng.integers(0, game.full, n)
+    upper = np.array([rng.choice(np.nonzero(reach[f])[0]) for f in filled])
+    flag = rng.integers(0, game.n_flags, n) * (filled >> max(game.yahtzee_box, 0) & 1)
+    state = rng.integers(0, dice_space().n_states, n)
+    state[::5] = rng.choice(game.yahtzee_states, len(state[::5]))
+    got = best_boxes(game, values, filled, upper, flag, state)
+    want = _plain_best_boxes(game, values, filled, upper, flag, state)
+    assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
 
 
 def test_free_joker_needs_the_matching_upper_box_filled() -> None:

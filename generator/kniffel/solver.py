@@ -519,24 +519,38 @@ def best_boxes(
     n_u, n_y = game.n_upper, game.n_flags
     five = np.nonzero(np.isin(state, game.yahtzee_states))[0]
     face = game.counts[1:, state[five]].argmax(axis=0)
-    allowed = game.allowed(filled[five])  # (fives, boxes, 6)
-    five_points = game.yahtzee_points(filled[five])  # (fives, boxes, 6), as `Game.points`
+    barred = ~game.allowed(filled[five])[np.arange(len(five)), :, face]  # (fives, boxes)
+    five_points = game.yahtzee_points(filled[five])[np.arange(len(five)), :, face]
     best = np.full(len(filled), -np.inf)
     choice = np.full(len(filled), -1, dtype=np.int64)
+    # (the simulation asks this for every game and turn: each box's index and value are
+    # made in place in two work arrays, masks written by np.copyto; the same sums)
+    stay = upper * n_y + flag  # the index part of a lower box that keeps u and y
+    index, value = np.empty_like(filled), np.empty(len(filled))
     for box in range(game.n_boxes):
-        ok = (filled >> box) & 1 == 0
-        ok[five] &= allowed[np.arange(len(five)), box, face]
-        if not ok.any():
+        closed = (filled & (1 << box)) != 0
+        closed[five] |= barred[:, box]
+        if closed.all():
             continue
         pts = np.take(game.raw_points[box], state)
-        pts[five] = five_points[np.arange(len(five)), box, face]
-        new_upper = np.minimum(game.cap, upper + pts) if game.faces[box] else upper
-        new_flag = flag
-        if box == game.yahtzee_box:
-            new_flag = (pts == game.rules.boxes[box].score) * (n_y - 1)
-        index = ((filled | (1 << box)) * n_u + new_upper) * n_y + new_flag
-        value = np.where(ok, pts + np.take(flat, np.where(ok, index, 0)), -np.inf)
-        # (np.take and masked copies: the simulation asks this for every game and turn)
+        pts[five] = five_points[:, box]
+        np.bitwise_or(filled, 1 << box, out=index)
+        index *= n_u * n_y
+        if game.faces[box]:
+            at = np.minimum(upper + pts, game.cap)
+            if n_y != 1:
+                at *= n_y
+            index += at
+            index += flag
+        elif box == game.yahtzee_box:
+            index += upper * n_y
+            index += (pts == game.rules.boxes[box].score) * (n_y - 1)
+        else:
+            index += stay
+        np.copyto(index, 0, where=closed)
+        np.take(flat, index, out=value, mode="clip")  # (the default would buffer)
+        value += pts
+        np.copyto(value, -np.inf, where=closed)
         np.copyto(choice, box, where=value > best)
         np.maximum(best, value, out=best)
     if game.extra:
