@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from generator.built import Built
     from generator.io.catalog import Catalog
-    from generator.kniffel.build import OddsRequest
+    from generator.kniffel.oddsrequest import OddsRequest
 
 
 @dataclass(frozen=True)
@@ -21,11 +21,14 @@ class Default:
     simulation: most of a cold run); `dicesheets all` runs it in another process
     while the other sheets are drawn. `build` gives the same result either way. Both
     import what they need when called: making the list imports no game, so `all`
-    can start the warm-up at once.
+    can start the warm-up at once. `shared` names the modules `warm` imports (and
+    `build` too): `all` imports them before it forks, so they are imported once for
+    both processes; the warm-up would wait for them just as long in its own process.
     """
 
     build: Callable[[], Built]
     warm: Callable[[], object] | None = None
+    shared: tuple[str, ...] = ()
 
 
 def default_builds(seed: int = 1, catalog: Catalog | None = None) -> Iterator[Callable[[], Built]]:
@@ -42,7 +45,9 @@ def default_set(seed: int = 1, catalog: Catalog | None = None) -> Iterator[Defau
     for rules, lang in (("kniffel", "de"), ("yahtzee", "en")):
         yield Default(partial(_kniffel_block, rules, lang, seed, catalog))
     # the Kniffel odds card (solved and simulated once, then read from the cache)
-    yield Default(partial(_odds, seed, catalog), warm=partial(_odds_solved, seed, catalog))
+    yield Default(
+        partial(_odds, seed, catalog), partial(_odds_solved, seed, catalog), ODDS_WARM_IMPORTS
+    )
     # a level-2 worksheet, versions A–C, the answer key after the sheets
     yield Default(partial(_worksheet, seed, catalog))
     # Schlaues Köpfchen: the original board and one sampled board, each with rules and key
@@ -61,7 +66,7 @@ def _kniffel_block(rules: str, lang: str, seed: int, catalog: Catalog) -> Built:
 
 
 def _odds_request(seed: int) -> OddsRequest:
-    from generator.kniffel.build import OddsRequest
+    from generator.kniffel.oddsrequest import OddsRequest
 
     return OddsRequest(rules="kniffel", lang="de", seed=seed)
 
@@ -78,6 +83,17 @@ def _odds_solved(seed: int, catalog: Catalog) -> None:
     from generator.load.kniffel import warm_odds
 
     warm_odds(_odds_request(seed), catalog)
+
+
+# everything `_odds_solved` imports: the table, the simulation, the pair of processes (numpy
+# with them), the rule-set reader; none of the pages' modules, Jinja2 or ReportLab
+ODDS_WARM_IMPORTS = (
+    "generator.load.kniffel",
+    "generator.kniffel.oddsrequest",
+    "generator.kniffel.simulate",
+    "generator.io.pair",
+    "generator.io.userfiles",
+)
 
 
 def _worksheet(seed: int, catalog: Catalog) -> Built:

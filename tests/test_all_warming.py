@@ -77,8 +77,9 @@ def test_the_warm_up_starts_before_the_sheets_are_imported(tmp_path: Path) -> No
         "import os, sys\n"
         "from generator.cli import all as a, cli\n"
         "def fork(job):\n"
-        "    print(sorted(m for m in ('numpy', 'reportlab', 'generator.kniffel.solver',\n"
-        "        'generator.io.writer') if m in sys.modules), flush=True)\n"
+        "    print(sorted(m for m in ('numpy', 'reportlab', 'jinja2', 'generator.text',\n"
+        "        'generator.kniffel.solver', 'generator.kniffel.build', 'generator.io.writer')\n"
+        "        if m in sys.modules), flush=True)\n"
         "    os._exit(0)\n"
         "a._fork, a._spare_processors, a._cache_writable = fork, lambda: True, lambda: True\n"
         "cli.main(['all', '--out', sys.argv[1]])\n"
@@ -86,7 +87,34 @@ def test_the_warm_up_starts_before_the_sheets_are_imported(tmp_path: Path) -> No
     done = subprocess.run(
         [sys.executable, "-c", code, str(tmp_path / "out")], capture_output=True, text=True
     )
-    assert done.stdout == "[]\n", done.stderr  # numpy, ReportLab and the sheets come after
+    # what the warm-up needs is imported once, for both processes; the pages come after
+    assert done.stdout == "['generator.kniffel.solver', 'numpy']\n", done.stderr
+
+
+def test_the_odds_warm_up_imports_nothing_after_the_fork() -> None:
+    # a fresh interpreter: the modules `all` imports before the fork, then the warm-up
+    # itself with its solver work stubbed out: it must need no module more (each one
+    # would be imported in both processes, on the odds chain), and none of the pages'
+    code = (
+        "import importlib, sys\n"
+        "from generator import defaults\n"
+        "from generator.io.catalog import Catalog\n"
+        "item = list(defaults.default_set(1, Catalog.default()))[2]\n"
+        "for name in item.shared:\n"
+        "    importlib.import_module(name)\n"
+        "from generator.io import pair\n"
+        "from generator.kniffel import simulate, solver\n"
+        "solver.solve_strategy = lambda *a, **k: None\n"
+        "simulate.score_distribution = lambda *a, **k: None\n"
+        "pair.pair_if_spare = lambda: None\n"
+        "before = set(sys.modules)\n"
+        "item.warm()\n"
+        "libs = ('generator', 'numpy', 'yaml', 'jinja2', 'markupsafe', 'reportlab', 'PIL')\n"
+        "print(sorted(m for m in set(sys.modules) - before if m.split('.')[0] in libs))\n"
+        "print(sorted(m for m in ('jinja2', 'reportlab', 'generator.text') if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.stdout == "[]\n[]\n", done.stderr
 
 
 def test_all_writes_in_order_while_a_warm_up_runs(
