@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
@@ -29,6 +30,9 @@ class Default:
     build: Callable[[], Built]
     warm: Callable[[], object] | None = None
     shared: tuple[str, ...] = ()
+    # `build` in two steps, for `all` while the warm-up still runs: the first reads what
+    # is there already, the returned second step does the rest (the same result as `build`)
+    prepare: Callable[[], Callable[[], Built]] | None = None
 
 
 def default_builds(seed: int = 1, catalog: Catalog | None = None) -> Iterator[Callable[[], Built]]:
@@ -46,7 +50,10 @@ def default_set(seed: int = 1, catalog: Catalog | None = None) -> Iterator[Defau
         yield Default(partial(_kniffel_block, rules, lang, seed, catalog))
     # the Kniffel odds card (solved and simulated once, then read from the cache)
     yield Default(
-        partial(_odds, seed, catalog), partial(_odds_solved, seed, catalog), ODDS_WARM_IMPORTS
+        partial(_odds, seed, catalog),
+        partial(_odds_solved, seed, catalog),
+        ODDS_WARM_IMPORTS,
+        partial(_odds_prepared, seed, catalog),
     )
     # a level-2 worksheet, versions A–C, the answer key after the sheets
     yield Default(partial(_worksheet, seed, catalog))
@@ -77,6 +84,17 @@ def _odds(seed: int, catalog: Catalog) -> Built:
 
     req = _odds_request(seed)
     return build_odds(load_odds(req, catalog), req)
+
+
+def _odds_prepared(seed: int, catalog: Catalog) -> Callable[[], Built]:
+    """`_odds` in two steps: rule sets, templates and (if stored) the table now; then the rest."""
+    from generator.kniffel.build import build_odds
+    from generator.load.kniffel import prepare_odds
+
+    req = _odds_request(seed)
+    rest = prepare_odds(req, catalog, load_texts=True)
+    importlib.import_module("generator.kniffel.oddscard_layout")  # the card's modules, too
+    return lambda: build_odds(rest(), req)
 
 
 def _odds_solved(seed: int, catalog: Catalog) -> None:

@@ -160,3 +160,60 @@ def test_no_warm_up_when_the_cache_cannot_keep_its_results(
     blocker.write_text("not a folder")
     monkeypatch.setenv("DICESHEETS_CACHE", str(blocker / "cache"))
     assert not all_cli._cache_writable()
+
+
+def test_all_prepares_a_sheet_while_its_warm_up_runs(
+    run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from generator import defaults
+
+    events: list[str] = []
+
+    def prepare() -> object:
+        events.append("prepare")
+        return lambda: events.append("rest") or "b"
+
+    items = [
+        defaults.Default(lambda: "a"),
+        defaults.Default(
+            lambda: events.append("build") or "b", lambda: time.sleep(0.5), (), prepare
+        ),
+        defaults.Default(lambda: events.append("c") or "c"),
+    ]
+    monkeypatch.setattr(defaults, "default_set", lambda seed, catalog: iter(items))
+    monkeypatch.setattr(writer, "render_all", lambda b: [b.encode()])
+    written: list[str] = []
+    monkeypatch.setattr(all_cli, "write_out", lambda b, folder, pdfs=None: written.append(b))
+    monkeypatch.setattr(all_cli, "_spare_processors", lambda: True)
+    result = run_cli("all", "--out", str(tmp_path / "out"))
+    assert result.exit_code == 0, result.output
+    assert written == ["a", "b", "c"]
+    assert events == ["c", "prepare", "rest"]  # after what comes later, before the wait
+
+
+@pytest.mark.parametrize("table_stored", [True, False])
+def test_the_odds_card_prepared_early_is_the_plain_one(
+    table_stored: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the card read in two steps (the table taken early, or not there yet when looked
+    # for) gives the same PDF bytes and manifest as the plain build
+    from generator import defaults
+    from generator.io import cache
+    from generator.io.catalog import Catalog
+
+    catalog = Catalog.default()
+    plain = defaults._odds(1, catalog)
+    looked: list[str] = []
+
+    def not_yet(namespace: str, key: str, compute: object, valid: object = None) -> object:
+        looked.append(key)
+        raise cache.NotStored(key)
+
+    if not table_stored:
+        monkeypatch.setattr(cache.STORED_ONLY, "arrays", not_yet)
+    rest = defaults._odds_prepared(1, catalog)
+    monkeypatch.undo()
+    early = rest()
+    assert looked == ([] if table_stored else [looked[0]])
+    assert early.contents == plain.contents and early.name == plain.name
+    assert writer.render_all(early) == writer.render_all(plain)

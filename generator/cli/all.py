@@ -45,15 +45,19 @@ def all_command(out: str, seed: int) -> None:
 
         ahead: dict[int, tuple[Built, list[bytes]]] = {}
         for i, item in enumerate(items):
+            build = item.build
             if not warm.ready(i):
                 # its solver work still runs in the other processes: build and render what
-                # comes after meanwhile, then write everything in the usual order
+                # comes after meanwhile, read what of its own is there, then write
+                # everything in the usual order
                 for j in range(i + 1, len(items)):
                     if j not in ahead and warm.ready(j):
                         built = items[j].build()
                         ahead[j] = (built, writer.render_all(built))
+                if item.prepare is not None:
+                    build = item.prepare()
                 warm.wait(i)
-            built, pdfs = ahead.pop(i) if i in ahead else (item.build(), None)
+            built, pdfs = ahead.pop(i) if i in ahead else (build(), None)
             write_out(built, folder, pdfs=pdfs)
 
 

@@ -87,18 +87,52 @@ def load_odds(
     A cold solve takes seconds: on a terminal a progress bar shows each stage. `team`
     shares the computing (see `load_strategy`).
     """
-    from generator.kniffel.build import OddsInputs
-    from generator.kniffel.simulate import score_distribution
-    from generator.progress import progress
+    return prepare_odds(req, catalog, team=team)()
+
+
+def prepare_odds(
+    req: OddsRequest,
+    catalog: Catalog | None = None,
+    *,
+    team: Team = ALONE,
+    load_texts: bool = False,
+) -> Callable[[], OddsInputs]:
+    """`load_odds` in two steps: what can be read now, then (the returned step) the rest.
+
+    The first step reads the rule sets and the templates and takes the solved table if
+    the cache holds it already (it computes nothing); with `load_texts` it also loads
+    the card's template (compiled once per process: the card's build finds it). The
+    second step reads or computes what is still missing. `dicesheets all` takes the
+    first while the odds process still simulates, the second when it is done.
+    """
+    from generator.io.cache import STORED_ONLY, NotStored
+    from generator.kniffel.solver import solve_strategy
 
     catalog = catalog or Catalog.default()
     base, rules = _odds_rules(req, catalog)
-    turns = len(rules.boxes)
-    with progress(turns, "solving the optimal strategy") as tick:
-        strategy = load_strategy(rules, tick, team=team)
-    with progress(turns, "simulating games") as tick:
-        dist = score_distribution(strategy, req.games, req.seed, tick, store=DISK, team=team)
-    return OddsInputs(base, rules, strategy.expected_score(), dist, catalog.templates())
+    templates = catalog.templates()
+    if load_texts:
+        from generator.text import Texts
+
+        Texts("kniffel_odds", req.lang or rules.lang, templates)
+    try:
+        stored: Strategy | None = solve_strategy(rules, store=STORED_ONLY)
+    except NotStored:
+        stored = None
+
+    def rest() -> OddsInputs:
+        from generator.kniffel.build import OddsInputs
+        from generator.kniffel.simulate import score_distribution
+        from generator.progress import progress
+
+        turns = len(rules.boxes)
+        with progress(turns, "solving the optimal strategy") as tick:
+            strategy = stored or load_strategy(rules, tick, team=team)
+        with progress(turns, "simulating games") as tick:
+            dist = score_distribution(strategy, req.games, req.seed, tick, store=DISK, team=team)
+        return OddsInputs(base, rules, strategy.expected_score(), dist, templates)
+
+    return rest
 
 
 def warm_odds(req: OddsRequest, catalog: Catalog) -> None:
