@@ -29,15 +29,20 @@ RUN = (
 
 
 def shell(
-    command: list[str], cache: Path, cwd: Path | None = None, cold: bool = False
+    command: list[str],
+    cache: Path,
+    cwd: Path | None = None,
+    cold: bool = False,
+    env: dict[str, str] | None = None,
 ) -> list[str]:
-    """`command` with its own solver cache (emptied first if `cold`), run in `cwd`.
+    """`command` with its own solver cache (emptied first if `cold`), run in `cwd` with `env`.
 
     Each side keeps its own cache: the two versions store different entries under
     the same keys, and would otherwise spoil each other's warm runs.
     """
     steps = [f"rm -rf '{cache}'"] if cold else []
     steps += [f"export DICESHEETS_CACHE='{cache}'"]
+    steps += [f"export {name}='{value}'" for name, value in (env or {}).items()]
     steps += [f"cd '{cwd}'"] if cwd else []
     return ["sh", "-c", " && ".join([*steps, 'exec "$@"']), "bench", *command]
 
@@ -53,6 +58,17 @@ def main() -> None:
         print(
             f"all, cold cache: median {one.b:.2f} s (CPU {one.b_cpu:.2f} s) | on one processor "
             f"{one.a:.2f} s (CPU {one.a_cpu:.2f} s) | ratio one/two processors {one.ratio:.3g}×",
+            flush=True,
+        )
+        # the entry lets OpenBLAS's idle threads sleep at once; its own default (2^28 cycles)
+        spin = {"OPENBLAS_THREAD_TIMEOUT": "28"}
+        slept = process_times(
+            shell(ours, mine, cold=True, env=spin), shell(ours, mine, cold=True), 3
+        )
+        print(
+            f"all, cold cache, OpenBLAS threads spinning as by default: median {slept.a:.2f} s "
+            f"(CPU {slept.a_cpu:.2f} s) | sleeping at once {slept.b:.2f} s (CPU "
+            f"{slept.b_cpu:.2f} s) | ratio {slept.ratio:.3g}× wall, {slept.cpu_ratio:.3g}× CPU",
             flush=True,
         )
         base = tmp / "base-src"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
@@ -10,7 +11,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from generator.built import Built
     from generator.io.catalog import Catalog
-    from generator.kniffel.build import OddsRequest
+    from generator.kniffel.oddsrequest import OddsRequest
 
 
 @dataclass(frozen=True)
@@ -21,11 +22,17 @@ class Default:
     simulation: most of a cold run); `dicesheets all` runs it in another process
     while the other sheets are drawn. `build` gives the same result either way. Both
     import what they need when called: making the list imports no game, so `all`
-    can start the warm-up at once.
+    can start the warm-up at once. `shared` names the modules `warm` imports (and
+    `build` too): `all` imports them before it forks, so they are imported once for
+    both processes; the warm-up would wait for them just as long in its own process.
     """
 
     build: Callable[[], Built]
     warm: Callable[[], object] | None = None
+    shared: tuple[str, ...] = ()
+    # `build` in two steps, for `all` while the warm-up still runs: the first reads what
+    # is there already, the returned second step does the rest (the same result as `build`)
+    prepare: Callable[[], Callable[[], Built]] | None = None
 
 
 def default_builds(seed: int = 1, catalog: Catalog | None = None) -> Iterator[Callable[[], Built]]:
@@ -42,7 +49,12 @@ def default_set(seed: int = 1, catalog: Catalog | None = None) -> Iterator[Defau
     for rules, lang in (("kniffel", "de"), ("yahtzee", "en")):
         yield Default(partial(_kniffel_block, rules, lang, seed, catalog))
     # the Kniffel odds card (solved and simulated once, then read from the cache)
-    yield Default(partial(_odds, seed, catalog), warm=partial(_odds_solved, seed, catalog))
+    yield Default(
+        partial(_odds, seed, catalog),
+        partial(_odds_solved, seed, catalog),
+        ODDS_WARM_IMPORTS,
+        partial(_odds_prepared, seed, catalog),
+    )
     # a level-2 worksheet, versions A–C, the answer key after the sheets
     yield Default(partial(_worksheet, seed, catalog))
     # Schlaues Köpfchen: the original board and one sampled board, each with rules and key
@@ -61,7 +73,7 @@ def _kniffel_block(rules: str, lang: str, seed: int, catalog: Catalog) -> Built:
 
 
 def _odds_request(seed: int) -> OddsRequest:
-    from generator.kniffel.build import OddsRequest
+    from generator.kniffel.oddsrequest import OddsRequest
 
     return OddsRequest(rules="kniffel", lang="de", seed=seed)
 
@@ -74,10 +86,32 @@ def _odds(seed: int, catalog: Catalog) -> Built:
     return build_odds(load_odds(req, catalog), req)
 
 
+def _odds_prepared(seed: int, catalog: Catalog) -> Callable[[], Built]:
+    """`_odds` in two steps: rule sets, templates and (if stored) the table now; then the rest."""
+    from generator.kniffel.build import build_odds
+    from generator.load.kniffel import prepare_odds
+
+    req = _odds_request(seed)
+    rest = prepare_odds(req, catalog, load_texts=True)
+    importlib.import_module("generator.kniffel.oddscard_layout")  # the card's modules, too
+    return lambda: build_odds(rest(), req)
+
+
 def _odds_solved(seed: int, catalog: Catalog) -> None:
     from generator.load.kniffel import warm_odds
 
     warm_odds(_odds_request(seed), catalog)
+
+
+# everything `_odds_solved` imports: the table, the simulation, the pair of processes (numpy
+# with them), the rule-set reader; none of the pages' modules, Jinja2 or ReportLab
+ODDS_WARM_IMPORTS = (
+    "generator.load.kniffel",
+    "generator.kniffel.oddsrequest",
+    "generator.kniffel.simulate",
+    "generator.io.pair",
+    "generator.io.userfiles",
+)
 
 
 def _worksheet(seed: int, catalog: Catalog) -> Built:

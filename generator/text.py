@@ -22,13 +22,13 @@ import jinja2
 import jinja2.bccache
 
 from generator.errors import CatalogError, Input, InputError, UserError
+from generator.langs import LANGS
 from generator.resources import templates_dir
 from generator.templating import Budget, LimitedSandbox, bounded, guarded, is_shipped
 
 if TYPE_CHECKING:
     from generator.rehearsal import Rehearsal
 
-LANGS = ("de", "en")
 SPACES = re.compile(r"[^\S\u00a0]+")  # any run of whitespace but the no-break space
 
 

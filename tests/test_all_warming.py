@@ -77,8 +77,9 @@ def test_the_warm_up_starts_before_the_sheets_are_imported(tmp_path: Path) -> No
         "import os, sys\n"
         "from generator.cli import all as a, cli\n"
         "def fork(job):\n"
-        "    print(sorted(m for m in ('numpy', 'reportlab', 'generator.kniffel.solver',\n"
-        "        'generator.io.writer') if m in sys.modules), flush=True)\n"
+        "    print(sorted(m for m in ('numpy', 'reportlab', 'jinja2', 'generator.text',\n"
+        "        'generator.kniffel.solver', 'generator.kniffel.build', 'generator.io.writer')\n"
+        "        if m in sys.modules), flush=True)\n"
         "    os._exit(0)\n"
         "a._fork, a._spare_processors, a._cache_writable = fork, lambda: True, lambda: True\n"
         "cli.main(['all', '--out', sys.argv[1]])\n"
@@ -86,7 +87,34 @@ def test_the_warm_up_starts_before_the_sheets_are_imported(tmp_path: Path) -> No
     done = subprocess.run(
         [sys.executable, "-c", code, str(tmp_path / "out")], capture_output=True, text=True
     )
-    assert done.stdout == "[]\n", done.stderr  # numpy, ReportLab and the sheets come after
+    # what the warm-up needs is imported once, for both processes; the pages come after
+    assert done.stdout == "['generator.kniffel.solver', 'numpy']\n", done.stderr
+
+
+def test_the_odds_warm_up_imports_nothing_after_the_fork() -> None:
+    # a fresh interpreter: the modules `all` imports before the fork, then the warm-up
+    # itself with its solver work stubbed out: it must need no module more (each one
+    # would be imported in both processes, on the odds chain), and none of the pages'
+    code = (
+        "import importlib, sys\n"
+        "from generator import defaults\n"
+        "from generator.io.catalog import Catalog\n"
+        "item = list(defaults.default_set(1, Catalog.default()))[2]\n"
+        "for name in item.shared:\n"
+        "    importlib.import_module(name)\n"
+        "from generator.io import pair\n"
+        "from generator.kniffel import simulate, solver\n"
+        "solver.solve_strategy = lambda *a, **k: None\n"
+        "simulate.score_distribution = lambda *a, **k: None\n"
+        "pair.pair_if_spare = lambda: None\n"
+        "before = set(sys.modules)\n"
+        "item.warm()\n"
+        "libs = ('generator', 'numpy', 'yaml', 'jinja2', 'markupsafe', 'reportlab', 'PIL')\n"
+        "print(sorted(m for m in set(sys.modules) - before if m.split('.')[0] in libs))\n"
+        "print(sorted(m for m in ('jinja2', 'reportlab', 'generator.text') if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.stdout == "[]\n[]\n", done.stderr
 
 
 def test_all_writes_in_order_while_a_warm_up_runs(
@@ -132,3 +160,60 @@ def test_no_warm_up_when_the_cache_cannot_keep_its_results(
     blocker.write_text("not a folder")
     monkeypatch.setenv("DICESHEETS_CACHE", str(blocker / "cache"))
     assert not all_cli._cache_writable()
+
+
+def test_all_prepares_a_sheet_while_its_warm_up_runs(
+    run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from generator import defaults
+
+    events: list[str] = []
+
+    def prepare() -> object:
+        events.append("prepare")
+        return lambda: events.append("rest") or "b"
+
+    items = [
+        defaults.Default(lambda: "a"),
+        defaults.Default(
+            lambda: events.append("build") or "b", lambda: time.sleep(0.5), (), prepare
+        ),
+        defaults.Default(lambda: events.append("c") or "c"),
+    ]
+    monkeypatch.setattr(defaults, "default_set", lambda seed, catalog: iter(items))
+    monkeypatch.setattr(writer, "render_all", lambda b: [b.encode()])
+    written: list[str] = []
+    monkeypatch.setattr(all_cli, "write_out", lambda b, folder, pdfs=None: written.append(b))
+    monkeypatch.setattr(all_cli, "_spare_processors", lambda: True)
+    result = run_cli("all", "--out", str(tmp_path / "out"))
+    assert result.exit_code == 0, result.output
+    assert written == ["a", "b", "c"]
+    assert events == ["c", "prepare", "rest"]  # after what comes later, before the wait
+
+
+@pytest.mark.parametrize("table_stored", [True, False])
+def test_the_odds_card_prepared_early_is_the_plain_one(
+    table_stored: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the card read in two steps (the table taken early, or not there yet when looked
+    # for) gives the same PDF bytes and manifest as the plain build
+    from generator import defaults
+    from generator.io import cache
+    from generator.io.catalog import Catalog
+
+    catalog = Catalog.default()
+    plain = defaults._odds(1, catalog)
+    looked: list[str] = []
+
+    def not_yet(namespace: str, key: str, compute: object, valid: object = None) -> object:
+        looked.append(key)
+        raise cache.NotStored(key)
+
+    if not table_stored:
+        monkeypatch.setattr(cache.STORED_ONLY, "arrays", not_yet)
+    rest = defaults._odds_prepared(1, catalog)
+    monkeypatch.undo()
+    early = rest()
+    assert looked == ([] if table_stored else [looked[0]])
+    assert early.contents == plain.contents and early.name == plain.name
+    assert writer.render_all(early) == writer.render_all(plain)

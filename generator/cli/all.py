@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import importlib
 import os
 import signal
 import sys
@@ -37,21 +38,26 @@ def all_command(out: str, seed: int) -> None:
     items = list(default_set(seed, run_catalog()))  # (imports no game yet)
     # the warm-up hands its results over through the solver cache: no use if it is read-only
     warmups = [item.warm for item in items] if _cache_writable() else []
-    with _warming(warmups) as warm:
+    shared = [name for item in items if item.warm for name in item.shared]
+    with _warming(warmups, shared) as warm:
         # the warm-up runs from here on: the second processor is busy while this one imports
         from generator.io import writer
 
         ahead: dict[int, tuple[Built, list[bytes]]] = {}
         for i, item in enumerate(items):
+            build = item.build
             if not warm.ready(i):
                 # its solver work still runs in the other processes: build and render what
-                # comes after meanwhile, then write everything in the usual order
+                # comes after meanwhile, read what of its own is there, then write
+                # everything in the usual order
                 for j in range(i + 1, len(items)):
                     if j not in ahead and warm.ready(j):
                         built = items[j].build()
                         ahead[j] = (built, writer.render_all(built))
+                if item.prepare is not None:
+                    build = item.prepare()
                 warm.wait(i)
-            built, pdfs = ahead.pop(i) if i in ahead else (item.build(), None)
+            built, pdfs = ahead.pop(i) if i in ahead else (build(), None)
             write_out(built, folder, pdfs=pdfs)
 
 
@@ -75,15 +81,22 @@ class _Warm:
 
 
 @contextlib.contextmanager
-def _warming(warmups: Sequence[Callable[[], object] | None]) -> Iterator[_Warm]:
+def _warming(
+    warmups: Sequence[Callable[[], object] | None], shared: Sequence[str] = ()
+) -> Iterator[_Warm]:
     """Start each warm-up in a forked child when a second processor is free; end them after.
+
+    The modules in `shared` (what the warm-ups import, and the parent too) are imported
+    before the fork: once, not in each process.
 
     A warm-up only fills the solver cache (atomic entries; it may share its work with a
     helper process of its own): if it fails, is killed, or the cache cannot be written,
     the parent computes the same values itself.
     """
     warm = _Warm()
-    if _spare_processors():
+    if _spare_processors() and any(job is not None for job in warmups):
+        for name in shared:
+            importlib.import_module(name)
         for index, job in enumerate(warmups):
             if job is not None:
                 warm.pids[index] = _fork(job)

@@ -110,8 +110,26 @@ def cached_arrays(
     """The arrays stored under (namespace, key) if sound and `valid`, else computed and stored."""
     import numpy as np  # only array users pay for numpy
 
-    path = cache_dir() / namespace / f"{key}.npz"
-    payload = read_entry(path)
+    stored = stored_arrays(namespace, key, valid)
+    if stored is not None:
+        return stored
+    keep_freed_memory()  # the computation is about to make many large temporaries
+    arrays = compute()
+    buffer = io.BytesIO()
+    np.savez(buffer, **arrays)  # type: ignore[arg-type]  # numpy's stub types **kwds oddly
+    store_entry(cache_dir() / namespace / f"{key}.npz", buffer.getvalue())
+    return arrays
+
+
+def stored_arrays(
+    namespace: str,
+    key: str,
+    valid: Callable[[dict[str, np.ndarray]], bool] | None = None,
+) -> dict[str, np.ndarray] | None:
+    """The arrays stored under (namespace, key) if there, sound and `valid`; never computed."""
+    import numpy as np
+
+    payload = read_entry(cache_dir() / namespace / f"{key}.npz")
     if payload is not None:
         try:
             with np.load(io.BytesIO(payload), allow_pickle=False) as data:
@@ -120,12 +138,7 @@ def cached_arrays(
                 return arrays
         except Exception:  # a sound checksum over a payload numpy cannot read: recompute
             pass
-    keep_freed_memory()  # the computation is about to make many large temporaries
-    arrays = compute()
-    buffer = io.BytesIO()
-    np.savez(buffer, **arrays)  # type: ignore[arg-type]  # numpy's stub types **kwds oddly
-    store_entry(path, buffer.getvalue())
-    return arrays
+    return None
 
 
 def cached_json(
@@ -158,3 +171,38 @@ class DiskStore:
 
 
 DISK = DiskStore()
+
+
+class NotStored(Exception):
+    """What `STORED_ONLY` raises for a result the cache does not hold (yet)."""
+
+
+class StoredOnly:
+    """The on-disk cache as a `Store` that only reads: a missing result raises `NotStored`.
+
+    For a look at what another process may have stored already, without computing it.
+    """
+
+    @staticmethod
+    def arrays(
+        namespace: str,
+        key: str,
+        compute: Callable[[], dict[str, np.ndarray]],
+        valid: Callable[[dict[str, np.ndarray]], bool] | None = None,
+    ) -> dict[str, np.ndarray]:
+        stored = stored_arrays(namespace, key, valid)
+        if stored is None:
+            raise NotStored(f"{namespace}/{key}")
+        return stored
+
+    @staticmethod
+    def json(
+        namespace: str,
+        key: str,
+        compute: Callable[[], Any],
+        valid: Callable[[Any], bool] | None = None,
+    ) -> Any:
+        raise NotStored(f"{namespace}/{key}")  # (no JSON result is looked at early)
+
+
+STORED_ONLY = StoredOnly()

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 from generator.built import Built, font_warnings
 from generator.errors import Input
 from generator.kniffel.block import block_rows, make_spec
+from generator.kniffel.oddsrequest import OddsRequest  # (there: the odds process needs no page)
 from generator.kniffel.rules import RuleSet
-from generator.kniffel.simsize import DEFAULT_GAMES
 from generator.text import Templates
 
 if TYPE_CHECKING:  # the simulation needs numpy, which the block command does without
@@ -96,19 +96,6 @@ def build_block(inputs: BlockInputs, req: BlockRequest) -> Built:
 
 
 # --- the odds card ---------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class OddsRequest:
-    """The options of `dicesheets kniffel odds`."""
-
-    rules: str = "kniffel"
-    joker: str | None = None  # None: the rule set's own
-    lang: str | None = None  # None: the rule set's own language
-    games: int = DEFAULT_GAMES
-    paper: str = "a4"
-    landscape: bool = False
-    seed: int = 1
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,8 @@ from typing import Any
 
 from generator.errors import CatalogError
 from generator.fields import Fields, position
+from generator.langs import LANGS
 from generator.problems import Problems, each, require_all
-from generator.text import LANGS
 
 KINDS = ("upper", "of_a_kind", "full_house", "straight", "yahtzee", "chance")
 JOKERS = ("none", "free", "forced")

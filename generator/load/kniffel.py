@@ -15,14 +15,16 @@ from generator.errors import Input, UserError
 from generator.io.cache import DISK
 from generator.io.catalog import Catalog
 from generator.io.yamlload import load_file
-from generator.kniffel.build import BlockInputs, BlockRequest, OddsInputs, OddsRequest
 from generator.kniffel.rules import SUBDIR, RuleSet, parse_rules
-from generator.kniffel.scorefile import ScoreCheck, check_score
 from generator.kniffel.simsize import check_games
 from generator.problems import Problems
 from generator.team import ALONE, Team
 
-if TYPE_CHECKING:  # the solver needs numpy, which the block command does without
+if TYPE_CHECKING:
+    # the solver needs numpy, which the block command does without; the pages' modules
+    # (and so Jinja2) are not needed by `warm_odds`, the odds process of `dicesheets all`
+    from generator.kniffel.build import BlockInputs, BlockRequest, OddsInputs, OddsRequest
+    from generator.kniffel.scorefile import ScoreCheck
     from generator.kniffel.solver import Strategy
 
 
@@ -51,6 +53,8 @@ def load_rules(name: str, catalog: Catalog | None = None) -> RuleSet:
 
 def check_score_file(path: str | Path, catalog: Catalog | None = None) -> ScoreCheck:
     """Read a filled-in score file and check it against the rule set it names."""
+    from generator.kniffel.scorefile import check_score
+
     file = str(path)
     return check_score(load_file(Path(path), file), file, lambda name: load_rules(name, catalog))
 
@@ -69,6 +73,8 @@ def load_strategy(
 
 def load_block(req: BlockRequest, catalog: Catalog | None = None) -> BlockInputs:
     """Read the rule set and the templates of the catalog (default: the shipped one)."""
+    from generator.kniffel.build import BlockInputs
+
     catalog = catalog or Catalog.default()
     return BlockInputs(load_rules(req.rules, catalog), catalog.templates())
 
@@ -81,17 +87,52 @@ def load_odds(
     A cold solve takes seconds: on a terminal a progress bar shows each stage. `team`
     shares the computing (see `load_strategy`).
     """
-    from generator.kniffel.simulate import score_distribution
-    from generator.progress import progress
+    return prepare_odds(req, catalog, team=team)()
+
+
+def prepare_odds(
+    req: OddsRequest,
+    catalog: Catalog | None = None,
+    *,
+    team: Team = ALONE,
+    load_texts: bool = False,
+) -> Callable[[], OddsInputs]:
+    """`load_odds` in two steps: what can be read now, then (the returned step) the rest.
+
+    The first step reads the rule sets and the templates and takes the solved table if
+    the cache holds it already (it computes nothing); with `load_texts` it also loads
+    the card's template (compiled once per process: the card's build finds it). The
+    second step reads or computes what is still missing. `dicesheets all` takes the
+    first while the odds process still simulates, the second when it is done.
+    """
+    from generator.io.cache import STORED_ONLY, NotStored
+    from generator.kniffel.solver import solve_strategy
 
     catalog = catalog or Catalog.default()
     base, rules = _odds_rules(req, catalog)
-    turns = len(rules.boxes)
-    with progress(turns, "solving the optimal strategy") as tick:
-        strategy = load_strategy(rules, tick, team=team)
-    with progress(turns, "simulating games") as tick:
-        dist = score_distribution(strategy, req.games, req.seed, tick, store=DISK, team=team)
-    return OddsInputs(base, rules, strategy.expected_score(), dist, catalog.templates())
+    templates = catalog.templates()
+    if load_texts:
+        from generator.text import Texts
+
+        Texts("kniffel_odds", req.lang or rules.lang, templates)
+    try:
+        stored: Strategy | None = solve_strategy(rules, store=STORED_ONLY)
+    except NotStored:
+        stored = None
+
+    def rest() -> OddsInputs:
+        from generator.kniffel.build import OddsInputs
+        from generator.kniffel.simulate import score_distribution
+        from generator.progress import progress
+
+        turns = len(rules.boxes)
+        with progress(turns, "solving the optimal strategy") as tick:
+            strategy = stored or load_strategy(rules, tick, team=team)
+        with progress(turns, "simulating games") as tick:
+            dist = score_distribution(strategy, req.games, req.seed, tick, store=DISK, team=team)
+        return OddsInputs(base, rules, strategy.expected_score(), dist, templates)
+
+    return rest
 
 
 def warm_odds(req: OddsRequest, catalog: Catalog) -> None:
