@@ -13,17 +13,13 @@ the wrapper's import, and what a plain solve imports on top of it.
 
 from __future__ import annotations
 
-import os
-import resource
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from bench.common import dicesheets, source_at
+from bench.common import dicesheets, run_once, source_at, user_env
 
 BASE = "939acb1"  # main when this session's start-up work began
 INSTANCES = [
@@ -56,22 +52,13 @@ def rounds(commands: Sequence[Sequence[str]], repeat: int = ROUNDS) -> list[Time
     Processor time is user + system of the child; bytecode is written and reused as on a
     user's machine (PYTHONDONTWRITEBYTECODE is dropped).
     """
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-
-    def once(cmd: Sequence[str]) -> tuple[float, float]:
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        start = time.perf_counter()
-        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=env)
-        wall = time.perf_counter() - start
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        return wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-
+    env = user_env()
     for cmd in commands:
-        once(cmd)
+        run_once(cmd, env)
     times: list[Times] = [[] for _ in commands]
     for _ in range(repeat):
         for i, cmd in enumerate(commands):
-            times[i].append(once(cmd))
+            times[i].append(run_once(cmd, env))
     return times
 
 

@@ -45,6 +45,24 @@ class Pair(NamedTuple):
     cpu_ratio: float
 
 
+def user_env(env: dict[str, str] | None = None) -> dict[str, str]:
+    """This environment (plus `env`) for a timed run, bytecode written and reused as on a
+    user's machine (PYTHONDONTWRITEBYTECODE is dropped)."""
+    run = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    run.update(env or {})
+    return run
+
+
+def run_once(cmd: Sequence[str], env: dict[str, str]) -> tuple[float, float]:
+    """Wall seconds and processor seconds (user + system, children included) of one run."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=env)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+
+
 def process_times(
     a: Sequence[str], b: Sequence[str], repeat: int = 7, env: dict[str, str] | None = None
 ) -> Pair:
@@ -55,16 +73,10 @@ def process_times(
     machine. Bytecode is written and reused as on a user's machine
     (PYTHONDONTWRITEBYTECODE is dropped).
     """
-    run = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    run.update(env or {})
+    run = user_env(env)
 
     def once(cmd: Sequence[str]) -> tuple[float, float]:
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        start = time.perf_counter()
-        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=run)
-        wall = time.perf_counter() - start
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        return wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+        return run_once(cmd, run)
 
     once(a), once(b)
     pairs = [(once(a), once(b)) for _ in range(repeat)]
