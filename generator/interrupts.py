@@ -52,8 +52,41 @@ def _in_main_thread() -> bool:
 
 def catch_early() -> None:
     """Route both signals through `_handler` for the rest of the process (the console script)."""
+    import sys  # (loaded with the interpreter)
+
     for sig in SIGNALS:
         signal.signal(sig, _handler)
+    sys.unraisablehook = _Unraisable(sys.unraisablehook)
+
+
+class _Unraisable:
+    """`sys.unraisablehook` for a signal's exception that Python could not pass on.
+
+    A signal may arrive while Python runs a weakref callback or a `__del__` (the import
+    system's module locks have such callbacks): the exception `_handler` raises there
+    is only printed, as "Exception ignored" with a traceback, and the run goes on as if
+    nothing had come. Instead the signal is sent to the main thread again, from a thread
+    of its own: from this hook, `raise_signal` or `interrupt_main` would run the handler
+    at once, inside the hook, and lose it again. That thread runs once this one lets go
+    (at its next wait, or after Python's switch interval of a few ms), long after the
+    hook, so the handler runs at an ordinary line and the run ends as for any signal.
+    Anything else is shown as usual.
+    """
+
+    def __init__(self, previous: Callable[[Any], object]) -> None:
+        self.previous = previous
+
+    def __call__(self, unraisable: Any) -> None:
+        if isinstance(unraisable.exc_value, (KeyboardInterrupt, Terminated)) and _received:
+            import _thread  # (built in: `threading` would count the thread as running)
+
+            try:
+                # (typeshed asks for a signal.Signals; it takes the int, as `signal` does)
+                _thread.start_new_thread(_thread.interrupt_main, (_received[-1],))  # type: ignore[arg-type]
+                return
+            except RuntimeError:  # no new thread (the interpreter is ending): say it as usual
+                pass
+        self.previous(unraisable)
 
 
 def ignore() -> None:

@@ -203,3 +203,51 @@ def test_ctrl_c_inside_a_string_exec_still_ends_with_130(tmp_path: Path, fixed: 
     )
     assert done.stderr.decode().strip() == "dicesheets: interrupted"
     assert done.returncode == (130 if fixed else -signal.SIGINT)
+
+
+# a signal whose handler runs inside a weakref callback (as the import system's module locks
+# have), where Python cannot pass the handler's exception on
+IN_CALLBACK = r"""
+import signal, sys, time, weakref
+import generator.cli, generator.interrupts
+{unfix}
+
+class Thing:
+    pass
+
+def main():
+    thing = Thing()
+
+    def callback(ref):
+        signal.raise_signal({sig})  # its handler runs on the next line, inside the callback
+        return ref
+
+    keep = weakref.ref(thing, callback)
+    del thing
+    for _ in range(200):  # the run goes on for up to 2 s, unless the signal ends it
+        time.sleep(0.01)
+    print("went on", flush=True)
+    sys.exit(0)
+
+generator.cli.main = main
+sys.argv = ["dicesheets", "stand-in"]
+from generator.__main__ import run
+run()
+"""
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("fixed", [True, False])
+def test_a_signal_inside_a_callback_still_ends_the_run(fixed: bool, sig: int) -> None:
+    """The handler's exception, lost inside the callback, is raised again soon after it: no
+    "Exception ignored" traceback, the run ends; without the hook (the check of the check)
+    the traceback is printed and the run goes on to its end."""
+    unfix = "" if fixed else "generator.interrupts._Unraisable = lambda previous: previous"
+    script = IN_CALLBACK.format(unfix=unfix, sig=int(sig))
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=60)
+    if fixed:
+        assert done.stderr.decode() == "dicesheets: interrupted\n"
+        assert (done.stdout, done.returncode) == (b"", 130 if sig == signal.SIGINT else 143)
+    else:
+        assert "Exception ignored" in done.stderr.decode()
+        assert (done.stdout, done.returncode) == (b"went on\n", 0)
