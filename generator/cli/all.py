@@ -94,7 +94,7 @@ def _warming(
     the parent computes the same values itself.
     """
     warm = _Warm()
-    if _spare_processors() and any(job is not None for job in warmups):
+    if any(job is not None for job in warmups) and _spare_processors():
         for name in shared:
             importlib.import_module(name)
         for index, job in enumerate(warmups):
@@ -119,9 +119,9 @@ def _cache_writable() -> bool:
 
 
 def _spare_processors() -> bool:
-    if not hasattr(os, "fork") or not sys.platform.startswith("linux"):
-        return False  # fork is the cheap and safe way only on Linux
-    return len(os.sched_getaffinity(0)) >= 2
+    from generator.io.pair import spare_processors  # (numpy with it: only with a warm-up)
+
+    return spare_processors()
 
 
 def _fork(job: Callable[[], object]) -> int:

@@ -143,8 +143,13 @@ def _helper(work: Callable[[Member], object], side: _Side) -> None:
 PAIR = Pair()
 
 
-def pair_if_spare() -> Pair | None:
-    """`PAIR` on Linux with at least two processors for this process, else None."""
+def spare_processors() -> bool:
+    """Room for a forked helper: Linux, with at least two processors for this process."""
     if not hasattr(os, "fork") or not sys.platform.startswith("linux"):
-        return None  # fork is the cheap and safe way only on Linux
-    return PAIR if len(os.sched_getaffinity(0)) >= 2 else None
+        return False  # fork is the cheap and safe way only on Linux
+    return len(os.sched_getaffinity(0)) >= 2
+
+
+def pair_if_spare() -> Pair | None:
+    """`PAIR` where `spare_processors()`, else None."""
+    return PAIR if spare_processors() else None
