@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from generator.core.errors import Msg
+
 if TYPE_CHECKING:
     from pathlib import Path
 
@@ -23,8 +25,8 @@ class Count(click.ParamType):
 
     name = "integer"
 
-    def __init__(self, lo: int, hi: int, noun: str, note: str = "") -> None:
-        self.lo, self.hi, self.noun, self.note = lo, hi, noun, note
+    def __init__(self, lo: int, hi: int, noun: str, real: str = "") -> None:
+        self.lo, self.hi, self.noun, self.real = lo, hi, noun, real  # real: the real game's
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
         if isinstance(value, int) and not isinstance(value, bool):
@@ -33,11 +35,17 @@ class Count(click.ParamType):
             try:
                 number = int(str(value).strip())
             except ValueError:
-                self.fail(f"expected a whole number of {self.noun}, found '{value}'", param, ctx)
+                self.refuse(Msg("not_whole_of", noun=self.noun, found=value), param, ctx)
         if not self.lo <= number <= self.hi:
-            found = f"expected {self.lo}–{self.hi} {self.noun}{self.note}, found {number}"
-            self.fail(found, param, ctx)
+            found = Msg("range", low=self.lo, high=self.hi, noun=self.noun, found=number)
+            self.refuse(Msg(found.code, **found.params, real=self.real), param, ctx)
         return number
+
+    def refuse(self, msg: Msg, param: click.Parameter | None, ctx: click.Context | None) -> None:
+        """Click's error with the English words, and the `Msg` for a page in another language."""
+        exc = click.BadParameter(msg.say("en"), ctx, param)
+        exc.msg = msg  # type: ignore[attr-defined]
+        raise exc
 
 
 # The ranges of the options several commands share, declared once. Players per game:
@@ -45,7 +53,7 @@ class Count(click.ParamType):
 # Kribbeln is a game for 2–5, a sheet has room for 8 columns, the simulation plays
 # as many; Köpfchen's race is exact for up to 6 players (1: one player alone).
 KNIFFEL_PLAYERS = Count(1, 8, "players")
-KRIBBELN_PLAYERS = Count(2, 8, "players", " (2–5 in the real game)")
+KRIBBELN_PLAYERS = Count(2, 8, "players", "2–5")
 KOEPFCHEN_PLAYERS = Count(1, 6, "players")
 REPORT_PLAYERS = Count(2, 8, "players")  # Köpfchen's report: 2–6, checked by the report
 KNIFFEL_GAMES = Count(1, 6, "game columns")

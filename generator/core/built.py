@@ -31,7 +31,7 @@ class Built:
     seed: int | None
     contents: Mapping[str, Any]
     # a warning about an input is a UserError (its `where` names the input), else a line
-    warnings: tuple[str | UserError, ...] = ()
+    warnings: tuple[str | UserError, ...] = ()  # a line (maybe a `Note`), or about an input
     extra: tuple[tuple[str, Document], ...] = ()
 
     @property
@@ -50,15 +50,11 @@ def font_warnings(texts: Iterable[tuple[str, str]]) -> tuple[UserError, ...]:
     Names and titles a user typed (王小明) would print as boxes without a word; every
     build that prints them warns through this, and the CLI and the web page show it.
     """
-    from generator.core.errors import UserError, shown
+    from generator.core.errors import Msg, UserError, shown
     from generator.render.fonts import missing_glyphs
 
     return tuple(
-        UserError(
-            f"the font has no letters for '{shown(missing)}' in '{shown(text)}' "
-            "(they print as boxes)",
-            where=where,
-        )
+        UserError(Msg("no_glyphs", missing=shown(missing), text=shown(text)), where=where)
         for where, text in texts
         if (missing := missing_glyphs(text))
     )

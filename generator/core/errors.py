@@ -1,9 +1,12 @@
-"""The one base exception for "the user gave us something wrong".
+"""The one base exception for "the user gave us something wrong", and its message.
 
 The CLI turns a `UserError` into a single line on stderr and exit status 2.
 Every other exception is a bug and may show a traceback (exit status 1).
-A message is always one line of bounded length: control characters are shown
-escaped and long values are shortened, whatever the caller put in.
+What went wrong is a `Msg`: a code and its parameters (the value, the limits …);
+its words are the macro of that code in `templates/<lang>/errors.j2`, so the CLI
+says it in English and the web page in the page's language. A message is always
+one line of bounded length: control characters are shown escaped and long values
+are shortened, whatever the caller put in.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (3 ms); mypy reads True
 if TYPE_CHECKING:
     import re
+    from collections.abc import Callable
     from typing import Any
 
 SHOWN_CHARS = 60  # a quoted value: enough to recognise it, never a wall of text
@@ -41,6 +45,62 @@ def shown(value: Any, limit: int = SHOWN_CHARS) -> str:
     return one_line(str(value), limit)
 
 
+class Msg:
+    """What went wrong, as a code and its parameters: `Msg("range", low=1, high=8, found=9)`.
+
+    The words are the macro `code` of `templates/<lang>/errors.j2` (a parameter may be a
+    `Msg` itself, said in the same language); a test checks that every code has its
+    macro in every language.
+    """
+
+    __slots__ = ("code", "params")
+
+    def __init__(self, code: str, /, **params: Any) -> None:
+        self.code = code
+        self.params = params
+
+    def say(self, lang: str = "en") -> str:
+        """The message in `lang` (one line, bounded)."""
+        if SAY is None:  # pragma: no cover - generator/__init__ installs it
+            raise RuntimeError("no renderer for messages: import generator.text.errors")
+        return one_line(SAY(self, lang))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Msg) and (self.code, self.params) == (other.code, other.params)
+
+    def __hash__(self) -> int:
+        return hash(self.code)
+
+    def __repr__(self) -> str:
+        return f"Msg({self.code!r}, **{self.params!r})"
+
+
+# how a `Msg` becomes words: `generator.text.errors.say`, installed when the package is
+# imported (generator/__init__.py), so the core never reaches up to the text layer
+SAY: Callable[[Msg, str], str] | None = None
+
+
+class Note(str):
+    """A warning: its line in English (as the CLI prints it), and its `msg` for a page in
+    another language. Made only when there is something to warn about."""
+
+    msg: Msg
+
+    def __new__(cls, msg: Msg) -> Note:
+        note = super().__new__(cls, msg.say("en"))
+        note.msg = msg
+        return note
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Note, (self.msg,))
+
+
+def text_of(message: Msg | str) -> Msg:
+    """A message as a `Msg` (a plain string, as a test or a caller outside may give, is
+    the code `text`: shown as it is, in every language)."""
+    return message if isinstance(message, Msg) else Msg("text", text=message)
+
+
 class Input(str):
     """A `where` that is an input of a build (`Input("level")`), not a file position.
 
@@ -53,20 +113,48 @@ class Input(str):
 class UserError(Exception):
     """Bad input: an option, a file, a line or a key that is not what was expected."""
 
-    def __init__(self, message: str, *, where: str | None = None) -> None:
-        super().__init__(message)
-        self.message = one_line(message)
+    def __init__(self, message: Msg | str, *, where: str | None = None) -> None:
+        self.msg = text_of(message)
+        super().__init__(self.msg)
         # an input's name is short and ours; a position may quote what the user typed
         self.where = where if isinstance(where, Input) or not where else one_line(where, 200)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # to cross a process boundary (the web page's build pool) with every attribute
+        return (_rebuilt, (type(self), self.__dict__))
+
+    @property
+    def code(self) -> str:
+        return self.msg.code
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return self.msg.params
+
+    @property
+    def message(self) -> str:
+        """The message in English, as the CLI prints it after the `where`."""
+        return self.msg.say("en")
+
+    def say(self, lang: str) -> str:
+        """The message (without the `where`) in `lang`."""
+        return self.msg.say(lang)
 
     def __str__(self) -> str:
         return f"{self.where}: {self.message}" if self.where else self.message
 
 
+def _rebuilt(cls: type[UserError], state: dict[str, Any]) -> UserError:
+    exc = cls.__new__(cls)
+    Exception.__init__(exc, state["msg"])
+    exc.__dict__.update(state)
+    return exc
+
+
 class OptionError(UserError):
     """A command-line option has a value that cannot be used."""
 
-    def __init__(self, option: str, message: str) -> None:
+    def __init__(self, option: str, message: Msg | str) -> None:
         super().__init__(message, where=f"option {option}")
         self.option = option
 
@@ -75,7 +163,7 @@ class CatalogError(UserError):
     """A YAML file (shipped catalog or a user's own) is malformed or means nothing sensible."""
 
     def __init__(
-        self, message: str, *, file: str, line: int | None = None, column: int | None = None
+        self, message: Msg | str, *, file: str, line: int | None = None, column: int | None = None
     ) -> None:
         where = file if line is None else f"{file}:{line}" + (f":{column}" if column else "")
         super().__init__(message, where=where)
@@ -87,7 +175,7 @@ class CatalogError(UserError):
 def os_error(exc: OSError, path: Any = None) -> UserError:
     """An operating-system error as one line naming the path and the reason."""
     name = path if path is not None else (exc.filename or "?")
-    return UserError(exc.strerror or type(exc).__name__, where=str(name))
+    return UserError(Msg("os_error", reason=exc.strerror or type(exc).__name__), where=str(name))
 
 
 class InputError(UserError):
@@ -97,7 +185,7 @@ class InputError(UserError):
     the CLI maps it to the option that sets it, so the core never names a flag.
     """
 
-    def __init__(self, subject: str, message: str) -> None:
+    def __init__(self, subject: str, message: Msg | str) -> None:
         super().__init__(message, where=Input(subject))
         self.subject = subject
 
@@ -112,7 +200,7 @@ class DoesNotFit(InputError):
     def __init__(
         self,
         subject: str,
-        message: str,
+        message: Msg | str,
         needed: float,
         available: float,
         remedies: tuple[str, ...] = (),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from generator.core.errors import InputError
+from generator.core.errors import InputError, Msg
 from generator.kniffel.rules import RuleSet
 from generator.text.words import Templates, Texts, comma_names
 
@@ -52,16 +52,19 @@ def make_spec(
     if players is None:
         players = len(name_list) or 1
     if not 1 <= players <= MAX_PLAYERS:
-        raise InputError("players", f"expected 1–{MAX_PLAYERS} players, found {players}")
-    if len(name_list) > players:
         raise InputError(
-            "names",
-            f"{len(name_list)} names given for {players} players (expected at most {players})",
+            "players", Msg("range", low=1, high=MAX_PLAYERS, noun="players", found=players)
         )
+    if len(name_list) > players:
+        raise InputError("names", Msg("names_given_for", names=len(name_list), players=players))
     if not 1 <= games <= MAX_GAMES:
-        raise InputError("games", f"expected 1–{MAX_GAMES} game columns, found {games}")
+        raise InputError(
+            "games", Msg("range", low=1, high=MAX_GAMES, noun="game columns", found=games)
+        )
     if not 1 <= copies <= MAX_COPIES:
-        raise InputError("copies", f"expected 1–{MAX_COPIES} copies, found {copies}")
+        raise InputError(
+            "copies", Msg("range", low=1, high=MAX_COPIES, noun="copies", found=copies)
+        )
     padded = name_list + ("",) * (players - len(name_list))
     return BlockSpec(rules, lang, games, padded, copies, templates)
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from generator.core.errors import InputError
+from generator.core.errors import InputError, Msg
 from generator.core.rollhold import policy
 from generator.kniffel.rules import RuleSet
 from generator.kniffel.scoring import possible_scores
@@ -95,25 +95,23 @@ def parse_filled(text: str | None, rules: RuleSet) -> dict[str, int]:
     for i, part in enumerate(text.split(","), start=1):
         name, sep, value = part.partition("=")
         if not name.strip():
-            raise InputError("filled", f"entry {i} is empty (expected BOX=POINTS, …)")
+            raise InputError("filled", Msg("entry_empty", n=i))
         if not sep or not value.strip():
-            raise InputError("filled", f"'{part.strip()}': expected BOX=POINTS, e.g. Einser=3")
+            raise InputError("filled", Msg("not_box_points", entry=part.strip()))
         try:
             cat = rules.box(name)
         except KeyError:
             known = ", ".join(c.label[rules.lang] for c in rules.boxes)
-            raise InputError(
-                "filled", f"unknown box '{name.strip()}' (expected one of {known})"
-            ) from None
+            raise InputError("filled", Msg("unknown_box", box=name.strip(), known=known)) from None
         if cat.id in found:
-            raise InputError("filled", f"box '{cat.label[rules.lang]}' is filled twice")
+            raise InputError("filled", Msg("box_twice", box=cat.label[rules.lang]))
         try:
             points = int(value.strip())
         except ValueError:
-            raise InputError("filled", f"'{part.strip()}': points must be a whole number") from None
+            raise InputError("filled", Msg("points_not_whole", entry=part.strip())) from None
         if points not in possible_scores(cat, rules):
             raise InputError(
-                "filled", f"{points} is not a possible score for '{cat.label[rules.lang]}'"
+                "filled", Msg("impossible_score", points=points, box=cat.label[rules.lang])
             )
         found[cat.id] = points
     return {c.id: found[c.id] for c in rules.boxes if c.id in found}
@@ -123,10 +121,10 @@ def make_position(rules: RuleSet, filled_text: str | None, upper: int | None) ->
     """The position of `--filled` and `--upper`; InputError if wrong or if the game is over."""
     filled = parse_filled(filled_text, rules)
     if len(filled) == len(rules.boxes):
-        raise InputError("filled", "every box is filled: the game is over")
+        raise InputError("filled", Msg("game_over"))
     upper_sum = sum(v for k, v in filled.items() if rules.box(k).kind == "upper")
     if upper is not None and upper != upper_sum:
-        raise InputError("upper", f"the filled upper boxes add up to {upper_sum}, found {upper}")
+        raise InputError("upper", Msg("upper_sum", upper_sum=upper_sum, found=upper))
     mask = sum(1 << i for i, c in enumerate(rules.boxes) if c.id in filled)
     ycat = rules.yahtzee_box
     flag = int(ycat is not None and filled.get(ycat.id) == ycat.score)
@@ -142,10 +140,10 @@ def parse_roll(tokens: Sequence[str]) -> tuple[int, ...]:
     dice = []
     for part in parts:
         if not part.isdigit() or not 1 <= int(part) <= FACES:
-            raise InputError("roll", f"a die shows 1–{FACES}, found '{part}'")
+            raise InputError("roll", Msg("die_face", faces=FACES, found=part))
         dice.append(int(part))
     if len(dice) != DICE:
-        raise InputError("roll", f"expected {DICE} dice, found {len(dice)}")
+        raise InputError("roll", Msg("dice_count", dice=DICE, found=len(dice)))
     return tuple(sorted(dice))
 
 
@@ -154,7 +152,7 @@ def advise(
 ) -> Advice:
     """Every keep (rolls left) or every allowed box (no roll left), best first."""
     if not 0 <= rolls_left < ROLLS:
-        raise InputError("rolls_left", f"expected 0–{ROLLS - 1}, found {rolls_left}")
+        raise InputError("rolls_left", Msg("range_bare", low=0, high=ROLLS - 1, found=rolls_left))
     space = dice_space()
     state = space.index(roll)
     terminal, choice = strategy.terminal(

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator.core.errors import Input, UserError
+from generator.core.errors import Input, Msg, UserError
 from generator.core.problems import Problems
 from generator.core.team import ALONE, Team
 from generator.io.cache import DISK
@@ -45,9 +45,7 @@ def load_rules(name: str, catalog: Catalog | None = None) -> RuleSet:
         return load_rules_file(Path(name), name)
     if path is None:
         known = ", ".join(rule_set_names(catalog))
-        raise UserError(
-            f"unknown rule set '{name}' (expected one of {known})", where=Input("rules")
-        )
+        raise UserError(Msg("unknown_rules", name=name, known=known), where=Input("rules"))
     return load_rules_file(path, catalog.label(path))
 
 

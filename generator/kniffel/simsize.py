@@ -5,7 +5,7 @@ Apart from `simulate` (numpy) so that the block command and the CLI can name the
 
 from __future__ import annotations
 
-from generator.core.errors import InputError
+from generator.core.errors import InputError, Msg
 
 DEFAULT_GAMES = 100_000
 MIN_GAMES = 100
@@ -16,5 +16,6 @@ def check_games(games: int) -> None:
     """InputError unless `games` is a sensible simulation size."""
     if not MIN_GAMES <= games <= MAX_GAMES:
         raise InputError(
-            "games", f"expected {MIN_GAMES}–{MAX_GAMES} simulated games, found {games}"
+            "games",
+            Msg("range", low=MIN_GAMES, high=MAX_GAMES, noun="simulated games", found=games),
         )

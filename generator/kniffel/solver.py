@@ -41,7 +41,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from generator.core.errors import InputError, UserError
+from generator.core.errors import InputError, Msg, UserError
 from generator.core.rollhold import IdenticalDice, chunk_size, column_start_values
 from generator.core.store import Store, key_for
 from generator.core.team import ALONE, Member, Team, share
@@ -182,9 +182,9 @@ def with_joker(rules: RuleSet, joker: str | None) -> RuleSet:
     if joker is None or joker == rules.joker:
         return rules
     if joker not in JOKER_SETTINGS:
-        raise InputError("joker", f"expected one of {', '.join(JOKER_SETTINGS)}, found '{joker}'")
+        raise InputError("joker", Msg("one_of", known=", ".join(JOKER_SETTINGS), found=joker))
     if joker != "none" and rules.yahtzee_box is None:
-        raise InputError("joker", f"rule set '{rules.id}' has no Yahtzee box for a joker")
+        raise InputError("joker", Msg("no_yahtzee_box", rules=rules.id))
     return dataclasses.replace(rules, joker=joker)
 
 
@@ -193,8 +193,7 @@ def make_game(rules: RuleSet) -> Game:
     n = len(rules.boxes)
     if n > MAX_BOXES:
         raise UserError(
-            f"rule set '{rules.id}' has {n} boxes; the solver handles at most {MAX_BOXES}",
-            where=rules.source,
+            Msg("too_many_boxes", rules=rules.id, n=n, most=MAX_BOXES), where=rules.source
         )
     space = dice_space()
     rolls = space.states

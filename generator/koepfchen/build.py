@@ -13,7 +13,7 @@ from functools import partial
 from typing import Any
 
 from generator.core.built import Built
-from generator.core.errors import InputError
+from generator.core.errors import InputError, Msg
 from generator.koepfchen.analysis import (
     RaceStats,
     Simulation,
@@ -199,9 +199,9 @@ class Analysis:
 def analyze(profile: Profile, seed: int, players: int, games: int) -> Analysis:
     """Exact figures for one player and for races, and a seeded Monte Carlo of `players`."""
     if not 1 <= players <= 6:
-        raise InputError("players", f"expected 1–6 players, found {players}")
+        raise InputError("players", Msg("range", low=1, high=6, noun="players", found=players))
     if not 1 <= games <= MAX_GAMES:
-        raise InputError("games", f"expected 1–{MAX_GAMES} games, found {games}")
+        raise InputError("games", Msg("range", low=1, high=MAX_GAMES, noun="games", found=games))
     board, figures = make_board(profile, seed)
     exact = race_exact(board.success, players)
     return Analysis(

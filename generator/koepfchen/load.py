@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.core.errors import Input, UserError
+from generator.core.errors import Input, Msg, UserError
 from generator.io.catalog import Catalog
 from generator.io.yamlload import load_file
 from generator.koepfchen.build import BoardInputs, BoardRequest
@@ -27,14 +27,11 @@ def load_profile(name: str, catalog: Catalog | None = None) -> Profile:
     path = catalog.path(f"{SUBDIR}/{name}.yaml") if "/" not in name else None
     if path is None and name.endswith((".yaml", ".yml")):
         if not Path(name).is_file():
-            raise UserError(f"no profile file '{name}'", where=Input("profile"))
+            raise UserError(Msg("no_profile_file", name=name), where=Input("profile"))
         return load_profile_file(Path(name), name)
     if path is None:
         known = ", ".join(profile_names(catalog))
-        raise UserError(
-            f"unknown profile '{name}' (expected one of {known}, or a path to a .yaml file)",
-            where=Input("profile"),
-        )
+        raise UserError(Msg("unknown_profile", name=name, known=known), where=Input("profile"))
     return load_profile_file(path, catalog.label(path))
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.core.built import Built, font_warnings
-from generator.core.errors import Input, InputError, UserError
+from generator.core.errors import Input, InputError, Msg, UserError
 from generator.kribbeln.balance import Balance, TaskFacts, area_means, violations
 from generator.kribbeln.block import Sheet, sheets_from_ids
 from generator.kribbeln.dice import DiceSet
@@ -75,10 +75,12 @@ def player_names(players: int | None, names: str | None) -> tuple[str, ...]:
     if not MIN_PLAYERS <= count <= MAX_PLAYERS:
         raise InputError(
             "players" if players is not None else "names",
-            f"expected {MIN_PLAYERS}–{MAX_PLAYERS} players (2–5 in the real game), found {count}",
+            Msg(
+                "range", low=MIN_PLAYERS, high=MAX_PLAYERS, noun="players", found=count, real="2–5"
+            ),
         )
     if len(given) > count:
-        raise InputError("names", f"{len(given)} names for {count} players")
+        raise InputError("names", Msg("names_for", names=len(given), players=count))
     return given + ("",) * (count - len(given))
 
 
@@ -97,7 +99,7 @@ class BlockInputs:
 def sample_block_of(inputs: BlockInputs, pages: int, seed: int) -> KribbelnBlock:
     """A balanced block of `pages` sheets for `seed` (pure)."""
     if not 1 <= pages <= MAX_PAGES:
-        raise InputError("pages", f"expected 1–{MAX_PAGES} sheets, found {pages}")
+        raise InputError("pages", Msg("range", low=1, high=MAX_PAGES, noun="sheets", found=pages))
     tasks, figures = inputs.catalog, inputs.figures
     facts = [TaskFacts(t.id, t.family, t.colors, figures[t.id].p_success) for t in tasks.tasks]
     sampled = sample_block(facts, inputs.balance, pages, seed)

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator.core.errors import CatalogError, InputError, shown
+from generator.core.errors import CatalogError, InputError, Msg, shown
 from generator.core.problems import Problems
 from generator.io.cache import DISK
 from generator.io.catalog import Catalog, find_file
@@ -98,8 +98,7 @@ def load_tasks(
         for folder in catalog.dirs:
             found = [folder / rel for rel in (TASKS_FILE, TASKS_CSV) if (folder / rel).is_file()]
             if len(found) == 2:
-                message = "beside tasks.yaml: keep one of the two task files"
-                raise CatalogError(message, file=catalog.label(found[1]))
+                raise CatalogError(Msg("two_task_files"), file=catalog.label(found[1]))
             if found:
                 return load_tasks_file(found[0], catalog.label(found[0]), dice, problems)
     path, label = find_file(TASKS_FILE, file, "tasks", "task catalog", catalog)
@@ -121,7 +120,7 @@ def load_pages_file(file: str, catalog: TaskCatalog) -> list[Sheet]:
     """Sheets from a pages file (six task ids per sheet, row order)."""
     path = Path(file)
     if not path.is_file():
-        raise InputError("pages", f"'{file}' is not a file")
+        raise InputError("pages", Msg("not_a_file", path=file))
     return parse_pages(load_file(path, file), file, catalog)
 
 
@@ -129,7 +128,7 @@ def load_block_manifest(file: str, catalog: TaskCatalog) -> list[Sheet]:
     """The sheets of a block from the manifest `dicesheets kribbeln block` wrote beside it."""
     path = Path(file)
     if not path.is_file():
-        raise InputError("block", f"'{shown(file)}' is not a file")
+        raise InputError("block", Msg("not_a_file", path=shown(file)))
     return manifest_sheets(read_text(path, file, MAX_MANIFEST_BYTES), file, catalog)
 
 
@@ -183,7 +182,7 @@ def playtest(
     """Simulate `games` games; the figures and the dice file's warnings."""
     check_game_options(players, games, goal)
     if pages_file and block_file:
-        raise InputError("block", "a pages file and a block manifest: give one of the two")
+        raise InputError("block", Msg("pages_and_block"))
     dice, warnings = load_dice(dice_file, files)
     catalog = load_tasks(dice, tasks_file, files)
     sheets: Sequence[Sheet]

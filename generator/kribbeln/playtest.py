@@ -12,7 +12,7 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from generator.core.errors import InputError
+from generator.core.errors import InputError, Msg
 from generator.core.store import Store
 from generator.kribbeln.block import Sheet
 from generator.kribbeln.dice import DiceSet
@@ -31,12 +31,21 @@ def check_game_options(players: int, games: int, goal: str = "pips") -> None:
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise InputError(
             "players",
-            f"expected {MIN_PLAYERS}–{MAX_PLAYERS} players (2–5 in the real game), found {players}",
+            Msg(
+                "range",
+                low=MIN_PLAYERS,
+                high=MAX_PLAYERS,
+                noun="players",
+                found=players,
+                real="2–5",
+            ),
         )
     if not 1 <= games <= MAX_GAMES:
-        raise InputError("games", f"expected 1–{MAX_GAMES:,} games, found {games}")
+        raise InputError(
+            "games", Msg("range", low=1, high=MAX_GAMES, noun="games", found=games, grouped=True)
+        )
     if goal not in GOALS:
-        raise InputError("goal", f"expected one of {', '.join(GOALS)}, found '{goal}'")
+        raise InputError("goal", Msg("one_of", known=", ".join(GOALS), found=goal))
 
 
 def play(

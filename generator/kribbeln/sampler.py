@@ -25,7 +25,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from generator.core.errors import CatalogError, InputError
+from generator.core.errors import CatalogError, InputError, Msg
 from generator.kribbeln.balance import (
     AREAS,
     TASKS_PER_SHEET,
@@ -254,7 +254,7 @@ def sample_block(
     Raises `CatalogError` naming the binding constraint when no block is found.
     """
     if not 1 <= pages <= MAX_PAGES:
-        raise InputError("pages", f"expected 1–{MAX_PAGES} sheets, found {pages}")
+        raise InputError("pages", Msg("range", low=1, high=MAX_PAGES, noun="sheets", found=pages))
     pool = [t for t in tasks if balance.p_min - 1e-12 <= t.p_success <= balance.p_max + 1e-12]
     _precheck(pool, balance, pages, len(tasks))
     start = time.monotonic()

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from generator.core.built import Built
-from generator.core.errors import InputError
+from generator.core.errors import InputError, Msg
 from generator.io.catalog import Catalog
 from generator.text.words import Templates, Texts, number, percent
 
@@ -180,7 +180,7 @@ def build_report(inputs: ReportInputs, req: ReportRequest) -> Built:
 def check_players(players: int) -> None:
     """A Köpfchen race has 2–6 players (the exact race figures cover that many)."""
     if not 2 <= players <= 6:
-        raise InputError("players", f"expected 2–6 players, found {players}")
+        raise InputError("players", Msg("range", low=2, high=6, noun="players", found=players))
 
 
 IN_RANGE = "#1f77b4"  # catalog tasks a block may use (p_min–p_max) …

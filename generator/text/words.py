@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import jinja2
 import jinja2.bccache
 
-from generator.core.errors import CatalogError, Input, InputError, UserError
+from generator.core.errors import CatalogError, Input, InputError, Msg, UserError
 from generator.io.resources import templates_dir
 from generator.text.langs import LANGS
 from generator.text.templating import Budget, LimitedSandbox, bounded, guarded, is_shipped
@@ -69,7 +69,7 @@ def comma_names(names: str) -> tuple[str, ...]:
     parts = tuple(part.strip() for part in names.split(","))
     for i, part in enumerate(parts, start=1):
         if not part:
-            raise InputError("names", f"name {i} is empty (expected comma-separated names)")
+            raise InputError("names", Msg("name_empty", n=i))
     return parts
 
 
@@ -194,9 +194,7 @@ class Texts:
 
     def __init__(self, name: str, lang: str, templates: Templates | None = None) -> None:
         if lang not in LANGS:
-            raise UserError(
-                f"expected one of {', '.join(LANGS)}, found '{lang}'", where=Input("lang")
-            )
+            raise UserError(Msg("one_of", known=", ".join(LANGS), found=lang), where=Input("lang"))
         templates = templates or shipped_templates()
         self.name, self.lang = name, lang
         self.env = templates.environment()
@@ -219,7 +217,7 @@ class Texts:
     def _render(self, key: str, values: dict[str, Any]) -> str:
         macro = getattr(self._module, key, None)
         if macro is None:
-            raise CatalogError(f"template has no macro '{key}'", file=self._file)
+            raise CatalogError(Msg("no_macro", key=key), file=self._file)
         with guarded(self._file, self._budget):
             return str(macro(**values))
 

@@ -28,10 +28,11 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from generator.core.errors import UserError
 from generator.io.catalog import Catalog
-from generator.web.forms import Form, FormErrors, error_field, parse
+from generator.web.errors import field_errors, warning_text
+from generator.web.forms import Form, FormErrors, parse
 from generator.web.guard import Guard, TooLarge
-from generator.web.messages import in_language
 from generator.web.pages import NAV, PAGES, Page, catalog_for, page_lang, render, words
 from generator.web.pool import BuildPool, BuildTimeout, PoolFull
 from generator.web.products import Job, Result, run_job
@@ -230,24 +231,22 @@ def create_app(settings: Settings | None = None) -> Starlette:
         lang = page_lang(request)
         return {"nav": nav(lang), "current": current, "path": request.url.path}
 
-    def result_errors(page: Page, form: Form, result: Result) -> dict[str | None, str]:
-        assert result.error is not None
-        name = error_field(form, result.error_option)
-        name = name or page.own_field(result.error_option)
-        return {name: (result.error_text if name else result.error) or ""}
+    def fields_of(page: Page) -> set[str]:
+        """The page's fields an error can be shown at (the form's and the page's own)."""
+        return {f.name for f in forms[page.id].fields} | set(page.own_fields)
 
     def product_html(
         request: Request,
         page: Page,
         values: dict[str, str],
-        errors: dict[str | None, str] | None = None,
+        error: UserError | None = None,
         result: Result | None = None,
         command: str = "",
         status: int = 200,
     ) -> HTMLResponse:
         lang = page_lang(request)
         form = forms[page.id]
-        errors = {k: in_language(v, lang) for k, v in (errors or {}).items()}
+        errors = field_errors(error, fields_of(page), lang) if error is not None else {}
         shown = {f.name: values.get(f.name, f.value_text(f.default)) for f in form.fields}
         switches = {f.name for f in form.fields if f.kind in ("flag", "switch")}
         if values.get("__submitted"):
@@ -259,8 +258,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
             page=page,
             form=form,
             values=shown,
-            errors=errors or {},
+            errors=errors,
             result=result,
+            warnings=[warning_text(w, lang) for w in (result.warnings if result else ())],
             pngs=[_data_url(p) for p in (result.pngs if result else ())],
             command=command,
             figures=result.figures if result else {},
@@ -283,7 +283,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         job, args = make_job(page, form, values, roster, label, action)
         result = await execute(job, form)
         if result.error is not None:
-            raise FormErrors(result_errors(page, form, result))
+            raise FormErrors(result.error)
         return result, args
 
     async def show_page(request: Request) -> Response:
@@ -307,7 +307,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         try:
             result, args = await run_form(page, values, roster, label, "preview")
         except FormErrors as exc:
-            return product_html(request, page, values, exc.errors, status=400)
+            return product_html(request, page, values, exc.error, status=400)
         cmd = command_line(page, args, roster is not None, page_lang(request))
         return product_html(request, page, values, result=result, command=cmd)
 
@@ -318,14 +318,14 @@ def create_app(settings: Settings | None = None) -> Starlette:
         try:
             result, args = await run_form(page, values, roster, label, "preview")
         except FormErrors as exc:
-            return _errors_json(exc.errors, lang)
+            return _errors_json(field_errors(exc.error, fields_of(page), lang))
         figures = render("figures.html", lang, page=page, figures=result.figures)
         return JSONResponse(
             {
                 "ok": True,
                 "pages": [_data_url(p) for p in result.pngs],
                 "page_count": result.pages,
-                "warnings": list(result.warnings),
+                "warnings": [warning_text(w, lang) for w in result.warnings],
                 "figures_html": figures,
                 "command": command_line(page, args, roster is not None, lang),
                 "seed": result.seed,
@@ -342,7 +342,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         try:
             result, _ = await run_form(page, values, roster, label, part)
         except FormErrors as exc:
-            return product_html(request, page, values, exc.errors, status=400)
+            return product_html(request, page, values, exc.error, status=400)
         return Response(
             result.pdf,
             media_type="application/pdf",
@@ -441,9 +441,9 @@ def _data_url(png: bytes) -> str:
     return "data:image/png;base64," + base64.b64encode(png).decode()
 
 
-def _errors_json(errors: dict[str | None, str], lang: str) -> JSONResponse:
-    fields = {k: in_language(v, lang) for k, v in errors.items() if k is not None}
-    general = [in_language(v, lang) for k, v in errors.items() if k is None]
+def _errors_json(errors: dict[str | None, str]) -> JSONResponse:
+    fields = {k: v for k, v in errors.items() if k is not None}
+    general = [v for k, v in errors.items() if k is None]
     return JSONResponse({"ok": False, "errors": fields, "general": general}, 400)
 
 

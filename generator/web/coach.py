@@ -14,28 +14,16 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from generator.web.forms import name_of
-from generator.web.messages import in_language
+from generator.core.errors import InputError, Msg
+from generator.web.errors import field_errors
 from generator.web.pages import page_lang, render
 from generator.web.products import Job
 
 JOKERS = ("none", "free", "forced")
-# the coach's fields are the parameters of `kniffel advise`, except that the upper sum is
-# taken from the boxes filled (an error about it is shown at the boxes)
+# the coach's fields are the inputs of `kniffel advise`'s position and roll; the upper sum
+# is taken from the boxes filled (an error about it is shown at the boxes)
+FIELDS = ("filled", "roll", "rolls_left", "rules", "joker")
 OWN_FIELD = {"upper": "filled"}
-
-
-@cache
-def advise_command() -> Any:
-    from generator.cli.kniffel import kniffel
-
-    return kniffel.commands["advise"]
-
-
-def field_for(option: str | None) -> str | None:
-    """The coach form's field an error's CLI option concerns, or None."""
-    name = name_of(advise_command(), option) if option else None
-    return OWN_FIELD.get(name, name) if name else None
 
 
 @cache
@@ -98,13 +86,14 @@ def coach_routes(context: dict[str, Any]) -> list[Route]:
     ) -> tuple[dict[str, Any] | None, dict[str, str]]:
         params = coach_params(values, rule_names, catalog)
         if params["rolls_left"] == -1:
-            return None, {"rolls_left": in_language("expected 0, 1 or 2", lang)}
-        result = await execute(Job("coach", params, "advise"))
-        if result.error is not None:
-            field = field_for(result.error_option)
-            message = result.error_text if field else result.error
-            return None, {field or "": in_language(message or "", lang)}
-        return result.figures, {}
+            error = InputError("rolls_left", Msg("rolls_left_bare"))
+        else:
+            result = await execute(Job("coach", params, "advise"))
+            if result.error is None:
+                return result.figures, {}
+            error = result.error
+        shown = field_errors(error, FIELDS + tuple(OWN_FIELD), lang)
+        return None, {OWN_FIELD.get(k or "", k or ""): v for k, v in shown.items()}
 
     def table(lang: str, advice: dict[str, Any] | None) -> str:
         if advice is None:

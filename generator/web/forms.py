@@ -17,6 +17,8 @@ from typing import Any
 
 import click
 
+from generator.core.errors import InputError, Msg, UserError
+
 # options every command gets from the root group (runopts): never on a web form
 RUN_OPTIONS = frozenset({"catalog", "png", "dpi", "watch"})
 # options that name files or folders on the server: never taken from a browser
@@ -129,11 +131,11 @@ def make_form(
 
 
 class FormErrors(Exception):
-    """Messages for the fields they concern (`None`: the form as a whole)."""
+    """A user error of a submitted form (its field, if any, is the error's subject)."""
 
-    def __init__(self, errors: dict[str | None, str]) -> None:
-        super().__init__("; ".join(errors.values()))
-        self.errors = errors
+    def __init__(self, error: UserError) -> None:
+        super().__init__(str(error))
+        self.error = error
 
 
 def to_args(form: Form, values: Mapping[str, str]) -> list[str]:
@@ -165,11 +167,10 @@ def parse(form: Form, values: Mapping[str, str]) -> tuple[dict[str, Any], list[s
     try:
         ctx = form.parser.make_context(form.command_name, list(args))
     except click.BadParameter as exc:
-        name = exc.param.name if exc.param is not None else None
-        # the field shows where: its message is the CLI's after "option --x: "
-        raise FormErrors({name: exc.message if name else exc.format_message()}) from None
+        raw = values.get(exc.param.name or "") if exc.param is not None else None
+        raise FormErrors(parse_error(exc, raw)) from None
     except click.UsageError as exc:
-        raise FormErrors({None: exc.format_message()}) from None
+        raise FormErrors(usage_error(exc)) from None
     return dict(ctx.params), args
 
 
@@ -191,3 +192,44 @@ def error_field(form: Form, option: str | None) -> str | None:
     """The field of the CLI option an error concerns (`--versions` → "versions"), or None."""
     found = form.by_flag(option) if option else None
     return found.name if found else None
+
+
+def parse_error(exc: click.BadParameter, raw: str | None) -> UserError:
+    """A value the form's click parser refused, as a code and its parameters.
+
+    A range of our own (`Count`) attaches its `Msg` as `exc.msg`; click's own types
+    are read from the parameter's type and the value the form sent.
+    """
+    param = exc.param
+    name = (param.name or "") if param is not None else ""
+    msg = getattr(exc, "msg", None)
+    if not isinstance(msg, Msg):
+        msg = _click_msg(param, raw)
+    return InputError(name, msg) if name else UserError(msg)
+
+
+def _click_msg(param: click.Parameter | None, raw: str | None) -> Msg:
+    kind = param.type if param is not None else None
+    value = raw if raw is not None else ""
+    if isinstance(kind, click.Choice):
+        return Msg("not_choice", value=value, choices=", ".join(map(str, kind.choices)))
+    if isinstance(kind, click.types.IntParamType):
+        try:
+            found = int(value.strip())
+        except ValueError:
+            return Msg("not_integer", value=value)
+        low, high = getattr(kind, "min", None), getattr(kind, "max", None)
+        if low is not None and high is not None:
+            return Msg("range_bare", low=low, high=high, found=found)
+        if low is not None:
+            return Msg("at_least", low=low, found=found)
+    return Msg("bad_value", value=value)
+
+
+def usage_error(exc: click.UsageError) -> UserError:
+    """Click's own complaint about the form as a whole (an unknown or empty option)."""
+    if isinstance(exc, click.NoSuchOption):
+        return UserError(Msg("no_such_option", option=exc.option_name))
+    if isinstance(exc, click.MissingParameter) and exc.param is not None:
+        return InputError(exc.param.name or "", Msg("missing_value"))
+    return UserError(Msg("bad_form"))

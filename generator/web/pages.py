@@ -21,7 +21,7 @@ from markupsafe import Markup
 from generator.io.catalog import Catalog
 from generator.io.resources import templates_dir
 from generator.text.words import LANGS
-from generator.web.forms import Form, flag_of, make_form, name_of
+from generator.web.forms import Form, flag_of, make_form
 
 
 @dataclass(frozen=True)
@@ -60,11 +60,6 @@ class Page:
     def flag(self, name: str) -> str:
         """The CLI spelling of the command's parameter `name` (for the command line shown)."""
         return flag_of(_command(self.command), name)
-
-    def own_field(self, option: str | None) -> str | None:
-        """The page's own field an error's option concerns (the class list box), or None."""
-        name = name_of(_command(self.command), option) if option else None
-        return name if name in self.own_fields else None
 
 
 @cache

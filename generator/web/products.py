@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from generator.core.errors import Input, InputError, OptionError, UserError
+from generator.core.errors import InputError, Msg, UserError
 from generator.io.catalog import Catalog
 
 if TYPE_CHECKING:
@@ -45,11 +45,9 @@ class Result:
     pages: int = 0
     pngs: tuple[bytes, ...] = ()
     figures: dict[str, Any] = field(default_factory=dict)
-    warnings: tuple[str, ...] = ()
+    warnings: tuple[str | UserError, ...] = ()  # a line (maybe a `Note`), or about an input
     seed: int | None = None  # the seed the build used (drawn by the build when none was given)
-    error: str | None = None  # the message, as the CLI prints it after "error: "
-    error_option: str | None = None  # "--versions": the option it concerns
-    error_text: str | None = None  # the message without the "where" part
+    error: UserError | None = None  # what stopped it: the page says it in its language
 
 
 _CATALOG: Catalog | None = None  # per worker: the server's catalog (its command line only)
@@ -70,20 +68,7 @@ def run_job(job: Job) -> Result:
     try:
         return BUILDERS[job.product](job)
     except UserError as exc:
-        from generator.cli.options import option_for
-
-        option = None
-        if isinstance(exc, InputError):
-            option = option_for(exc.subject)
-        elif isinstance(exc.where, Input):  # a `where` that is an input, not a file position
-            option = option_for(str(exc.where))
-        elif isinstance(exc, OptionError):
-            option = exc.option
-        elif exc.where and exc.where.startswith("option "):
-            option = exc.where.removeprefix("option ")
-        where = f"option {option}" if option else exc.where
-        text = f"{where}: {exc.message}" if where else exc.message
-        return Result(error=text, error_option=option, error_text=exc.message)
+        return Result(error=exc)
 
 
 def preview_pngs(pdf: bytes, pages: int, dpi: int = PREVIEW_DPI) -> tuple[tuple[bytes, ...], int]:
@@ -114,11 +99,7 @@ def _finish(job: Job, built: Built, figures: dict[str, Any] | None = None) -> Re
     if job.action in roles:
         name = name.removesuffix(".pdf") + f"-{job.action}.pdf"
     pdf = render_pdf(document)
-    from generator.cli.options import user_message
-
-    # a warning about an input names its option, as on the command line
-    warnings = tuple(w if isinstance(w, str) else user_message(w) for w in built.warnings)
-    result = Result(filename=name, figures=figures or {}, warnings=warnings, seed=built.seed)
+    result = Result(filename=name, figures=figures or {}, warnings=built.warnings, seed=built.seed)
     if job.action == "preview":
         pngs, pages = preview_pngs(pdf, job.preview_pages)
         return replace(result, pngs=pngs, pages=pages)
@@ -239,7 +220,7 @@ def _coach(job: Job) -> Result:
     position = make_position(rules, p.get("filled", ""), None)
     rolls_left = p["rolls_left"]
     if not 0 <= rolls_left <= 2:
-        raise InputError("rolls_left", f"expected 0, 1 or 2, found {rolls_left}")
+        raise InputError("rolls_left", Msg("rolls_left", found=rolls_left))
     return Result(figures=advise(strategy_for(rules), position, dice, rolls_left).to_json())
 
 

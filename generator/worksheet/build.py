@@ -18,7 +18,7 @@ from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 
 from generator.core.built import Built, font_warnings
-from generator.core.errors import DoesNotFit, Input, InputError, UserError
+from generator.core.errors import DoesNotFit, Input, InputError, Msg, Note, UserError
 from generator.numbers.expr import SYMBOLS
 from generator.text.words import Templates, Texts, maths
 from generator.worksheet.difficulty import BRACKET_POINTS, FRACTION_POINTS, OP_POINTS
@@ -177,7 +177,7 @@ def with_large_print(roster: Roster | None, names: str | None) -> Roster | None:
     if names is None:
         return roster
     if roster is None:
-        raise InputError("large_print_for", "needs the class list (a file or names)")
+        raise InputError("large_print_for", Msg("needs_class_list"))
     return mark_large_print(roster, names)
 
 
@@ -186,13 +186,16 @@ def plan_worksheet(
 ) -> Worksheet:
     """Deal every version's problems, section by section (pure)."""
     if not 1 <= req.versions <= len(LETTERS):
-        raise InputError("versions", f"expected 1–{len(LETTERS)} versions, found {req.versions}")
-    if req.per_page is not None and not 1 <= req.per_page <= MAX_PER_PAGE:
-        raise InputError("per_page", f"expected 1–{MAX_PER_PAGE}, found {req.per_page}")
-    if req.per_page is not None and req.one_page:
         raise InputError(
-            "per_page", "one page per sheet decides the problems per page; ask for one of the two"
+            "versions",
+            Msg("range", low=1, high=len(LETTERS), noun="versions", found=req.versions),
         )
+    if req.per_page is not None and not 1 <= req.per_page <= MAX_PER_PAGE:
+        raise InputError(
+            "per_page", Msg("range_bare", low=1, high=MAX_PER_PAGE, found=req.per_page)
+        )
+    if req.per_page is not None and req.one_page:
+        raise InputError("per_page", Msg("per_page_and_one_page"))
     spec = inputs.spec
     roster = with_large_print(inputs.roster, req.large_print_for)
     sections = []
@@ -208,8 +211,7 @@ def plan_worksheet(
         except UserError as exc:
             if not taken:
                 raise
-            message = f"{exc.message} (besides those of the sections above)"
-            raise UserError(message, where=exc.where) from None
+            raise UserError(Msg("besides_above", what=exc.msg), where=exc.where) from None
         dealt = deal_section(pool, plan, req.versions, seed)
         taken.update(p.key for problems in dealt for p in problems)
         sections.append(
@@ -226,13 +228,12 @@ def plan_worksheet(
         title = t("default_title", family=only.family.name[req.lang], level=only.level.level)
     else:
         title = t("mixed_title")
-    warnings = list(roster.warnings) if roster else []
+    warnings: list[str] = list(roster.warnings) if roster else []
     if roster and len(roster.pupils) < req.versions:
         unused = ", ".join(LETTERS[len(roster.pupils) : req.versions])
-        warnings.append(
-            f"{len(roster.pupils)} names for {req.versions} versions: "
-            f"version {unused} is only in the key"
-        )
+        names = len(roster.pupils)
+        msg = Msg("names_for_versions", names=names, versions=req.versions, unused=unused)
+        warnings.append(Note(msg))
     return Worksheet(
         title=title,
         lang=req.lang,
@@ -258,9 +259,9 @@ def _tidy_option(text: str | None, subject: str) -> str:
         return ""
     tidy = " ".join(text.split())
     if any(unicodedata.category(ch) == "Cc" for ch in tidy):
-        raise InputError(subject, "contains a control character")
+        raise InputError(subject, Msg("control_character"))
     if len(tidy) > MAX_FIELD:
-        raise InputError(subject, f"{len(tidy)} characters (expected at most {MAX_FIELD})")
+        raise InputError(subject, Msg("too_long", length=len(tidy), most=MAX_FIELD))
     return tidy
 
 
@@ -507,20 +508,18 @@ def default_name(req: WorksheetRequest, ws: Worksheet) -> str:
 
 def _does_not_fit(exc: Any, req: WorksheetRequest) -> InputError:
     """The one-page / per-page message: what fits, and what to change."""
-    size = " in large print" if exc.large_print else ""
+    large = bool(exc.large_print)
     if req.one_page:
         return DoesNotFit(
             "one_page",
-            f"{exc.problems} problems need {exc.pages} pages{size} with writing lines of "
-            f"the minimum height; {exc.fit} fit on one page",
+            Msg("pages_needed", problems=exc.problems, pages=exc.pages, large=large, fit=exc.fit),
             exc.needed,
             exc.room,
             remedies=("problems",),
         )
     return DoesNotFit(
         "per_page",
-        f"{exc.problems} problems do not fit on one page{size} with writing lines of the "
-        f"minimum height; at most {exc.fit} do",
+        Msg("per_page_fit", problems=exc.problems, large=large, fit=exc.fit),
         exc.needed,
         exc.room,
     )
@@ -539,7 +538,7 @@ def build_worksheet(
     warnings: list[str | UserError] = [*ws.warnings, *font_warnings(printed)]
     separate_key = req.key_file is not None
     if separate_key and not req.key:
-        raise InputError("key", "there is no key to write without the key; ask for one of the two")
+        raise InputError("key", Msg("key_file_without_key"))
     _report(progress, "layout", 0, 1)
     key = answer_key(ws) if req.key else None
     pagination = Pagination(req.per_page, req.one_page, req.duplex)

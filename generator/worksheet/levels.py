@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from itertools import combinations_with_replacement
 from typing import Any
 
-from generator.core.errors import CatalogError, Input, UserError
+from generator.core.errors import CatalogError, Input, Msg, UserError
 from generator.core.fields import Fields, position
 from generator.core.problems import Problems, each, require_all
 from generator.numbers.rules import OPS, Rules
@@ -70,13 +70,11 @@ class Level:
     custom: bool = field(default=False, compare=False, hash=False)  # --ops / --targets
 
     @property
-    def label(self) -> str:
+    def label(self) -> Msg:
         """How messages name the level: "level 2 of 'koepfchen'" (with any changes)."""
-        text = f"level {self.level} of '{self.family}'"
-        if self.custom:
-            low, high = self.targets
-            text += f" with ops {self.rules.ops} and targets {low}-{high}"
-        return text
+        low, high = self.targets
+        ops = self.rules.ops if self.custom else ""
+        return Msg("level_label", level=self.level, family=self.family, ops=ops, low=low, high=high)
 
     def describe(self) -> dict[str, Any]:
         """Everything that decides the pool, as JSON (cache key and manifest)."""
@@ -115,8 +113,7 @@ class Family:
                 return level
         known = ", ".join(str(lv.level) for lv in self.levels)
         raise UserError(
-            f"unknown level {number} for family '{self.id}' (expected one of {known})",
-            where=where,
+            Msg("unknown_level", level=number, family=self.id, known=known), where=where
         )
 
 
@@ -256,13 +253,10 @@ def parse_targets(text: str) -> tuple[int, int]:
     except ValueError:
         numbers = []
     if len(numbers) not in (1, 2):
-        raise UserError(f"expected a range such as 1-20, found '{text}'", where=Input("targets"))
+        raise UserError(Msg("targets_range", found=text), where=Input("targets"))
     low, high = numbers[0], numbers[-1]
     if not 0 <= low <= high <= MAX_TARGET:
-        raise UserError(
-            f"expected 0 ≤ lowest ≤ highest ≤ {MAX_TARGET}, found '{text}'",
-            where=Input("targets"),
-        )
+        raise UserError(Msg("targets_order", most=MAX_TARGET, found=text), where=Input("targets"))
     return low, high
 
 
@@ -281,14 +275,12 @@ def customised(level: Level, ops: str | None, targets: str | None) -> Level:
                 ops=ops, division=rules.division, use_all=rules.use_all, allow_zero=rules.allow_zero
             )
         except UserError as exc:
-            raise UserError(exc.message, where=Input("ops")) from None
+            raise UserError(exc.msg, where=Input("ops")) from None
     bounds = parse_targets(targets) if targets is not None else level.targets
     pairs = len(level.numbers.multisets()) * (bounds[1] - bounds[0] + 1)
     if pairs > MAX_POOL_PAIRS:
         raise UserError(
-            f"{pairs} (numbers, target) pairs to check; at most {MAX_POOL_PAIRS} "
-            "(a narrower range)",
-            where=Input("targets"),
+            Msg("too_many_pairs", pairs=pairs, most=MAX_POOL_PAIRS), where=Input("targets")
         )
     focus = level.focus if level.focus is not None and level.focus.op in rules.ops else None
     return replace(level, rules=rules, targets=bounds, focus=focus, custom=True)

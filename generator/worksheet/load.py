@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.core.errors import CatalogError, Input, InputError, UserError
+from generator.core.errors import CatalogError, Input, InputError, Msg, UserError
 from generator.core.problems import Problems
 from generator.io.cache import DISK
 from generator.io.catalog import Catalog
@@ -33,12 +33,10 @@ def load_family(name: str, catalog: Catalog | None = None, where: str = Input("f
     path = catalog.path(f"{SUBDIR}/{name}.yaml") if "/" not in name else None
     if path is None:
         known = ", ".join(family_names(catalog))
-        raise UserError(f"unknown family '{name}' (expected one of {known})", where=where)
+        raise UserError(Msg("unknown_family", name=name, known=known), where=where)
     family = load_family_file(path, catalog.label(path))
     if family.id != name:
-        raise CatalogError(
-            f"the file says family '{family.id}', expected '{name}'", file=family.source
-        )
+        raise CatalogError(Msg("family_id", found=family.id, name=name), file=family.source)
     return family
 
 
@@ -60,9 +58,7 @@ def load_spec(name: str, catalog: Catalog | None = None) -> WorksheetSpec:
     if Path(name).is_file():
         return load_spec_file(Path(name), name)
     known = ", ".join(spec_names(catalog))
-    raise UserError(
-        f"no spec file '{name}' (expected a YAML file or one of: {known})", where=Input("spec")
-    )
+    raise UserError(Msg("no_spec", name=name, known=known), where=Input("spec"))
 
 
 def read_roster(path: str | Path) -> Roster:
@@ -70,14 +66,14 @@ def read_roster(path: str | Path) -> Roster:
     try:
         data = read_bytes(Path(path), str(path), MAX_BYTES)
     except UserError as exc:
-        raise UserError(f"{exc.where}: {exc.message}", where=Input("roster")) from None
+        raise UserError(Msg("at", where=exc.where, what=exc.msg), where=Input("roster")) from None
     return roster_from_bytes(data, str(path))
 
 
 def class_list(req: WorksheetRequest) -> Roster | None:
     """The pupils from `--roster` or `--names` (read at the edge)."""
     if req.roster is not None and req.names is not None:
-        raise InputError("names", "give the class either as a file or as names, not both")
+        raise InputError("names", Msg("roster_and_names"))
     if req.roster is not None:
         return read_roster(req.roster)
     if req.names is not None:

@@ -31,7 +31,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from generator.core.errors import Input, InputError, UserError
+from generator.core.errors import Input, InputError, Msg, Note, UserError
 
 MAX_NAMES = 500
 MAX_BYTES = 200_000
@@ -75,7 +75,7 @@ class Pupil:
 @dataclass(frozen=True)
 class Roster:
     pupils: tuple[Pupil, ...]
-    warnings: tuple[str, ...]
+    warnings: tuple[Note, ...]
 
 
 def decode(data: bytes, label: str) -> str:
@@ -84,19 +84,17 @@ def decode(data: bytes, label: str) -> str:
         try:
             return data.decode("utf-16")
         except UnicodeDecodeError as exc:
-            raise UserError(f"{label} is not valid UTF-16 text (byte {exc.start})") from None
+            raise UserError(Msg("not_utf16", label=label, byte=exc.start)) from None
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
         pass
     if data.count(0) > len(data) // 4:  # UTF-16 without a byte-order mark
-        raise UserError(f"{label} looks like UTF-16 without a byte-order mark; save it with one")
+        raise UserError(Msg("utf16_no_bom", label=label))
     try:
         return data.decode("cp1252")
     except UnicodeDecodeError as exc:
-        raise UserError(
-            f"{label} is neither UTF-8, UTF-16 nor Windows-1252 text (byte {exc.start})"
-        ) from None
+        raise UserError(Msg("not_text", label=label, byte=exc.start)) from None
 
 
 def _fold(cell: str) -> str:
@@ -135,9 +133,9 @@ class _Entry:
     klass: str = ""
 
 
-def _plain_entries(lines: Sequence[str], label: str) -> tuple[list[_Entry], list[str]]:
+def _plain_entries(lines: Sequence[str], label: str) -> tuple[list[_Entry], list[Note]]:
     entries: list[_Entry] = []
-    warnings: list[str] = []
+    warnings: list[Note] = []
     for number, raw in enumerate(lines, start=1):
         name = _tidy(raw)
         if not name:
@@ -145,10 +143,8 @@ def _plain_entries(lines: Sequence[str], label: str) -> tuple[list[_Entry], list
         if not entries and COLUMNS.get(_fold(name)) in ("name", "first", "last"):
             continue  # a one-column list with its header ("Name")
         if "," in name:
-            warnings.append(
-                f"{label}:{number}: '{name}' contains a comma and is printed as one name "
-                "(for a table, start the file with a header row such as Vorname,Nachname)"
-            )
+            what = Msg("comma_name", name=name)
+            warnings.append(Note(Msg("at_line", label=label, line=number, what=what)))
         entries.append(_Entry(name, number))
     return entries, warnings
 
@@ -175,15 +171,13 @@ def _table_entries(text: str, sep: str, label: str) -> list[_Entry]:
             if roles is None:
                 filled = [c for c in row if c.strip()]
                 if len(filled) > 1:
-                    raise UserError(
-                        f"{label}:{line}: a table without a header row (which column is the "
-                        "name?); start it with a header such as Vorname;Nachname;Klasse"
-                    )
+                    raise UserError(Msg("at_line", label=label, line=line, what=Msg("no_header")))
                 entries.append(_Entry(_tidy(filled[0]), line))
                 continue
             entries.append(_row_entry(row, roles, line, label))
     except csv.Error as exc:
-        raise UserError(f"{label}:{reader.line_num}: {exc}") from None
+        what = Msg("csv_error", reason=str(exc))
+        raise UserError(Msg("at_line", label=label, line=reader.line_num, what=what)) from None
     return [e for e in entries if e.name]
 
 
@@ -195,39 +189,39 @@ def _row_entry(row: Sequence[str], roles: dict[str, int], line: int, label: str)
     full = name or " ".join(part for part in (first, last) if part)
     large = _cell(row, roles.get("large")).casefold()
     if large not in YES | NO:
-        raise UserError(
-            f"{label}:{line}: large print '{large}' (expected x, ja, yes, 1 or an empty cell)"
-        )
+        what = Msg("large_print_cell", found=large)
+        raise UserError(Msg("at_line", label=label, line=line, what=what))
     return _Entry(full, line, large in YES, _cell(row, roles.get("class")))
 
 
 def _checked(entries: Sequence[_Entry], label: str, where: str) -> Roster:
     pupils: list[Pupil] = []
-    warnings: list[str] = []
+    warnings: list[Note] = []
     first_seen: dict[str, int] = {}
     for entry in entries:
-        prefix = f"{label}:{entry.line}" if entry.line else label
+
+        def at(what: Msg, line: int = entry.line) -> Msg:
+            return Msg("at_line", label=label, line=line, what=what)
+
         name = entry.name
         if any(unicodedata.category(ch) == "Cc" for ch in name):
-            raise UserError(f"{prefix}: the name contains a control character", where=where)
+            raise UserError(at(Msg("name_control_character")), where=where)
         if len(name) > MAX_NAME_LENGTH:
-            raise UserError(
-                f"{prefix}: a name of {len(name)} characters (expected at most {MAX_NAME_LENGTH})",
-                where=where,
-            )
+            too_long = Msg("name_too_long", length=len(name), most=MAX_NAME_LENGTH)
+            raise UserError(at(too_long), where=where)
         folded = name.casefold()
         if folded in first_seen:
             first = first_seen[folded]
-            again = f"first on line {first}" if entry.line else f"name {first}"
-            warnings.append(f"{prefix}: '{name}' appears again ({again}); both get a sheet")
+            again = Msg("name_again", name=name, first=first, on_line=bool(entry.line))
+            warnings.append(Note(at(again)))
         else:
             first_seen[folded] = entry.line or len(pupils) + 1
         pupils.append(Pupil(name, entry.line, entry.large_print, entry.klass))
     if not pupils:
-        raise UserError(f"{label} has no names (expected one name per line)", where=where)
+        raise UserError(Msg("no_names", label=label), where=where)
     if len(pupils) > MAX_NAMES:
         raise UserError(
-            f"{label} has {len(pupils)} names (expected at most {MAX_NAMES})", where=where
+            Msg("too_many_names", label=label, names=len(pupils), most=MAX_NAMES), where=where
         )
     return Roster(tuple(pupils), tuple(warnings))
 
@@ -244,7 +238,7 @@ def parse_roster(text: str, label: str) -> Roster:
         else:
             entries, warnings = _table_entries(text, sep, label), []
     except UserError as exc:
-        raise UserError(exc.message, where=where) from None
+        raise UserError(exc.msg, where=where) from None
     roster = _checked(entries, label, where)
     return Roster(roster.pupils, tuple(warnings) + roster.warnings)
 
@@ -253,11 +247,11 @@ def roster_from_bytes(data: bytes, label: str) -> Roster:
     """The roster in `data` (a file's bytes, e.g. uploaded); `label` names it in messages."""
     where = Input("roster")
     if len(data) > MAX_BYTES:
-        raise UserError(f"{label} is larger than {MAX_BYTES} bytes", where=where)
+        raise UserError(Msg("roster_too_large", label=label, most=MAX_BYTES), where=where)
     try:
         text = decode(data, label)
     except UserError as exc:
-        raise UserError(exc.message, where=where) from None
+        raise UserError(exc.msg, where=where) from None
     return parse_roster(text, label)
 
 
@@ -265,7 +259,7 @@ def names_roster(names: str) -> Roster:
     """The pupils of `--names "Anna, Ben, Cem"` (comma-separated; an empty name is an error)."""
     parts = [_tidy(part) for part in names.split(",")]
     if any(not part for part in parts):
-        raise InputError("names", f"an empty name in '{names}' (expected names between commas)")
+        raise InputError("names", Msg("empty_name_in", names=names))
     entries = [_Entry(part, 0) for part in parts]
     return _checked(entries, "names", Input("names"))
 
@@ -279,12 +273,9 @@ def _matches(pupils: Sequence[Pupil], wanted: str) -> list[int]:
     found = [i for i, p in enumerate(pupils) if p.name.split()[0].casefold() == folded]
     full = sorted({pupils[i].name for i in found})
     if len(full) > 1:
-        raise InputError(
-            "large_print_for",
-            f"'{wanted}' could be {' or '.join(full)}; give the full name",
-        )
+        raise InputError("large_print_for", Msg("ambiguous_name", name=wanted, full=full))
     if not found:
-        raise InputError("large_print_for", f"'{wanted}' is not in the class list")
+        raise InputError("large_print_for", Msg("not_in_class_list", name=wanted))
     return found
 
 
@@ -296,7 +287,7 @@ def mark_large_print(roster: Roster, names: str) -> Roster:
     """
     wanted = [_tidy(part) for part in names.split(",") if part.strip()]
     if not wanted:
-        raise InputError("large_print_for", "no names given (expected names between commas)")
+        raise InputError("large_print_for", Msg("no_names_given"))
     chosen = {i for name in wanted for i in _matches(roster.pupils, name)}
     pupils = tuple(
         Pupil(p.name, p.line, True, p.klass) if i in chosen else p

@@ -31,7 +31,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from generator.core.errors import UserError
+from generator.core.errors import Msg, UserError
 from generator.worksheet.difficulty import Difficulty
 from generator.worksheet.pool import Candidate, Pool, ProblemKey
 
@@ -137,40 +137,36 @@ def plan_section(
     level = pool.level
     name = level.label
     if problems < 1:
-        raise UserError(f"expected at least 1 problem, found {problems}", where=where["problems"])
+        raise UserError(Msg("at_least_problem", found=problems), where=where["problems"])
     if impossible < 0:
-        raise UserError(f"expected 0 or more, found {impossible}", where=where["impossible"])
+        raise UserError(Msg("zero_or_more", found=impossible), where=where["impossible"])
     if impossible > problems:
         raise UserError(
-            f"{impossible} impossible problems but only {problems} problems "
-            f"(expected at most {problems})",
+            Msg("too_many_impossible", impossible=impossible, problems=problems),
             where=where["impossible"],
         )
     if not 1 <= versions <= MAX_VERSIONS:
         raise UserError(
-            f"expected 1–{MAX_VERSIONS} versions (A–Z), found {versions}", where=where["versions"]
+            Msg("range", low=1, high=MAX_VERSIONS, noun="versions (A–Z)", found=versions),
+            where=where["versions"],
         )
     solvable = problems - impossible
     most = max_solvable(pool)
     if solvable > most:
-        extra = f" with {impossible} impossible ones" if impossible else ""
         raise UserError(
-            f"{name} can supply at most {most} different solvable problems, "
-            f"found {problems} problems{extra}",
+            Msg("pool_solvable", level=name, most=most, problems=problems, impossible=impossible),
             where=where["problems"],
         )
     if impossible > len(pool.impossible):
         raise UserError(
-            f"{name} can supply at most {len(pool.impossible)} different impossible problems, "
-            f"found {impossible}",
+            Msg("pool_impossible", level=name, most=len(pool.impossible), found=impossible),
             where=where["impossible"],
         )
     focus, rest = _groups(pool)
     n_focus = _focus_slots(pool, solvable)
     if versions > 1 and (n_focus, solvable - n_focus) == (len(focus), len(rest)) and solvable:
         raise UserError(
-            f"{name} has exactly {solvable} solvable problems, so {versions} versions would be "
-            f"the same (expected at most {solvable - 1} problems)",
+            Msg("versions_same", level=name, solvable=solvable, versions=versions),
             where=where["problems"],
         )
     focus_profile, focus_disjoint = _profile(focus, n_focus, versions)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator.core.errors import CatalogError, Input, UserError
+from generator.core.errors import CatalogError, Input, Msg, UserError
 from generator.core.fields import Fields
 
 SPEC_DIR = "worksheet/specs"
@@ -59,7 +59,8 @@ def single_section(family: str, level: int, problems: int, impossible: int) -> W
     }
     if not 1 <= problems <= MAX_PROBLEMS:
         raise UserError(
-            f"expected 1–{MAX_PROBLEMS} problems, found {problems}", where=where["problems"]
+            Msg("range", low=1, high=MAX_PROBLEMS, noun="problems", found=problems),
+            where=where["problems"],
         )
     return WorksheetSpec(None, (SectionSpec(family, level, problems, impossible, None, where),))
 
@@ -95,6 +96,6 @@ def parse_spec(data: Any, label: str) -> WorksheetSpec:
     spec = WorksheetSpec(title, tuple(sections), label)
     if spec.problems > MAX_PROBLEMS:
         raise CatalogError(
-            f"{spec.problems} problems in all (expected at most {MAX_PROBLEMS})", file=label
+            Msg("problems_in_all", problems=spec.problems, most=MAX_PROBLEMS), file=label
         )
     return spec
