@@ -43,11 +43,11 @@ def init_command(folder: str, games: tuple[str, ...], force: bool) -> None:
     """Write commented copies of the shipped catalog and templates into DIR."""
     from pathlib import Path
 
-    from generator.core.errors import UserError
+    from generator.core.errors import Msg, UserError
     from generator.io.starter import AlreadyThere, write_starter
 
     try:
         files = write_starter(Path(folder), games, force, NOTE)
     except AlreadyThere as exc:
-        raise UserError(f"{exc.message} (use --force to overwrite them)", where=exc.where) from None
+        raise UserError(Msg("use_force", message=exc.msg), where=exc.where) from None
     click.echo(f"wrote {len(files)} files into {folder}; use them with --catalog {folder}")

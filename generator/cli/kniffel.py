@@ -183,9 +183,9 @@ def advise(
     dice = parse_roll((roll, *more_dice))
     position = make_position(ruleset, filled, upper)
     if not 0 <= rolls_left <= 2:
-        from generator.core.errors import OptionError
+        from generator.core.errors import Msg, OptionError
 
-        raise OptionError("--rolls-left", f"expected 0, 1 or 2, found {rolls_left}")
+        raise OptionError("--rolls-left", Msg("rolls_left", found=rolls_left))
     advice = make_advice(_strategy(rules, joker), position, dice, rolls_left)
     if as_json:
         echo_json(advice.to_json())

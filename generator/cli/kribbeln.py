@@ -345,9 +345,9 @@ def simulate(
     from generator.kribbeln.playtest import format_result
 
     if pages_file and block_file:
-        from generator.core.errors import OptionError
+        from generator.core.errors import Msg, OptionError
 
-        raise OptionError("--block", "give --pages FILE or --block FILE, not both")
+        raise OptionError("--block", Msg("give_pages_file_block"))
     result, warnings = run(
         players,
         games,

@@ -13,7 +13,7 @@ from typing import IO, TYPE_CHECKING, Any
 import click
 
 from generator.cli.options import echo_json, json_option
-from generator.core.errors import OptionError, UserError
+from generator.core.errors import Msg, OptionError, UserError
 
 if TYPE_CHECKING:
     from generator.numbers.rules import Rules
@@ -47,11 +47,11 @@ def _rules(ops: str, division: str, use_all: bool = False) -> Rules:
     from generator.numbers.rules import Rules
 
     if not ops.strip():
-        raise OptionError("--ops", "expected some of + - * /, found nothing")
+        raise OptionError("--ops", Msg("expected_some_found_nothing"))
     try:
         return Rules(ops=ops, division=division, use_all=use_all)  # type: ignore[arg-type]
     except UserError as exc:
-        raise OptionError("--ops", exc.message) from None
+        raise OptionError("--ops", exc.msg) from None
 
 
 def _number_tokens(ctx: click.Context, tokens: Sequence[str]) -> None:
@@ -107,11 +107,9 @@ def solve(
     rules = _rules(ops, division, use_all)
     if batch is not None:
         if numbers_:
-            raise UserError(
-                "not with --batch (the numbers come from the file)", where="argument NUMBERS"
-            )
+            raise UserError(Msg("batch_numbers_come_from"), where="argument NUMBERS")
         if target is not None:
-            raise OptionError("--target", "not with --batch (each line names its target)")
+            raise OptionError("--target", Msg("batch_each_line_names"))
         _solve_batch(ctx, batch, rules, all_solutions)
         return
 
@@ -119,7 +117,7 @@ def solve(
     from generator.numbers.report import format_solve
 
     if target is None:
-        raise OptionError("--target", "expected the number to make, found nothing")
+        raise OptionError("--target", Msg("expected_number_make_found"))
     given = parse_numbers(numbers_, where="argument NUMBERS")
     record = solve_record(
         Puzzle(given, parse_target(target, where="option --target")), rules, all_solutions
@@ -143,7 +141,7 @@ def _solve_batch(ctx: click.Context, lines: IO[str], rules: Rules, all_solutions
             click.echo(json.dumps(record, sort_keys=True, ensure_ascii=False))
     except UnicodeDecodeError:
         # the lines before were answered already; the rest cannot be read
-        raise OptionError("--batch", "expected UTF-8 text, found bytes that are not") from None
+        raise OptionError("--batch", Msg("expected_utf_text_found")) from None
     if failed:
         ctx.exit(2)
 

@@ -15,7 +15,7 @@ from typing import Any
 import click
 
 from generator import __version__
-from generator.core.errors import UserError
+from generator.core.errors import Msg, UserError
 
 # command name → "module:attribute"; each module imports only click at load time
 COMMANDS = {
@@ -169,7 +169,7 @@ def check_arguments(args: list[str]) -> None:
         except UnicodeEncodeError as exc:
             byte = ord(arg[exc.start]) & 0xFF
             raise UserError(
-                f"byte 0x{byte:02x} is not UTF-8 text; use UTF-8 for names and file names",
+                Msg("byte_x_utf_text", byte=f"{byte:02x}"),
                 where=f"argument {number}",
             ) from None
 

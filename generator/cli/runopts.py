@@ -42,9 +42,9 @@ def _set(name: str) -> Callable[[click.Context, click.Parameter, Any], None]:
         from pathlib import Path
 
         if name == "catalog" and not Path(value).is_dir():
-            from generator.core.errors import OptionError
+            from generator.core.errors import Msg, OptionError
 
-            raise OptionError("--catalog", f"'{value}' is not a folder")
+            raise OptionError("--catalog", Msg("not_a_folder", path=value))
         if name == "png":
             from generator.io.writer import check_folder
 

@@ -28,17 +28,14 @@ def serve(host: str, port: int, catalog: str | None, open_browser: bool, workers
     import os
     from pathlib import Path
 
-    from generator.core.errors import UserError
+    from generator.core.errors import Msg, UserError
 
     try:
         import uvicorn
 
         from generator.web.app import Settings, create_app
     except ImportError as exc:
-        raise UserError(
-            f"the web page needs the 'web' extra ({exc.name} is missing): "
-            "pip install 'dicesheets[web]', or run make serve"
-        ) from None
+        raise UserError(Msg("web_page_needs_web", name=exc.name)) from None
     if host not in LOOPBACK:
         click.echo(
             f"dicesheets: warning: listening on {host}: the page is reachable from other "

@@ -129,16 +129,14 @@ def worksheet(
     Each version (A, B, …) has its own problems with the same difficulty profile;
     the answer key lists the simplest solution and how many solutions each has.
     """
-    from generator.core.errors import OptionError
+    from generator.core.errors import Msg, OptionError
     from generator.worksheet.build import WorksheetRequest, build_worksheet
     from generator.worksheet.load import load_worksheet
 
     if spec is not None:
         for name in SINGLE_SECTION:
             if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE:
-                raise OptionError(
-                    f"--{name}", "the spec names the sections; leave out --" + name + " with --spec"
-                )
+                raise OptionError(f"--{name}", Msg("spec_names_sections_leave", name=name))
     seed, drawn = fresh_seed(seed)
     req = WorksheetRequest(
         family=family.lower(),

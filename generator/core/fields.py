@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from generator.core.errors import CatalogError, shown
+from generator.core.errors import CatalogError, Msg, shown
 from generator.text.langs import LANGS
 
 # every id that can reach a file name (rule sets, profiles, families): one safe pattern
@@ -67,7 +67,7 @@ class Fields:
         if not isinstance(data, dict):
             line, col = getattr(data, "line", None), getattr(data, "column", None)
             raise CatalogError(
-                f"{context or 'document'}: expected a mapping, found {_kind(data)}",
+                Msg("expected_mapping_found", value=context or "document", kind=_kind(data)),
                 file=self.file,
                 line=line,
                 column=col,
@@ -84,7 +84,7 @@ class Fields:
         at = f"{self.file}:{line}:{column}" if line else self.file
         return f"{at} ({self._label(key)})"
 
-    def error(self, key: Any, message: str) -> CatalogError:
+    def error(self, key: Any, message: Msg | str) -> CatalogError:
         line, col = self.position(key)
         return CatalogError(message, file=self.file, line=line, column=col)
 
@@ -96,13 +96,13 @@ class Fields:
         if key not in self.data:
             if default is not self._MISSING:
                 return default
-            raise self.error(None, f"missing key '{self._label(key)}'")
+            raise self.error(None, Msg("missing_key", key=self._label(key)))
         value = self.data[key]
         kinds = kind if isinstance(kind, tuple) else (kind,)
         if (isinstance(value, bool) and bool not in kinds) or not isinstance(value, kinds):
             names = " or ".join(_type_name(k) for k in kinds)
             raise self.error(
-                key, f"key '{self._label(key)}': expected {names}, found {_kind(value)}"
+                key, Msg("key_expected_found", key=self._label(key), names=names, kind=_kind(value))
             )
         return value
 
@@ -111,7 +111,13 @@ class Fields:
         if not low <= value <= high:
             raise self.error(
                 key,
-                f"key '{self._label(key)}': expected a whole number {low}–{high}, found {value}",
+                Msg(
+                    "key_expected_whole_number",
+                    key=self._label(key),
+                    low=low,
+                    high=high,
+                    value=value,
+                ),
             )
         return value
 
@@ -121,8 +127,7 @@ class Fields:
         if not ID_PATTERN.fullmatch(value):
             raise self.error(
                 key,
-                f"key '{self._label(key)}': expected an id of 1–40 lower-case letters, digits, "
-                f"'-' and '_' (starting with a letter or digit), found '{shown(value)}'",
+                Msg("key_expected_id_lower", key=self._label(key), value=shown(value)),
             )
         return value
 
@@ -131,7 +136,12 @@ class Fields:
         if value not in choices:
             raise self.error(
                 key,
-                f"key '{self._label(key)}': expected one of {', '.join(choices)}, found '{value}'",
+                Msg(
+                    "key_expected_one_found",
+                    key=self._label(key),
+                    choices=", ".join(choices),
+                    value=value,
+                ),
             )
         return value
 
@@ -145,7 +155,7 @@ class Fields:
             sub.unknown_keys(set(LANGS))
             return sub.lang_texts()
         if not value.strip():
-            raise self.error(key, f"key '{self._label(key)}': expected a text, found nothing")
+            raise self.error(key, Msg("key_expected_text_found", key=self._label(key)))
         return dict.fromkeys(LANGS, value)
 
     def lang_texts(self) -> dict[str, str]:
@@ -153,7 +163,7 @@ class Fields:
         texts = {lang: self.get(lang, str) for lang in LANGS}
         for lang, text in texts.items():
             if not text.strip():
-                raise self.error(lang, f"key '{self._label(lang)}': expected a text, found nothing")
+                raise self.error(lang, Msg("key_expected_text_found", key=self._label(lang)))
         return texts
 
     def unknown_keys(self, allowed: set[str]) -> None:
@@ -161,7 +171,7 @@ class Fields:
             if key not in allowed:
                 expected = ", ".join(sorted(allowed))
                 raise self.error(
-                    key, f"unknown key '{self._label(key)}' (expected one of {expected})"
+                    key, Msg("unknown_key_expected_one", key=self._label(key), expected=expected)
                 )
 
 

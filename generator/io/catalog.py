@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator.core.errors import CatalogError, InputError
+from generator.core.errors import CatalogError, InputError, Msg
 from generator.io.resources import catalog_dir
 
 if TYPE_CHECKING:
@@ -32,7 +32,7 @@ class Catalog:
         if user_dir is None:
             return cls((shipped,))
         if not user_dir.is_dir():
-            raise InputError("catalog", f"'{user_dir}' is not a folder")
+            raise InputError("catalog", Msg("not_a_folder", path=user_dir))
         return cls((user_dir, shipped))
 
     def templates(self) -> Templates:
@@ -80,7 +80,7 @@ def inside(path: Path, folder: Path) -> bool:
 def confined_error(path: Path) -> CatalogError:
     """The error for a file that lies outside its catalog folder (a link or `..`)."""
     return CatalogError(
-        "is a link (or a path) out of the catalog folder; copy the file into the folder",
+        Msg("link_path_out_catalog"),
         file=str(path),
     )
 
@@ -99,10 +99,10 @@ def find_file(
     if file is not None:
         path = Path(file)
         if not path.is_file():
-            raise InputError(subject, f"'{file}' is not a file")
+            raise InputError(subject, Msg("not_a_file", path=file))
         return path, file
     catalog = catalog or Catalog.default()
     found = catalog.path(relative)
     if found is None:
-        raise CatalogError(f"the {what} is missing", file=f"task_catalog/{relative}")
+        raise CatalogError(Msg("the_x_is_missing", what=what), file=f"task_catalog/{relative}")
     return found, catalog.label(found)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from generator.core.errors import InputError, UserError
+from generator.core.errors import InputError, Msg, UserError
 from generator.io.writer import write_files_atomic
 
 MIN_DPI, MAX_DPI = 20, 600
@@ -19,9 +19,9 @@ def pdf_to_png(
     import pypdfium2 as pdfium
 
     if not MIN_DPI <= dpi <= MAX_DPI:
-        raise InputError("dpi", f"expected {MIN_DPI}–{MAX_DPI}, found {dpi}")
+        raise InputError("dpi", Msg("range_bare", low=MIN_DPI, high=MAX_DPI, found=dpi))
     if folder.exists() and not folder.is_dir():
-        raise InputError("png", f"'{folder}' is not a folder")
+        raise InputError("png", Msg("not_a_folder", path=folder))
     if stem is None:
         assert isinstance(pdf, Path), "PDF bytes need a stem"
         stem = pdf.stem
@@ -29,7 +29,7 @@ def pdf_to_png(
         document = pdfium.PdfDocument(pdf if isinstance(pdf, bytes) else str(pdf))
     except (pdfium.PdfiumError, OSError) as exc:
         where = str(pdf) if isinstance(pdf, Path) else stem
-        raise UserError(f"cannot open as PDF: {exc}", where=where) from None
+        raise UserError(Msg("cannot_open_pdf", exc=exc), where=where) from None
     files: list[tuple[Path, bytes]] = []
     try:
         digits = max(1, len(str(len(document))))

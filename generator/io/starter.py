@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from generator.core.errors import Input, UserError, shown
+from generator.core.errors import Input, Msg, UserError, shown
 from generator.io.resources import catalog_dir, rules_file, templates_dir
 from generator.io.writer import write_files_atomic
 
@@ -58,11 +58,9 @@ def write_starter(
     games = list(games) or list(GAMES)
     for game in games:
         if game not in GAMES:
-            raise UserError(
-                f"expected one of {', '.join(GAMES)}, found '{game}'", where=Input("game")
-            )
+            raise UserError(Msg("one_of", known=", ".join(GAMES), found=game), where=Input("game"))
     if folder.exists() and not folder.is_dir():
-        raise UserError(f"'{shown(folder)}' is a file, expected a folder", where=Input("folder"))
+        raise UserError(Msg("file_expected_folder", folder=shown(folder)), where=Input("folder"))
     pairs = starter_files(games)
     present = [rel for _, rel in pairs if (folder / rel).exists() or (folder / rel).is_symlink()]
     if present and not force:
@@ -77,7 +75,7 @@ def write_starter(
             inside = folder / parent
             if parent != Path(".") and (inside.is_symlink() or inside.is_file()):
                 raise UserError(
-                    f"'{shown(inside)}' is a link or a file, expected a folder",
+                    Msg("link_file_expected_folder", inside=shown(inside)),
                     where=Input("folder"),
                 )
     files = [(folder / rel, source.read_bytes()) for source, rel in pairs]

@@ -10,7 +10,7 @@ import os
 import stat
 from pathlib import Path
 
-from generator.core.errors import CatalogError, os_error
+from generator.core.errors import CatalogError, Msg, os_error
 
 
 def read_bytes(path: Path, name: str, max_bytes: int) -> bytes:
@@ -19,19 +19,17 @@ def read_bytes(path: Path, name: str, max_bytes: int) -> bytes:
         info = os.stat(path)
         if not stat.S_ISREG(info.st_mode):
             kind = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file"
-            raise CatalogError(f"cannot read: {kind}", file=name)
+            raise CatalogError(Msg("cannot_read", kind=kind), file=name)
         if info.st_size > max_bytes:
-            raise CatalogError(f"file is larger than {max_bytes:,} bytes", file=name)
+            raise CatalogError(Msg("file_larger_bytes", max_bytes=f"{max_bytes:,}"), file=name)
         with open(path, "rb") as handle:
             data = handle.read(max_bytes + 1)
     except OSError as exc:
-        raise CatalogError(f"cannot read: {os_error(exc).message}", file=name) from None
+        raise CatalogError(Msg("cannot_read", kind=os_error(exc).msg), file=name) from None
     except ValueError:  # a NUL in the path
-        raise CatalogError(
-            "cannot read: the file name contains a NUL character", file=name
-        ) from None
+        raise CatalogError(Msg("cannot_read_file_name"), file=name) from None
     if len(data) > max_bytes:  # it grew while we looked
-        raise CatalogError(f"file is larger than {max_bytes:,} bytes", file=name)
+        raise CatalogError(Msg("file_larger_bytes", max_bytes=f"{max_bytes:,}"), file=name)
     return data
 
 
@@ -41,4 +39,6 @@ def read_text(path: Path, name: str, max_bytes: int, advice: str = "save it as U
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise CatalogError(f"not UTF-8 text (byte {exc.start}); {advice}", file=name) from None
+        raise CatalogError(
+            Msg("utf_text_byte", start=exc.start, advice=advice), file=name
+        ) from None

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from generator import __version__
-from generator.core.errors import InputError, os_error, shown
+from generator.core.errors import InputError, Msg, os_error, shown
 from generator.io import signals
 
 if TYPE_CHECKING:
@@ -39,9 +39,9 @@ def check_folder(folder: Path, role: str) -> None:
     while not existing.exists() and existing != existing.parent:
         existing = existing.parent
     if not existing.is_dir():
-        raise InputError(role, f"'{shown(existing)}' is not a folder")
+        raise InputError(role, Msg("not_a_folder", path=shown(existing)))
     if not os.access(existing, os.W_OK | os.X_OK):
-        raise InputError(role, f"folder '{shown(existing)}' is not writable")
+        raise InputError(role, Msg("folder_writable", existing=shown(existing)))
 
 
 def resolve_out(out: str | Path | None, default_name: str, role: str = "pdf") -> Path:
@@ -51,7 +51,7 @@ def resolve_out(out: str | Path | None, default_name: str, role: str = "pdf") ->
     """
     if not SAFE_FILE_NAME.fullmatch(default_name):
         # every id that reaches a name is checked where it is read; this is the last guard
-        raise InputError(role, f"unsafe output file name '{shown(default_name)}'")
+        raise InputError(role, Msg("unsafe_output_file_name", default_name=shown(default_name)))
     path = Path(out) if out is not None else DEFAULT_OUT
     as_dir = path.is_dir() or str(out).endswith(("/", os.sep)) or out is None or not path.suffix
     target = path / default_name if as_dir else path
@@ -59,11 +59,9 @@ def resolve_out(out: str | Path | None, default_name: str, role: str = "pdf") ->
     # name alike (--out, --key-file); check now that it can be
     check_folder(target.parent, role)
     if target.is_dir():
-        raise InputError(role, f"'{shown(target)}' is a folder, expected a file name")
+        raise InputError(role, Msg("folder_expected_file_name", target=shown(target)))
     if manifest_path(target) == target:
-        raise InputError(
-            role, f"'{shown(target)}' is the name of the manifest beside the PDF; use a .pdf name"
-        )
+        raise InputError(role, Msg("name_manifest_beside_pdf", target=shown(target)))
     return target
 
 
@@ -90,8 +88,7 @@ def check_distinct(paths: Iterable[Path], role: str = "pdf") -> None:
         if key in seen:
             raise InputError(
                 role,
-                f"'{shown(path)}' would be written twice (a PDF, its .json manifest and an "
-                "answer key need different names)",
+                Msg("would_written_twice_pdf", path=shown(path)),
             )
         seen[key] = path
 

@@ -21,7 +21,7 @@ from yaml.reader import Reader
 from yaml.resolver import Resolver
 from yaml.scanner import Scanner
 
-from generator.core.errors import CatalogError, shown
+from generator.core.errors import CatalogError, Msg, shown
 from generator.core.fields import LocDict, LocList
 
 MAX_BYTES = 2_000_000
@@ -75,7 +75,7 @@ class _Checks(Composer):
             if self.alias_count > MAX_ALIASES:
                 event = self.peek_event()
                 raise CatalogError(
-                    f"more than {MAX_ALIASES} YAML aliases; refusing a possible alias bomb",
+                    Msg("more_yaml_aliases_refusing", max_aliases=MAX_ALIASES),
                     file=self.file,
                     line=event.start_mark.line + 1,
                     column=event.start_mark.column + 1,
@@ -84,7 +84,7 @@ class _Checks(Composer):
         if depth > MAX_DEPTH:
             event = self.peek_event()
             raise CatalogError(
-                f"nesting deeper than {MAX_DEPTH} levels",
+                Msg("nesting_deeper_levels", max_depth=MAX_DEPTH),
                 file=self.file,
                 line=event.start_mark.line + 1,
                 column=event.start_mark.column + 1,
@@ -147,12 +147,12 @@ def _construct_mapping(loader: Any, node: yaml.MappingNode) -> LocDict:
         except TypeError:
             line, col = _pos(key_node)
             raise CatalogError(
-                "a mapping key must be a plain value", file=loader.file, line=line, column=col
+                Msg("mapping_key_must_plain"), file=loader.file, line=line, column=col
             ) from None
         if key in result:
             line, col = _pos(key_node)
             raise CatalogError(
-                f"key '{key}' appears twice", file=loader.file, line=line, column=col
+                Msg("key_appears_twice", key=key), file=loader.file, line=line, column=col
             )
         result[key] = loader.construct_object(value_node, deep=True)
         result.key_pos[key] = _pos(key_node)
@@ -172,7 +172,7 @@ def _construct_text(loader: Any, node: yaml.ScalarNode) -> str:
     if bad := _CONTROL_IN_TEXT.search(value):
         line, col = _pos(node)
         raise CatalogError(
-            f"control character U+{ord(bad.group()):04X} in a text value",
+            Msg("control_character_u_text", code=f"{ord(bad.group()):04X}"),
             file=loader.file,
             line=line,
             column=col,
@@ -212,8 +212,7 @@ def _document(loader: Any, file: str) -> Any:
     if _expanded_size(node) > MAX_NODES:
         line, col = _pos(node)
         raise CatalogError(
-            f"more than {MAX_NODES} values once aliases are expanded; refusing a possible "
-            "alias bomb",
+            Msg("more_values_once_aliases", max_nodes=MAX_NODES),
             file=file,
             line=line,
             column=col,
@@ -229,7 +228,7 @@ _Constructor.add_constructor("tag:yaml.org,2002:str", _construct_text)
 def load_text(text: str, file: str) -> Any:
     """Parse YAML text; `file` is the name used in messages."""
     if len(text) > MAX_BYTES:
-        raise CatalogError(f"file is larger than {MAX_BYTES} bytes", file=file)
+        raise CatalogError(Msg("file_larger_bytes", max_bytes=MAX_BYTES), file=file)
     if _loader_class(text) is not _Loader:
         fast = _FastLoader(text, file)
         try:
@@ -258,14 +257,17 @@ def load_text(text: str, file: str) -> Any:
         mark = exc.problem_mark or exc.context_mark
         problem = shown(exc.problem or "YAML syntax error", 200)
         if mark is None:
-            raise CatalogError(f"invalid YAML: {problem}", file=file) from None
+            raise CatalogError(Msg("invalid_yaml", problem=problem), file=file) from None
         raise CatalogError(
-            f"invalid YAML: {problem}", file=file, line=mark.line + 1, column=mark.column + 1
+            Msg("invalid_yaml", problem=problem),
+            file=file,
+            line=mark.line + 1,
+            column=mark.column + 1,
         ) from None
     except yaml.YAMLError as exc:
-        raise CatalogError(f"invalid YAML: {shown(exc, 200)}", file=file) from None
+        raise CatalogError(Msg("invalid_yaml", problem=shown(exc, 200)), file=file) from None
     except RecursionError:
-        raise CatalogError(f"nesting deeper than {MAX_DEPTH} levels", file=file) from None
+        raise CatalogError(Msg("nesting_deeper_levels", max_depth=MAX_DEPTH), file=file) from None
     finally:
         if loader is not None:
             loader.dispose()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator.core.errors import DoesNotFit
+from generator.core.errors import DoesNotFit, Msg
 from generator.kniffel.block import BlockRow, BlockSpec, block_rows, block_words
 from generator.render.fonts import fit_size, text_width
 from generator.render.primitives import (
@@ -96,8 +96,13 @@ def geometry(spec: BlockSpec, paper: str, landscape: bool, per_page: str) -> Blo
             needed = (count * min_block_width(spec.games) + (count - 1) * GAP) / MM
             raise DoesNotFit(
                 "per_page",
-                f"{count} blocks of {spec.games} games need {needed:.0f} mm, "
-                f"the page has {usable_w / MM:.0f} mm",
+                Msg(
+                    "blocks_games_need_mm",
+                    count=count,
+                    games=spec.games,
+                    needed=f"{needed:.0f}",
+                    usable_w=f"{usable_w / MM:.0f}",
+                ),
                 needed,
                 usable_w / MM,
                 ("landscape", "games"),
@@ -105,7 +110,7 @@ def geometry(spec: BlockSpec, paper: str, landscape: bool, per_page: str) -> Blo
     if min_block_width(spec.games) > usable_w:
         raise DoesNotFit(
             "games",
-            f"{spec.games} game columns do not fit across the page",
+            Msg("game_columns_do_fit", games=spec.games),
             min_block_width(spec.games) / MM,
             usable_w / MM,
             ("landscape",),
@@ -120,7 +125,7 @@ def geometry(spec: BlockSpec, paper: str, landscape: bool, per_page: str) -> Blo
         needed = 2 * MARGIN + TITLE_H + FOOTER_H + (n_rows + 1) * MIN_ROW_H
         raise DoesNotFit(
             "paper",
-            f"the block does not fit the page height with {MIN_ROW_H / MM:.0f} mm boxes",
+            Msg("block_does_fit_page", min_row_h=f"{MIN_ROW_H / MM:.0f}"),
             needed / MM,
             page_h / MM,
         )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from generator.core.errors import DoesNotFit
+from generator.core.errors import DoesNotFit, Msg
 from generator.kniffel.oddscard import OddsCard, share_ticks
 from generator.render.flow import (
     ColumnBreak,
@@ -93,7 +93,7 @@ def table_size(card: OddsCard, width: float) -> float:
     while (total := table_width(card, size)) > width:
         size -= 0.25
         if size < MIN_TABLE_SIZE:
-            message = "the odds table does not fit the page width"
+            message = Msg("odds_table_does_not_fit")
             raise DoesNotFit("paper", message, total / MM, width / MM)
     return size
 
@@ -205,7 +205,7 @@ def _histogram(card: OddsCard, frame: Cursor, theme: Theme) -> list[Item]:
     bottom = frame.bottom + footer_room + axis_label_h
     chart_h = top - bottom
     if chart_h < MIN_CHART_H:
-        message = "the histogram does not fit on the page"
+        message = Msg("histogram_does_not_fit")
         raise DoesNotFit("paper", message, MIN_CHART_H / MM, max(0.0, chart_h) / MM)
     items.append(Text(frame.left, top + 4, w["axis_share"], tick_size, False, "left", GREY))
     scale = max(t for t, _ in ticks) if ticks else max(hist.counts) / hist.games
@@ -308,7 +308,7 @@ def layout_odds(card: OddsCard, paper: str, landscape: bool) -> Document:
     try:
         (items,) = flow_story(story, frame, odds_theme(title_size))
     except Overflow as full:
-        message = "the odds card does not fit the page height"
+        message = Msg("odds_card_does_not_fit")
         available = frame.top - frame.bottom
         needed = available - full.room + full.needed  # at least: what is placed and what is not
         raise DoesNotFit("paper", message, needed / MM, available / MM) from None

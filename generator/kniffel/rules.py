@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from generator.core.errors import CatalogError
+from generator.core.errors import CatalogError, Msg
 from generator.core.fields import Fields, position
 from generator.core.problems import Problems, each, require_all
 from generator.text.langs import LANGS
@@ -88,7 +88,7 @@ def _box(data: object, file: str, index: int) -> Box:
         score=f.int_in("score", 0, 1000) if kind in ("full_house", "straight", "yahtzee") else 0,
     )
     if (cat.kind == "upper") != (cat.section == "upper"):
-        raise f.error("section", f"categories[{index}]: kind '{kind}' belongs in the other section")
+        raise f.error("section", Msg("categories_kind_belongs_other", index=index, kind=kind))
     return cat
 
 
@@ -107,10 +107,10 @@ def parse_rules(data: Any, label: str, problems: Problems | None = None) -> Rule
         if cid in ids[:i]:
             line, col = position(raw, i)
             raise CatalogError(
-                f"category id '{cid}' appears twice", file=label, line=line, column=col
+                Msg("category_id_appears_twice", cid=cid), file=label, line=line, column=col
             )
     if not boxes:
-        raise f.error("categories", "expected at least one category")
+        raise f.error("categories", Msg("expected_least_one_category"))
     rules = RuleSet(
         id=f.ident("id"),
         name=f.texts("name"),
@@ -123,5 +123,5 @@ def parse_rules(data: Any, label: str, problems: Problems | None = None) -> Rule
         source=label,
     )
     if rules.joker != "none" and rules.yahtzee_box is None:
-        raise f.error("joker", "a joker needs a category of kind 'yahtzee'")
+        raise f.error("joker", Msg("joker_needs_category_kind"))
     return rules

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from generator.core.errors import CatalogError, UserError
+from generator.core.errors import CatalogError, Msg, UserError
 from generator.core.fields import Fields
 from generator.kniffel.rules import RuleSet
 from generator.kniffel.scoring import Totals, possible_scores, totals
@@ -78,24 +78,26 @@ def _game(data: Any, rules: RuleSet, file: str, where: str) -> GameCheck:
         if str(key).casefold() in ("yahtzee_bonus", "bonus_ticks"):
             ticks = f.int_in(key, 0, 12)
             if not rules.has_yahtzee_bonus and ticks:
-                raise f.error(key, f"{where}: rule set '{rules.id}' has no extra bonus")
+                raise f.error(key, Msg("rule_set_has_extra", where=where, id=rules.id))
             continue
         try:
             cat = rules.box(str(key))
         except KeyError:
             known = ", ".join(c.id for c in rules.boxes)
-            raise f.error(key, f"{where}: unknown box '{key}' (expected one of {known})") from None
+            raise f.error(
+                key, Msg("unknown_box_expected_one", where=where, key=key, known=known)
+            ) from None
         if cat.id in filled:
-            raise f.error(key, f"{where}: box '{cat.id}' is filled twice")
+            raise f.error(key, Msg("box_filled_twice", where=where, id=cat.id))
         value = f.get(key, int)
         if value not in possible_scores(cat, rules):
             raise f.error(
-                key, f"{where}: {value} is not a possible score for '{cat.label[rules.lang]}'"
+                key, Msg("possible_score", where=where, value=value, label=cat.label[rules.lang])
             )
         filled[cat.id] = value
     missing = [c.id for c in rules.boxes if c.id not in filled]
     if missing:
-        raise f.error(None, f"{where}: boxes not filled: {', '.join(missing)}")
+        raise f.error(None, Msg("boxes_filled", where=where, missing=", ".join(missing)))
     return GameCheck(filled, ticks, totals(filled, rules, ticks))
 
 
@@ -109,27 +111,27 @@ def check_score(data: Any, file: str, rules_for: Callable[[str], RuleSet]) -> Sc
     try:
         rules = rules_for(f.get("rules", str, "kniffel"))
     except UserError as exc:
-        raise f.error("rules", exc.message) from None
+        raise f.error("rules", exc.msg) from None
     players_raw = f.get("players", list)
     if not players_raw:
-        raise f.error("players", "expected at least one player")
+        raise f.error("players", Msg("expected_least_one_player"))
     players = []
     for i, entry in enumerate(players_raw):
         pf = Fields(entry, file, f"players[{i}]")
         pf.unknown_keys({"name", "games"})
         name = pf.get("name", str).strip()
         if not name:
-            raise pf.error("name", f"players[{i}].name is empty")
+            raise pf.error("name", Msg("players_name_empty", i=i))
         games_raw = pf.get("games", list)
         if not games_raw:
-            raise pf.error("games", f"players[{i}].games: expected at least one game")
+            raise pf.error("games", Msg("players_games_expected_least", i=i))
         games = tuple(
             _game(g, rules, file, f"{name}, game {j + 1}") for j, g in enumerate(games_raw)
         )
         players.append(PlayerCheck(name, games, sum(g.totals.grand_total for g in games)))
     names = [p.name for p in players]
     if len(set(names)) != len(names):
-        raise CatalogError("two players have the same name", file=file)
+        raise CatalogError(Msg("two_players_have_same"), file=file)
     best = max(p.total for p in players)
     winners = tuple(p.name for p in players if p.total == best)
     return ScoreCheck(rules.id, tuple(players), winners, best)

@@ -9,6 +9,7 @@ expected game length of a sampled board) is left to the sampler.
 
 from __future__ import annotations
 
+from generator.core.errors import Msg
 from generator.koepfchen.profile import Profile, reachable
 
 EPS = 1e-9
@@ -53,16 +54,25 @@ def check_feasible(profile: Profile) -> None:
     if odds[best][1] < bal.p_min - EPS:
         raise profile.error(
             "balance.p_min",
-            f"no target in the range reaches {profile.rolls}-roll odds {bal.p_min:g}; "
-            f"the best is target {best} with {odds[best][1]:.3f}",
+            Msg(
+                "target_range_reaches_roll",
+                rolls=profile.rolls,
+                p_min=f"{bal.p_min:g}",
+                best=best,
+                odds=f"{odds[best][1]:.3f}",
+            ),
         )
     if bal.curve is not None:
         for band in (bal.curve.start, bal.curve.end):
             if band[1] < bal.p_min - EPS:
                 raise profile.error(
                     "balance.curve",
-                    f"the band {band[0]:g}–{band[1]:g} lies below balance.p_min {bal.p_min:g}: "
-                    "contradictory constraints",
+                    Msg(
+                        "band_lies_below_balance",
+                        band=f"{band[0]:g}",
+                        band2=f"{band[1]:g}",
+                        p_min=f"{bal.p_min:g}",
+                    ),
                 )
     candidates = field_candidates(profile)
     for k, options in enumerate(candidates, 1):
@@ -71,8 +81,15 @@ def check_feasible(profile: Profile) -> None:
             near = min(pool, key=lambda t: (max(lo - odds[t][1], odds[t][1] - hi), t))
             raise profile.error(
                 "balance.curve",
-                f"field {k} needs odds {lo:.3f}–{hi:.3f} and ≥ p_min {bal.p_min:g}, no target "
-                f"has them (closest: target {near} with {odds[near][1]:.3f})",
+                Msg(
+                    "field_needs_odds_p",
+                    k=k,
+                    lo=f"{lo:.3f}",
+                    hi=f"{hi:.3f}",
+                    p_min=f"{bal.p_min:g}",
+                    near=near,
+                    odds=f"{odds[near][1]:.3f}",
+                ),
             )
     _check_window(profile, candidates)
     _check_spread(profile, candidates)
@@ -86,27 +103,40 @@ def _check_reach(profile: Profile) -> None:
         if missing is not None:
             raise profile.error(
                 "track.length",
-                f"field {missing} would show {missing}, which {_dice_text(profile)} "
-                f"cannot make: a target range the dice cannot reach",
+                Msg("field_would_show_which", missing=missing, dice_text=_dice_text(profile)),
             )
         return
     if profile.target_max > top:
         raise profile.error(
             "targets.max",
-            f"{_dice_text(profile)} make at most {top}; the range "
-            f"{profile.target_min}–{profile.target_max} goes beyond what the dice can reach",
+            Msg(
+                "make_most_range_goes",
+                dice_text=_dice_text(profile),
+                top=top,
+                target_min=profile.target_min,
+                target_max=profile.target_max,
+            ),
         )
     if profile.target_min < bottom:
         raise profile.error(
             "targets.min",
-            f"{_dice_text(profile)} make nothing below {bottom}; the range "
-            f"{profile.target_min}–{profile.target_max} starts below what the dice can reach",
+            Msg(
+                "make_nothing_below_range",
+                dice_text=_dice_text(profile),
+                bottom=bottom,
+                target_min=profile.target_min,
+                target_max=profile.target_max,
+            ),
         )
     if not profile.pool():
         raise profile.error(
             "targets",
-            f"{_dice_text(profile)} can make no target of this kind in "
-            f"{profile.target_min}–{profile.target_max}",
+            Msg(
+                "can_make_target_this",
+                dice_text=_dice_text(profile),
+                target_min=profile.target_min,
+                target_max=profile.target_max,
+            ),
         )
 
 
@@ -116,7 +146,7 @@ def _check_fixed(profile: Profile) -> None:
     violations = check_board(profile, list(range(1, profile.length + 1)))
     if violations:
         v = violations[0]
-        raise profile.error(v.key, f"the fixed board breaks it: {v.message}")
+        raise profile.error(v.key, Msg("fixed_board_breaks", message=v.message))
 
 
 def _check_window(profile: Profile, candidates: tuple[tuple[int, ...], ...]) -> None:
@@ -127,8 +157,13 @@ def _check_window(profile: Profile, candidates: tuple[tuple[int, ...], ...]) -> 
         if len(union) < w:
             raise profile.error(
                 "balance.no_repeat_window",
-                f"fields {start + 1}–{start + w} need {w} different targets, but only "
-                f"{len(union)} meet p_min and the curve there: contradictory constraints",
+                Msg(
+                    "fields_need_different_targets",
+                    start=start + 1,
+                    start2=start + w,
+                    w=w,
+                    n_union=len(union),
+                ),
             )
 
 
@@ -141,21 +176,30 @@ def _check_spread(profile: Profile, candidates: tuple[tuple[int, ...], ...]) -> 
     if spread.bins > width:
         raise profile.error(
             "balance.spread.bins",
-            f"{spread.bins} slices of a range of {width} targets leave some slice empty",
+            Msg("slices_range_targets_leave", bins=spread.bins, width=width),
         )
     if spread.bins * spread.min_per_bin > n:
         raise profile.error(
             "balance.spread.min_per_bin",
-            f"{spread.bins} slices × {spread.min_per_bin} fields need "
-            f"{spread.bins * spread.min_per_bin} fields, the track has {n}: "
-            "contradictory constraints",
+            Msg(
+                "slices_fields_need_fields",
+                bins=spread.bins,
+                min_per_bin=spread.min_per_bin,
+                bins2=spread.bins * spread.min_per_bin,
+                n=n,
+            ),
         )
     usable = set().union(*candidates)
     if spread.max_uses and len(usable) * spread.max_uses < n:
         raise profile.error(
             "balance.spread.max_uses",
-            f"{len(usable)} usable targets × {spread.max_uses} uses cover only "
-            f"{len(usable) * spread.max_uses} of {n} fields: contradictory constraints",
+            Msg(
+                "usable_targets_uses_cover",
+                n_usable=len(usable),
+                max_uses=spread.max_uses,
+                n_usable2=len(usable) * spread.max_uses,
+                n=n,
+            ),
         )
     for b in range(spread.bins):
         first, last = profile.bin_range(b)
@@ -165,6 +209,11 @@ def _check_spread(profile: Profile, candidates: tuple[tuple[int, ...], ...]) -> 
         if room < spread.min_per_bin:
             raise profile.error(
                 "balance.spread.min_per_bin",
-                f"targets {first}–{last} can stand on at most {room} fields under p_min and the "
-                f"curve, min_per_bin asks for {spread.min_per_bin}: contradictory constraints",
+                Msg(
+                    "targets_can_stand_most",
+                    first=first,
+                    last=last,
+                    room=room,
+                    min_per_bin=spread.min_per_bin,
+                ),
             )

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Protocol
 
-from generator.core.errors import DoesNotFit
+from generator.core.errors import DoesNotFit, Msg
 from generator.koepfchen.pages import BoardView
 from generator.render.flow import (
     BulletStyle,
@@ -166,8 +166,7 @@ def board_geometry(n_cells: int, paper: str, landscape: bool) -> BoardGeometry:
     if size < MIN_CELL:
         raise DoesNotFit(
             "paper",
-            f"a track of {n_cells - 1} fields does not fit two pages with "
-            f"{MIN_CELL / MM:.0f} mm fields",
+            Msg("track_fields_does_fit", n_cells=n_cells - 1, min_cell=f"{MIN_CELL / MM:.0f}"),
             MIN_CELL / MM,
             size / MM,
             ("landscape",),

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from generator.core.errors import CatalogError, UserError
+from generator.core.errors import CatalogError, Msg, UserError
 from generator.core.fields import Fields, position
 from generator.numbers.rules import DIVISIONS, Rules
 
@@ -113,13 +113,15 @@ class Profile:
         """True when the board is not sampled (field k shows k)."""
         return self.target_kind == "index"
 
-    def error(self, key: str, message: str) -> CatalogError:
+    def error(self, key: str, message: Msg | str) -> CatalogError:
         """A CatalogError at the position of `key` (a dotted path such as 'balance.p_min')."""
         probe = key
         while probe and probe not in self.positions:
             probe = probe.rpartition(".")[0]
         line, column = self.positions.get(probe, (None, None))
-        return CatalogError(f"{key}: {message}", file=self.source, line=line, column=column)
+        return CatalogError(
+            Msg("at", where=key, what=message), file=self.source, line=line, column=column
+        )
 
     def pool(self) -> tuple[int, ...]:
         """Every target the profile may print: its kind, inside the range, makeable by a roll."""
@@ -212,7 +214,7 @@ class _Reader:
         value = self.f.get(key, (int, float), default)
         if not 0 <= value <= 1:
             raise self.f.error(
-                key, f"key '{self.path(key)}': expected a probability 0–1, found {value}"
+                key, Msg("key_expected_probability_found", key=self.path(key), value=value)
             )
         return float(value)
 
@@ -220,14 +222,14 @@ class _Reader:
         value = self.f.get(key, (int, float))
         if not 0 < value < 1e6:
             raise self.f.error(
-                key, f"key '{self.path(key)}': expected a positive number, found {value}"
+                key, Msg("key_expected_positive_number", key=self.path(key), value=value)
             )
         return float(value)
 
     def pair(self, key: str, kind: str) -> tuple[Any, Any]:
         raw = self.f.get(key, list)
         if len(raw) != 2:
-            raise self.f.error(key, f"key '{self.path(key)}': expected two numbers [low, high]")
+            raise self.f.error(key, Msg("key_expected_two_numbers", key=self.path(key)))
         values = []
         for i, v in enumerate(raw):
             ok = isinstance(v, int) if kind == "int" else isinstance(v, (int, float))
@@ -235,7 +237,7 @@ class _Reader:
                 line, col = position(raw, i)
                 wanted = "whole numbers" if kind == "int" else "numbers"
                 raise CatalogError(
-                    f"key '{self.path(key)}': expected {wanted}, found {v!r}",
+                    Msg("key_expected_found_value", key=self.path(key), wanted=wanted, v=f"{v!r}"),
                     file=self.f.file,
                     line=line,
                     column=col,
@@ -243,7 +245,9 @@ class _Reader:
             values.append(v)
         low, high = values
         if low > high:
-            raise self.f.error(key, f"key '{self.path(key)}': low {low} is above high {high}")
+            raise self.f.error(
+                key, Msg("key_low_above_high", key=self.path(key), low=low, high=high)
+            )
         return low, high
 
     def texts(self, key: str) -> dict[str, str]:
@@ -275,8 +279,7 @@ def parse_profile(data: Any, label: str) -> Profile:
     if not 1 <= length <= MAX_TRACK:
         raise track.f.error(
             "length",
-            f"key 'track.length': a track needs 1–{MAX_TRACK} fields after the start, "
-            f"found {length}",
+            Msg("key_track_length_track", max_track=MAX_TRACK, length=length),
         )
     dice = top.sub("dice", {})
     assert dice is not None
@@ -289,7 +292,7 @@ def parse_profile(data: Any, label: str) -> Profile:
 
         check_dice(n_dice, faces, rolls)
     except UserError as exc:
-        raise dice.f.error("count", f"key 'dice': {exc.message}") from None
+        raise dice.f.error("count", Msg("key_dice", message=exc.msg)) from None
     rules_r = top.sub("rules", {})
     assert rules_r is not None
     rules_r.f.unknown_keys({"ops", "division"})
@@ -297,7 +300,7 @@ def parse_profile(data: Any, label: str) -> Profile:
     try:
         rules = Rules(ops=rules_r.f.get("ops", str, "+-*/"), division=division)  # type: ignore[arg-type]
     except UserError as exc:
-        raise rules_r.f.error("ops", f"key 'rules.ops': {exc.message}") from None
+        raise rules_r.f.error("ops", Msg("key_rules_ops", message=exc.msg)) from None
 
     kind, t_min, t_max, factors = _targets(top, length)
     balance = _balance(top, length)
@@ -306,7 +309,7 @@ def parse_profile(data: Any, label: str) -> Profile:
     marks.f.unknown_keys({"show", "easy", "hard"})
     easy, hard = marks.prob("easy", 0.9), marks.prob("hard", 0.6)
     if hard > easy:
-        raise marks.f.error("hard", f"key 'marks.hard': {hard} is above marks.easy {easy}")
+        raise marks.f.error("hard", Msg("key_marks_hard_above", hard=hard, easy=easy))
     key = top.sub("key", {})
     assert key is not None
     key.f.unknown_keys({"hardest"})
@@ -341,27 +344,25 @@ def parse_profile(data: Any, label: str) -> Profile:
 def _targets(top: _Reader, length: int) -> tuple[str, int, int, tuple[int, int] | None]:
     targets = top.sub("targets")
     if targets is None:
-        raise top.f.error(None, "missing key 'targets'")
+        raise top.f.error(None, Msg("missing_key_targets"))
     targets.f.unknown_keys({"kind", "min", "max", "factors"})
     kind = targets.f.choice("kind", TARGET_KINDS)
     if kind == "index":
         for key in ("min", "max", "factors"):
             if targets.has(key):
-                raise targets.f.error(
-                    key, f"key 'targets.{key}': kind 'index' prints k on field k, drop this key"
-                )
+                raise targets.f.error(key, Msg("key_targets_kind_index", key=key))
         return kind, 1, length, None
     t_min = targets.f.int_in("min", 0, MAX_TARGET)
     t_max = targets.f.int_in("max", 0, MAX_TARGET)
     if t_min > t_max:
-        raise targets.f.error("min", f"key 'targets.min': {t_min} is above targets.max {t_max}")
+        raise targets.f.error("min", Msg("key_targets_min_above", t_min=t_min, t_max=t_max))
     factors = None
     if kind == "products":
         factors = targets.pair("factors", "int")
         if factors[0] < 0 or factors[1] > 100:
-            raise targets.f.error("factors", "key 'targets.factors': expected factors 0–100")
+            raise targets.f.error("factors", Msg("key_targets_factors_expected"))
     elif targets.has("factors"):
-        raise targets.f.error("factors", "key 'targets.factors': only kind 'products' has factors")
+        raise targets.f.error("factors", Msg("key_targets_factors_only"))
     return kind, t_min, t_max, factors
 
 
@@ -371,9 +372,7 @@ def _balance(top: _Reader, length: int) -> Balance:
     bal.f.unknown_keys({"p_min", "no_repeat_window", "curve", "spread", "game_length"})
     p_min = bal.prob("p_min", 0.05)
     if p_min <= 0:
-        raise bal.f.error(
-            "p_min", "key 'balance.p_min': must be above 0, or a field could never be left"
-        )
+        raise bal.f.error("p_min", Msg("key_balance_p_min"))
     window = bal.f.int_in("no_repeat_window", 1, MAX_TRACK + 1, DEFAULT_WINDOW)
     curve = None
     if (c := bal.sub("curve")) is not None:
@@ -389,12 +388,11 @@ def _balance(top: _Reader, length: int) -> Balance:
             if curve.end[1] > curve.start[1] or curve.end[0] > curve.start[0]:
                 raise c.f.error(
                     "end",
-                    "key 'balance.curve.end': a rising curve ends harder (lower odds) "
-                    "than it starts",
+                    Msg("key_balance_curve_end"),
                 )
         for band in (curve.start, curve.end):
             if band[0] < 0 or band[1] > 1:
-                raise c.f.error("kind", "key 'balance.curve': bands are probabilities 0–1")
+                raise c.f.error("kind", Msg("key_balance_curve_bands"))
     spread = None
     if (s := bal.sub("spread")) is not None:
         s.f.unknown_keys({"bins", "min_per_bin", "max_uses"})
@@ -410,7 +408,10 @@ def _balance(top: _Reader, length: int) -> Balance:
         if game_length.min > game_length.max:
             raise g.f.error(
                 "min",
-                f"key 'balance.game_length.min': {game_length.min:g} turns is above "
-                f"game_length.max {game_length.max:g}",
+                Msg(
+                    "key_balance_game_length",
+                    min=f"{game_length.min:g}",
+                    max=f"{game_length.max:g}",
+                ),
             )
     return Balance(p_min, window, curve, spread, game_length)

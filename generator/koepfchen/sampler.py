@@ -24,6 +24,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 
+from generator.core.errors import Msg
 from generator.koepfchen.analysis import expected_turns
 from generator.koepfchen.board import Board, check_board, make_board
 from generator.koepfchen.feasibility import field_candidates
@@ -79,8 +80,13 @@ def sample_board(profile: Profile, seed: int) -> Board:
     wanted = f" (window {window.min:g}–{window.max:g} turns)" if window else ""
     raise profile.error(
         closest.key,
-        f"no board meets this constraint{wanted if closest.key == 'balance.game_length' else ''}"
-        f" for seed {seed} after {RESTARTS} tries; {closest.text}",
+        Msg(
+            "no_board_meets",
+            value=wanted if closest.key == "balance.game_length" else "",
+            seed=seed,
+            restarts=RESTARTS,
+            text=closest.text,
+        ),
     )
 
 

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator.core.errors import CatalogError
+from generator.core.errors import CatalogError, Msg
 from generator.core.fields import Fields, position
 from generator.kribbeln.dice import SUBDIR
 from generator.kribbeln.tasks import FAMILIES
@@ -44,7 +44,7 @@ class Balance:
     source: str = "defaults"
     positions: dict[str, tuple[int, int]] = field(default_factory=dict, compare=False, repr=False)
 
-    def error(self, key: str, message: str) -> CatalogError:
+    def error(self, key: str, message: Msg | str) -> CatalogError:
         """A CatalogError pointing at the line of `key` in the balance file."""
         line, column = self.positions.get(key, (None, None))
         return CatalogError(message, file=self.source, line=line, column=column)
@@ -97,7 +97,16 @@ class Violation:
 def _number(f: Fields, key: str, low: float, high: float, default: float) -> float:
     value = float(f.get(key, (int, float), default))
     if not low <= value <= high:
-        raise f.error(key, f"key '{key}': expected a number {low:g}–{high:g}, found {value:g}")
+        raise f.error(
+            key,
+            Msg(
+                "key_expected_number_found",
+                key=key,
+                low=f"{low:g}",
+                high=f"{high:g}",
+                value=f"{value:g}",
+            ),
+        )
     return value
 
 
@@ -123,16 +132,16 @@ def parse_balance(data: Any, label: str) -> Balance:
     p_min = _number(f, "p_min", 0.0, 1.0, d.p_min)
     p_max = _number(f, "p_max", 0.0, 1.0, d.p_max)
     if p_min > p_max:
-        raise f.error("p_max", f"key 'p_max': {p_max:g} is below p_min {p_min:g}")
+        raise f.error("p_max", Msg("key_p_max_below", p_max=f"{p_max:g}", p_min=f"{p_min:g}"))
     families = f.get("families", list, list(d.families))
     for fam in families:
         if fam not in FAMILIES:
             raise f.error(
                 "families",
-                f"key 'families': unknown family {fam!r} (expected some of {', '.join(FAMILIES)})",
+                Msg("key_families_unknown_family", fam=f"{fam!r}", families=", ".join(FAMILIES)),
             )
     if len(set(families)) != len(families):
-        raise f.error("families", "key 'families': a family is listed twice")
+        raise f.error("families", Msg("key_families_family_listed"))
     stars = f.get("stars", list, list(d.stars))
     if (
         len(stars) != 2
@@ -141,7 +150,7 @@ def parse_balance(data: Any, label: str) -> Balance:
     ):
         raise f.error(
             "stars",
-            "key 'stars': expected two p_success limits, high then low, e.g. [0.85, 0.70]",
+            Msg("key_stars_expected_two"),
         )
     attempts, seconds = d.attempts, d.seconds
     if "search" in f.data:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from generator.core.errors import CatalogError, shown
+from generator.core.errors import CatalogError, Msg, shown
 from generator.core.fields import Fields, position
 from generator.kribbeln.balance import AREAS, TASKS_PER_AREA, TASKS_PER_SHEET
 from generator.kribbeln.tasks import Task, TaskCatalog
@@ -71,7 +71,12 @@ def sheets_from_ids(
     for s, sheet_ids in enumerate(ids, start=1):
         if len(sheet_ids) != TASKS_PER_SHEET:
             raise CatalogError(
-                f"sheet {s}: expected {TASKS_PER_SHEET} task ids, found {len(sheet_ids)}",
+                Msg(
+                    "sheet_expected_task_ids",
+                    s=s,
+                    tasks_per_sheet=TASKS_PER_SHEET,
+                    n_sheet_ids=len(sheet_ids),
+                ),
                 file=where,
             )
         tasks = []
@@ -80,7 +85,7 @@ def sheets_from_ids(
                 tasks.append(catalog.task(str(task_id)))
             except KeyError:
                 raise CatalogError(
-                    f"sheet {s}: no task '{task_id}' in {catalog.source}", file=where
+                    Msg("sheet_task", s=s, task_id=task_id, source=catalog.source), file=where
                 ) from None
         sheets.append(Sheet(s, tuple(tasks)))
     return sheets
@@ -96,13 +101,13 @@ def parse_pages(data: Any, file: str, catalog: TaskCatalog) -> list[Sheet]:
     f.unknown_keys({"sheets"})
     raw = f.get("sheets", list)
     if not raw:
-        raise f.error("sheets", "sheets: expected at least one sheet")
+        raise f.error("sheets", Msg("sheets_expected_least_one"))
     sheets = []
     for s, item in enumerate(raw):
         line, col = position(raw, s)
         if not isinstance(item, list) or len(item) != TASKS_PER_SHEET:
             raise CatalogError(
-                f"sheets[{s}]: expected a list of {TASKS_PER_SHEET} task ids (row order)",
+                Msg("sheets_expected_list_task", s=s, tasks_per_sheet=TASKS_PER_SHEET),
                 file=file,
                 line=line,
                 column=col,
@@ -110,7 +115,7 @@ def parse_pages(data: Any, file: str, catalog: TaskCatalog) -> list[Sheet]:
         for task_id in item:
             if not isinstance(task_id, str):
                 raise CatalogError(
-                    f"sheets[{s}]: expected task ids, found {task_id!r}",
+                    Msg("sheets_expected_task_ids", s=s, task_id=f"{task_id!r}"),
                     file=file,
                     line=line,
                     column=col,
@@ -119,7 +124,7 @@ def parse_pages(data: Any, file: str, catalog: TaskCatalog) -> list[Sheet]:
                 catalog.task(task_id)
             except KeyError:
                 raise CatalogError(
-                    f"sheets[{s}]: no task '{task_id}' in {catalog.source}",
+                    Msg("sheets_task", s=s, task_id=task_id, source=catalog.source),
                     file=file,
                     line=line,
                     column=col,
@@ -135,17 +140,15 @@ def manifest_sheets(text: str, file: str, catalog: TaskCatalog) -> list[Sheet]:
         contents = data["contents"]
         if contents.get("kind") != "kribbeln-block":
             raise CatalogError(
-                f"not a Kribbeln block manifest (kind '{shown(contents.get('kind'))}')", file=file
+                Msg("kribbeln_block_manifest_kind", get=shown(contents.get("kind"))), file=file
             )
         ids = [[t["id"] for t in sheet["tasks"]] for sheet in contents["sheets"]]
     except json.JSONDecodeError as exc:
-        raise CatalogError(f"not JSON: {exc.msg}", file=file, line=exc.lineno) from None
+        raise CatalogError(Msg("not_json", msg=exc.msg), file=file, line=exc.lineno) from None
     except RecursionError:
-        raise CatalogError("not a Kribbeln block manifest (nested too deeply)", file=file) from None
+        raise CatalogError(Msg("kribbeln_block_manifest_nested"), file=file) from None
     except (KeyError, TypeError, AttributeError):
-        raise CatalogError(
-            "not a Kribbeln block manifest (expected contents.sheets[].tasks[].id)", file=file
-        ) from None
+        raise CatalogError(Msg("kribbeln_block_manifest_expected"), file=file) from None
     if not ids:
-        raise CatalogError("the manifest lists no sheets", file=file)
+        raise CatalogError(Msg("manifest_lists_sheets"), file=file)
     return sheets_from_ids(ids, catalog, where=file)

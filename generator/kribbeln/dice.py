@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from generator.core.errors import CatalogError
+from generator.core.errors import CatalogError, Msg
 from generator.core.fields import Fields, LocList, position
 from generator.core.problems import Problems, each, require_all
 from generator.text.words import LANGS
@@ -103,14 +103,14 @@ def _color(color_id: object, data: object, colors: Fields) -> Color:
     if not isinstance(color_id, str) or not _COLOR_ID.fullmatch(color_id):
         raise colors.error(
             color_id,
-            f"colors: color id {color_id!r} must be a lower-case word (letters, digits, _)",
+            Msg("colors_color_id_must", color_id=f"{color_id!r}"),
         )
     f = Fields(data, colors.file, f"colors.{color_id}")
     f.unknown_keys({*LANGS, "rgb", "symbol", "pattern"})
     name = f.lang_texts()
     rgb = f.get("rgb", str)
     if not _RGB.fullmatch(rgb):
-        raise f.error("rgb", f"key 'colors.{color_id}.rgb': expected '#rrggbb', found '{rgb}'")
+        raise f.error("rgb", Msg("key_colors_rgb_expected", color_id=color_id, rgb=rgb))
     return Color(
         id=color_id,
         name=name,
@@ -165,18 +165,17 @@ def _die(
     if not isinstance(data, dict):
         line, col = position(dice, index)
         raise CatalogError(
-            f"{label}: expected a mapping value 1–6 → color", file=file, line=line, column=col
+            Msg("expected_mapping_value_color", label=label), file=file, line=line, column=col
         )
     f = Fields(data, file, label)
     for key in data:
         if isinstance(key, bool) or key not in VALUES:
-            raise f.error(key, f"{label}: key '{key}' is not a die value (expected 1–6)")
+            raise f.error(key, Msg("key_die_value_expected", label=label, key=key))
     missing = [v for v in VALUES if v not in data]
     if missing:
         line, col = position(dice, index)
         raise CatalogError(
-            f"{label}: missing value {', '.join(map(str, missing))} "
-            "(every die shows the values 1–6)",
+            Msg("missing_value_every_die", label=label, missing=", ".join(map(str, missing))),
             file=file,
             line=line,
             column=col,
@@ -187,14 +186,18 @@ def _die(
         if not isinstance(color, str) or color not in colors:
             raise f.error(
                 v,
-                f"{label}: key '{v}': unknown color {color!r} "
-                f"(expected one of {', '.join(colors)})",
+                Msg(
+                    "key_unknown_color_expected",
+                    label=label,
+                    v=v,
+                    color=f"{color!r}",
+                    colors=", ".join(colors),
+                ),
             )
         if color in seen:
             raise f.error(
                 v,
-                f"{label}: key '{v}': color '{color}' repeated (also on value {seen[color]}); "
-                "every die shows six different colors",
+                Msg("key_color_repeated_also", label=label, v=v, color=color, seen=seen[color]),
             )
         seen[color] = v
     return tuple(data[v] for v in VALUES)
@@ -218,7 +221,9 @@ def parse_dice(
     colors = each(raw_colors.items(), lambda _, pair: _color(pair[0], pair[1], colors_f), problems)
     require_all(colors, raw_colors, label)
     if len(colors) != N_COLORS:
-        raise top.error("colors", f"colors: expected {N_COLORS} colors, found {len(colors)}")
+        raise top.error(
+            "colors", Msg("colors_expected_colors_found", n_colors=N_COLORS, n_colors2=len(colors))
+        )
     for attr in ("symbol", "pattern"):
         used: dict[str, str] = {}
         for c in colors:
@@ -228,15 +233,18 @@ def parse_dice(
             if value in used:
                 raise colors_f.error(
                     c.id,
-                    f"key 'colors.{c.id}.{attr}': '{value}' is also the {attr} of "
-                    f"'{used[value]}' (colors must be told apart in black and white)",
+                    Msg(
+                        "key_colors_also_colors", id=c.id, attr=attr, value=value, used=used[value]
+                    ),
                 )
             used[value] = c.id
     colors, warnings = _fill_looks(colors, colors_f, shipped_looks)
     by_id = {c.id: c for c in colors}
     raw_dice = top.get("dice", list)
     if len(raw_dice) != N_DICE:
-        raise top.error("dice", f"dice: expected {N_DICE} dice, found {len(raw_dice)}")
+        raise top.error(
+            "dice", Msg("dice_expected_dice_found", n_dice=N_DICE, n_raw_dice=len(raw_dice))
+        )
     faces = tuple(each(raw_dice, lambda i, d: _die(d, i, raw_dice, by_id, label), problems))
     require_all(list(faces), raw_dice, label)
     dice = DiceSet(colors=tuple(colors), faces=faces, source=label)

@@ -20,7 +20,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from generator.core.errors import DoesNotFit
+from generator.core.errors import DoesNotFit, Msg
 from generator.kribbeln.pages import KeyView, RowView, SheetView
 from generator.kribbeln.swatches import any_color_swatch, legend_row, legend_width, swatch
 from generator.render.flow import (
@@ -384,8 +384,11 @@ def sheet_geometry(view: SheetView, paper: str, landscape: bool) -> SheetGeometr
     if (room_w - TASK_MIN_W) / players < PLAYER_MIN_W - 1e-6:
         raise DoesNotFit(
             "players",
-            f"{players} player columns do not fit across the page "
-            f"(at most {int((room_w - TASK_MIN_W) // PLAYER_MIN_W)})",
+            Msg(
+                "player_columns_do_fit",
+                players=players,
+                room_w=int((room_w - TASK_MIN_W) // PLAYER_MIN_W),
+            ),
             (BAND_W + TASK_MIN_W + players * PLAYER_MIN_W) / MM,
             usable_w / MM,
             ("landscape",),
@@ -401,7 +404,7 @@ def sheet_geometry(view: SheetView, paper: str, landscape: bool) -> SheetGeometr
     task_h = min(TASK_MAX_H, room / (6 + 4 * KRIBBELN_SHARE))
     if task_h < TASK_MIN_H - 1e-6:
         needed = page_h - room + TASK_MIN_H * (6 + 4 * KRIBBELN_SHARE)
-        message = "the ten rows do not fit the page height; use portrait"
+        message = Msg("rows_do_not_fit")
         raise DoesNotFit("landscape", message, needed / MM, page_h / MM)
     return SheetGeometry(
         page_w,

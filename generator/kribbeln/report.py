@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from generator.core.errors import InputError
+from generator.core.errors import InputError, Msg
 from generator.core.store import Store
 from generator.kribbeln.dice import N_FACES, DiceSet
 from generator.kribbeln.masks import fulfilled
@@ -99,7 +99,7 @@ def analyze(
 ) -> TaskAnalysis:
     """Every task of the catalog with its text, family, p_success and expected_pips."""
     if sort not in SORTS:
-        raise InputError("sort", f"expected one of {', '.join(SORTS)}, found '{sort}'")
+        raise InputError("sort", Msg("one_of", known=", ".join(SORTS), found=sort))
     figures = analyze_tasks(dice, catalog.tasks, catalog.rolls, store=store)
     texts = {lang: Texts(TEMPLATE, lang, templates) for lang in LANGS}
     rows = [
@@ -157,8 +157,7 @@ def parse_roll(text: str, n_dice: int) -> tuple[int, ...]:
     if not ok:
         raise InputError(
             "roll",
-            f"expected {n_dice} values 1–{N_FACES}, the value on die 1…{n_dice} "
-            f"(e.g. \"3 5 1 6 2 2\"), found '{text}'",
+            Msg("expected_values_value_die", n_dice=n_dice, n_faces=N_FACES, text=text),
         )
     return tuple(int(p) for p in parts)
 
@@ -171,8 +170,12 @@ def _find_task(catalog: TaskCatalog, task_id: str) -> Task:
         hint = f" (did you mean {', '.join(close)}?)" if close else ""
         raise InputError(
             "task",
-            f"no task '{task_id}' in {catalog.source}{hint}; "
-            "`dicesheets kribbeln analyze` lists them",
+            Msg(
+                "task_dicesheets_kribbeln_analyze",
+                task_id=task_id,
+                source=catalog.source,
+                hint=hint,
+            ),
         ) from None
 
 
@@ -230,14 +233,18 @@ def hold(
 ) -> HoldAdvice:
     """The options to keep dice from a roll, best first, with their values."""
     if goal not in GOALS:
-        raise InputError("goal", f"expected one of {', '.join(GOALS)}, found '{goal}'")
+        raise InputError("goal", Msg("one_of", known=", ".join(GOALS), found=goal))
     task = _find_task(catalog, task_id)
     values = parse_roll(roll, dice.n_dice)
     if not 0 <= rolls_left < catalog.rolls:
         raise InputError(
             "rolls_left",
-            f"expected 0–{catalog.rolls - 1} re-rolls left ({catalog.rolls} rolls per turn), "
-            f"found {rolls_left}",
+            Msg(
+                "expected_re_rolls_left",
+                rolls=catalog.rolls - 1,
+                rolls2=catalog.rolls,
+                rolls_left=rolls_left,
+            ),
         )
     colors = dice.roll_colors(values)
     options = hold_options(dice, task, values, rolls_left, goal, catalog.rolls)

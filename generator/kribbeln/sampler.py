@@ -179,19 +179,29 @@ def _precheck(pool: Sequence[TaskFacts], balance: Balance, pages: int, n_all: in
     if len(pool) < need:
         raise balance.error(
             "p_min",
-            f"p_min/p_max: {len(pool)} of {n_all} tasks have p_success in "
-            f"[{balance.p_min:g}, {balance.p_max:g}], but {pages} sheets need {need} "
-            "different tasks (no task twice in a block); widen the range or ask for fewer sheets",
+            Msg(
+                "p_min_p_max",
+                n_pool=len(pool),
+                n_all=n_all,
+                p_min=f"{balance.p_min:g}",
+                p_max=f"{balance.p_max:g}",
+                pages=pages,
+                need=need,
+            ),
         )
     for fam in balance.families:
         have = sum(1 for t in pool if t.family == fam)
         if have < pages:
             raise balance.error(
                 "families",
-                f"families: every sheet uses family '{fam}', but only {have} of its tasks have "
-                f"p_success in [{balance.p_min:g}, {balance.p_max:g}] and {pages} sheets need "
-                f"{pages} (no task twice); widen p_min/p_max, drop '{fam}' "
-                "or ask for fewer sheets",
+                Msg(
+                    "families_every_sheet_uses",
+                    fam=fam,
+                    have=have,
+                    p_min=f"{balance.p_min:g}",
+                    p_max=f"{balance.p_max:g}",
+                    pages=pages,
+                ),
             )
     k = balance.max_color_per_sheet
     colorless = sum(1 for t in pool if not t.colors)
@@ -199,9 +209,12 @@ def _precheck(pool: Sequence[TaskFacts], balance: Balance, pages: int, n_all: in
     if k == 0 and (named_families or colorless < need):
         raise balance.error(
             "max_color_per_sheet",
-            "max_color_per_sheet: 0 allows only tasks that name no color, "
-            f"{colorless} such tasks for {need} places"
-            + (f" and none of family {', '.join(named_families)}" if named_families else ""),
+            Msg(
+                "max_color_per_sheet",
+                colorless=colorless,
+                need=need,
+                value=f" and none of family {', '.join(named_families)}" if named_families else "",
+            ),
         )
     if balance.areas == "rising":
         p = sorted(t.p_success for t in pool)
@@ -209,8 +222,11 @@ def _precheck(pool: Sequence[TaskFacts], balance: Balance, pages: int, n_all: in
         if widest < (AREAS - 1) * balance.area_step - 1e-9:
             raise balance.error(
                 "area_step",
-                f"area_step: three rising areas need a spread of {2 * balance.area_step:g} in "
-                f"mean p_success, the tasks in range allow at most {widest:.3f}",
+                Msg(
+                    "area_step_three_rising",
+                    value=f"{2 * balance.area_step:g}",
+                    widest=f"{widest:.3f}",
+                ),
             )
 
 
@@ -291,20 +307,23 @@ def _infeasible(
         name = freed[0]
         return balance.error(
             key.get(name, name),
-            f"{name}: {where}; without '{name}' a block is found, so it is the constraint "
-            f"that binds ({_setting(name, balance)}) — loosen it or ask for fewer sheets",
+            Msg("without_block_found_so", name=name, where=where, setting=_setting(name, balance)),
         )
     if freed:
         names = ", ".join(freed)
         return balance.error(
             key.get(freed[0], freed[0]),
-            f"{freed[0]}: {where}; dropping any one of {names} would let a block be found "
-            f"({'; '.join(_setting(n, balance) for n in freed)}) — loosen one of them",
+            Msg(
+                "dropping_one_would_let",
+                freed=freed[0],
+                where=where,
+                names=names,
+                value="; ".join(_setting(n, balance) for n in freed),
+            ),
         )
     return balance.error(
         "p_min",
-        f"{where}, and dropping any single constraint does not help: the constraints bind "
-        "together; widen p_min/p_max, loosen several constraints or ask for fewer sheets",
+        Msg("dropping_single_constraint_does", where=where),
     )
 
 

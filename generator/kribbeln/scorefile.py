@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from generator.core.errors import CatalogError
+from generator.core.errors import CatalogError, Msg
 from generator.core.fields import Fields, position
 from generator.kribbeln.block import FINAL_AREA, MAX_PIPS, MIN_PIPS, N_ROWS, ROWS, Row
 from generator.kribbeln.scoring import GameScore, Pips, score_game
@@ -36,22 +36,27 @@ def _value(raw: object, row: list[Any], r: int, p: int, name: str, file: str) ->
         return None
     if isinstance(raw, bool) or not isinstance(raw, int):
         raise CatalogError(
-            f"{label}: expected the pips ({MIN_PIPS}–{MAX_PIPS}) or X, found {raw!r}",
+            Msg(
+                "expected_pips_x_found",
+                label=label,
+                min_pips=MIN_PIPS,
+                max_pips=MAX_PIPS,
+                raw=f"{raw!r}",
+            ),
             file=file,
             line=line,
             column=col,
         )
     if raw > MAX_PIPS:
         raise CatalogError(
-            f"{label}: {raw} is above {MAX_PIPS}, the highest pip sum of six dice",
+            Msg("above_highest_pip_sum", label=label, raw=raw, max_pips=MAX_PIPS),
             file=file,
             line=line,
             column=col,
         )
     if raw < MIN_PIPS:
         raise CatalogError(
-            f"{label}: {raw} is below {MIN_PIPS}, the lowest pip sum of six dice "
-            "(write X for a crossed-out row)",
+            Msg("below_lowest_pip_sum", label=label, raw=raw, min_pips=MIN_PIPS),
             file=file,
             line=line,
             column=col,
@@ -67,38 +72,50 @@ def parse_score_file(data: Any, file: str) -> tuple[list[str], list[list[Pips]],
     if not MIN_PLAYERS <= len(names_raw) <= MAX_PLAYERS:
         raise f.error(
             "names",
-            f"names: expected {MIN_PLAYERS}–{MAX_PLAYERS} players, found {len(names_raw)}",
+            Msg(
+                "names_expected_players_found",
+                min_players=MIN_PLAYERS,
+                max_players=MAX_PLAYERS,
+                n_names_raw=len(names_raw),
+            ),
         )
     names = []
     for i, name in enumerate(names_raw):
         if not isinstance(name, (str, int)) or isinstance(name, bool) or not str(name).strip():
             line, col = position(names_raw, i)
-            raise CatalogError(f"names[{i}]: expected a name", file=file, line=line, column=col)
+            raise CatalogError(Msg("names_expected_name", i=i), file=file, line=line, column=col)
         names.append(str(name).strip())
     if len(set(names)) != len(names):
-        raise f.error("names", "names: two players have the same name")
+        raise f.error("names", Msg("names_two_players_have"))
     rows_raw = f.get("rows", list)
     if len(rows_raw) != N_ROWS:
         missing = "missing" if len(rows_raw) < N_ROWS else "too many"
         raise f.error(
             "rows",
-            f"rows: {len(rows_raw)} rows, expected {N_ROWS} ({missing} rows; the sheet has "
-            "three color areas of task, task, Kribbeln and the fourth Kribbeln row)",
+            Msg(
+                "rows_rows_expected_rows", n_rows_raw=len(rows_raw), n_rows=N_ROWS, missing=missing
+            ),
         )
     rows: list[list[Pips]] = []
     for r, row in enumerate(rows_raw):
         line, col = position(rows_raw, r)
         if not isinstance(row, list):
             raise CatalogError(
-                f"rows[{r}] (row {r + 1}): expected a list of {len(names)} values (pips or X)",
+                Msg("rows_row_expected_list", r=r, r2=r + 1, n_names=len(names)),
                 file=file,
                 line=line,
                 column=col,
             )
         if len(row) != len(names):
             raise CatalogError(
-                f"rows[{r}] (row {r + 1}): {len(row)} values, expected {len(names)} "
-                f"(one per name: {', '.join(names)})",
+                Msg(
+                    "rows_row_values_expected",
+                    r=r,
+                    r2=r + 1,
+                    n_row=len(row),
+                    n_names=len(names),
+                    names=", ".join(names),
+                ),
                 file=file,
                 line=line,
                 column=col,

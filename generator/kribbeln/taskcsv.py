@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 import yaml
 
-from generator.core.errors import CatalogError
+from generator.core.errors import CatalogError, Msg
 from generator.core.fields import LocDict, LocList
 
 if TYPE_CHECKING:
@@ -50,7 +50,7 @@ def _scan(text: str, delimiter: str, label: str) -> Iterator[list[Cell]]:
             while True:
                 if i >= n:
                     raise CatalogError(
-                        "a quoted cell is not closed", file=label, line=start[0], column=start[1]
+                        Msg("quoted_cell_closed"), file=label, line=start[0], column=start[1]
                     )
                 c = text[i]
                 if c == '"' and text[i + 1 : i + 2] == '"':
@@ -122,14 +122,16 @@ def task_rows(text: str, label: str) -> tuple[LocList, int | None, tuple[int, in
         items.append(_item(row, header, label))
         items.item_pos.append((line, col))
     if header is None:
-        raise CatalogError(f"no header row (expected columns {', '.join(COLUMNS)})", file=label)
+        raise CatalogError(
+            Msg("header_row_expected_columns", columns=", ".join(COLUMNS)), file=label
+        )
     return items, rolls, rolls_at
 
 
 def _rolls(text: str, label: str, line: int, column: int) -> int:
     if not re.fullmatch(r"\d+", text):
         raise CatalogError(
-            f"'# rolls:' expects a whole number, found '{text}'",
+            Msg("rolls_expects_whole_number", text=text),
             file=label,
             line=line,
             column=column,
@@ -143,19 +145,21 @@ def _header(row: list[Cell], label: str) -> list[Cell]:
         name = text.strip().lower()
         if name and name not in COLUMNS:
             raise CatalogError(
-                f"unknown column '{text.strip()}' (expected some of {', '.join(COLUMNS)})",
+                Msg("unknown_column_expected_some", strip=text.strip(), columns=", ".join(COLUMNS)),
                 file=label,
                 line=line,
                 column=col,
             )
         if name and name in [n for n, _, _ in names]:
-            raise CatalogError(f"column '{name}' appears twice", file=label, line=line, column=col)
+            raise CatalogError(
+                Msg("column_appears_twice", name=name), file=label, line=line, column=col
+            )
         names.append((name, line, col))
     for needed in ("id", "type"):
         if needed not in [n for n, _, _ in names]:
             line, col = row[0][1:]
             raise CatalogError(
-                f"the header has no column '{needed}' (expected columns {', '.join(COLUMNS)})",
+                Msg("header_has_column_expected", needed=needed, columns=", ".join(COLUMNS)),
                 file=label,
                 line=line,
                 column=col,
@@ -170,7 +174,7 @@ def _item(row: list[Cell], header: list[Cell], label: str) -> LocDict:
         if index >= len(header) or not header[index][0]:
             if cell[0].strip():
                 raise CatalogError(
-                    f"a cell outside the named columns: '{cell[0].strip()}'",
+                    Msg("cell_outside_named_columns", strip=cell[0].strip()),
                     file=label,
                     line=cell[1],
                     column=cell[2],

@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator.core.errors import CatalogError
+from generator.core.errors import CatalogError, Msg
 from generator.core.fields import Fields, position
 from generator.core.problems import Problems, each, report_problem
 from generator.kribbeln.dice import SUBDIR, DiceSet
@@ -150,7 +150,12 @@ def _color_value(f: Fields, key: str, value: object, dice: DiceSet, label: str) 
     if not isinstance(value, str) or value not in dice.color_ids:
         raise f.error(
             key,
-            f"key '{label}': unknown color {value!r} (expected one of {', '.join(dice.color_ids)})",
+            Msg(
+                "key_unknown_color",
+                label=label,
+                value=f"{value!r}",
+                color_ids=", ".join(dice.color_ids),
+            ),
         )
     return value
 
@@ -163,7 +168,7 @@ def _task(data: object, index: int, file: str, dice: DiceSet) -> Task:
     f.unknown_keys({"id", "type", "family"} | spec.keys)
     task_id = f.get("id", str)
     if not _ID.fullmatch(task_id):
-        raise f.error("id", f"key '{context}.id': '{task_id}' is not a plain id (letters, _ . -)")
+        raise f.error("id", Msg("key_id_plain_id", context=context, task_id=task_id))
     colors: list[str] = []
     if spec.color_list:
         raw = f.get("colors", list)
@@ -172,7 +177,13 @@ def _task(data: object, index: int, file: str, dice: DiceSet) -> Task:
             amount = str(low) if low == high else f"{low}–{high}"
             raise f.error(
                 "colors",
-                f"key '{context}.colors': {task_type} takes {amount} colors, found {len(raw)}",
+                Msg(
+                    "key_colors_takes_colors",
+                    context=context,
+                    task_type=task_type,
+                    amount=amount,
+                    n_raw=len(raw),
+                ),
             )
         colors += [_color_value(f, "colors", c, dice, f"{context}.colors") for c in raw]
     for key in spec.color_keys:
@@ -181,7 +192,7 @@ def _task(data: object, index: int, file: str, dice: DiceSet) -> Task:
         if c in colors[:i]:
             raise f.error(
                 "colors" if spec.color_list else spec.color_keys[i],
-                f"{context}: color '{c}' named twice (a task compares different colors)",
+                Msg("color_named_twice_task", context=context, c=c),
             )
     count = None
     if spec.count_key:
@@ -205,7 +216,7 @@ def parse_tasks(
     rolls = top.int_in("rolls", 1, MAX_ROLLS, DEFAULT_ROLLS)
     raw = top.get("tasks", list)
     if not raw:
-        raise top.error("tasks", "tasks: expected at least one task")
+        raise top.error("tasks", Msg("tasks_expected_least_one"))
     return TaskCatalog(tasks=_parse_tasks(raw, label, dice, problems), rolls=rolls, source=label)
 
 
@@ -219,10 +230,10 @@ def parse_csv_tasks(
     if rolls is None:
         rolls = DEFAULT_ROLLS
     elif not 1 <= rolls <= MAX_ROLLS:
-        message = f"'# rolls:' expects a whole number 1–{MAX_ROLLS}, found {rolls}"
+        message = Msg("rolls_comment_range", most=MAX_ROLLS, found=rolls)
         raise CatalogError(message, file=label, line=line, column=column)
     if not raw:
-        raise CatalogError("expected at least one task row under the header", file=label)
+        raise CatalogError(Msg("expected_least_one_task"), file=label)
     return TaskCatalog(tasks=_parse_tasks(raw, label, dice, problems), rolls=rolls, source=label)
 
 
@@ -244,8 +255,7 @@ def _parse_tasks(
             continue
         if task_id in seen:
             line, col = position(item, "id")
-            message = f"tasks[{i}]: task id '{task_id}' appears twice"
-            message += f" (first as tasks[{seen[task_id]}])"
+            message = Msg("task_id_twice", i=i, task_id=task_id, first=seen[task_id])
             report_problem(CatalogError(message, file=label, line=line, column=col), found)
             repeated.add(i)
         else:

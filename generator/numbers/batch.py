@@ -17,7 +17,7 @@ the batch is still solved. Pure: the caller reads the lines and writes the recor
 
 from __future__ import annotations
 
-from generator.core.errors import InputError, UserError
+from generator.core.errors import InputError, Msg, UserError
 from generator.numbers.frozen import Frozen
 from generator.numbers.rules import MAX_NUMBERS, validate_numbers
 from generator.numbers.solver import solve
@@ -67,9 +67,11 @@ def whole_number(text: str, where: str) -> int:
     """`text` as a whole number; `UserError` naming `where` if it is not one."""
     text = text.strip()
     if not _is_whole(text):
-        raise UserError(f"expected a whole number, found '{_shown(text)}'", where=where)
+        raise UserError(Msg("expected_whole_number_found", text=_shown(text)), where=where)
     if len(text.lstrip("+-0")) > _MAX_DIGITS:
-        raise UserError(f"expected at most {MAX_VALUE}, found '{_shown(text)}'", where=where)
+        raise UserError(
+            Msg("expected_most_found", max_value=MAX_VALUE, text=_shown(text)), where=where
+        )
     return int(text)
 
 
@@ -81,17 +83,16 @@ def _shown(text: str) -> str:
 def parse_numbers(tokens: Sequence[str], where: str = "numbers") -> tuple[int, ...]:
     """The numbers of a puzzle, in the order given, checked against the limits."""
     if not tokens:
-        raise UserError(f"expected 1–{MAX_NUMBERS} numbers, found none", where=where)
+        raise UserError(Msg("expected_numbers_found_none", max_numbers=MAX_NUMBERS), where=where)
     if len(tokens) > MAX_NUMBERS:
         raise UserError(
-            f"expected at most {MAX_NUMBERS} numbers (the limit of the exhaustive search), "
-            f"found {len(tokens)}",
+            Msg("expected_most_numbers_limit", max_numbers=MAX_NUMBERS, n_tokens=len(tokens)),
             where=where,
         )
     numbers = tuple(whole_number(t, where) for t in tokens)
     for n in numbers:
         if not 1 <= n <= MAX_VALUE:
-            raise UserError(f"expected numbers 1–{MAX_VALUE}, found {n}", where=where)
+            raise UserError(Msg("expected_numbers_found", max_value=MAX_VALUE, n=n), where=where)
     validate_numbers(numbers)  # the core's own check; cannot fail after the ones above
     return numbers
 
@@ -99,7 +100,9 @@ def parse_numbers(tokens: Sequence[str], where: str = "numbers") -> tuple[int, .
 def check_target(target: int, where: str = "target") -> int:
     """A target in 0–`MAX_VALUE`."""
     if not 0 <= target <= MAX_VALUE:
-        raise UserError(f"expected a target 0–{MAX_VALUE}, found {target}", where=where)
+        raise UserError(
+            Msg("expected_target_found", max_value=MAX_VALUE, target=target), where=where
+        )
     return target
 
 
@@ -118,7 +121,7 @@ def parse_targets(spec: str, where: str = "targets") -> list[int]:
 
     items = [item.strip() for item in spec.split(",")]
     if not any(items):
-        raise UserError("expected targets such as '1-40' or '1,2,5-9', found nothing", where=where)
+        raise UserError(Msg("expected_targets_such_found"), where=where)
     targets: set[int] = set()
     for item in items:
         if _is_whole(item):
@@ -126,20 +129,22 @@ def parse_targets(spec: str, where: str = "targets") -> list[int]:
             continue
         match = re.fullmatch(_RANGE, item)
         if not match:
-            raise UserError(
-                f"expected a target or a range such as '5-9', found '{_shown(item)}'", where=where
-            )
+            raise UserError(Msg("expected_target_range_such", item=_shown(item)), where=where)
         lo, hi = (parse_target(g, where) for g in match.groups())
         if lo > hi:
-            raise UserError(f"expected a range low-high, found '{item}'", where=where)
+            raise UserError(Msg("expected_range_low_high", item=item), where=where)
         if hi - lo >= MAX_TARGETS:
-            raise UserError(f"expected at most {MAX_TARGETS} targets, found '{item}'", where=where)
+            raise UserError(
+                Msg("expected_most_targets_item", max_targets=MAX_TARGETS, item=item),
+                where=where,
+            )
         targets.update(range(lo, hi + 1))
         if len(targets) > MAX_TARGETS:
             break
     if len(targets) > MAX_TARGETS:
         raise UserError(
-            f"expected at most {MAX_TARGETS} targets, found {len(targets)}", where=where
+            Msg("expected_most_targets_found", max_targets=MAX_TARGETS, n_targets=len(targets)),
+            where=where,
         )
     return sorted(targets)
 
@@ -153,9 +158,7 @@ def parse_line(text: str) -> Puzzle | None:
         return None
     parts = re.split(_ARROW, body)
     if len(parts) != 2:
-        raise UserError(
-            f"expected 'NUMBERS -> TARGET' such as '3 6 1 -> 8', found '{_shown(body)}'"
-        )
+        raise UserError(Msg("expected_numbers_target_such", body=_shown(body)))
     left, right = parts
     tokens = [t for t in re.split(_SEPARATORS, left.strip()) if t]
     return Puzzle(parse_numbers(tokens), parse_target(right))
@@ -187,7 +190,10 @@ def read_lines(stream: IO[str]) -> Iterator[str]:
     while line := stream.readline(MAX_LINE_CHARS + 1):
         number += 1
         if len(line) > MAX_LINE_CHARS and not line.endswith("\n"):
-            raise InputError("batch", f"line {number} is longer than {MAX_LINE_CHARS:,} characters")
+            raise InputError(
+                "batch",
+                Msg("line_longer_characters", number=number, max_line_chars=f"{MAX_LINE_CHARS:,}"),
+            )
         yield line
 
 

@@ -53,7 +53,7 @@ operations (so with ops "-" alone, 7 − (3 − 1) is not offered: it prints as 
 
 from __future__ import annotations
 
-from generator.core.errors import UserError
+from generator.core.errors import Msg, UserError
 from generator.numbers.frozen import Frozen
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (3 ms); mypy reads True
@@ -315,7 +315,7 @@ def parse(text: str) -> Tree:
     tokens = _tokenize(text)
     tree, pos = _parse_sum(tokens, 0, text)
     if pos != len(tokens):
-        raise UserError(f"unexpected {tokens[pos]!r} in {text!r}")
+        raise UserError(Msg("unexpected", token=f"{tokens[pos]!r}", text=f"{text!r}"))
     return tree
 
 
@@ -332,7 +332,7 @@ def _tokenize(text: str) -> list[str | int]:
         elif other in "()":
             tokens.append(other)
         else:
-            raise UserError(f"unexpected character {other!r} in {text!r}")
+            raise UserError(Msg("unexpected_character", other=f"{other!r}", text=f"{text!r}"))
     return tokens
 
 
@@ -356,16 +356,16 @@ def _parse_product(tokens: list[str | int], pos: int, text: str) -> tuple[Tree, 
 
 def _parse_atom(tokens: list[str | int], pos: int, text: str) -> tuple[Tree, int]:
     if pos >= len(tokens):
-        raise UserError(f"{text!r} ends too early")
+        raise UserError(Msg("ends_too_early", text=f"{text!r}"))
     token = tokens[pos]
     if isinstance(token, int):
         return Num(token), pos + 1
     if token == "(":
         tree, pos = _parse_sum(tokens, pos + 1, text)
         if pos >= len(tokens) or tokens[pos] != ")":
-            raise UserError(f"missing ')' in {text!r}")
+            raise UserError(Msg("missing_paren", text=f"{text!r}"))
         return tree, pos + 1
-    raise UserError(f"unexpected {token!r} in {text!r}")
+    raise UserError(Msg("unexpected", token=f"{token!r}", text=f"{text!r}"))
 
 
 def format_tree(tree: Tree) -> str:
@@ -443,7 +443,7 @@ def _evaluate(tree: Tree, rules: Rules) -> Value:
     if isinstance(tree, Num):
         return tree.value
     if tree.op not in rules.ops:
-        raise UserError(f"{SYMBOLS[tree.op]} is not allowed here: {format_tree(tree)}")
+        raise UserError(Msg("allowed_here", symbols=SYMBOLS[tree.op], tree=format_tree(tree)))
     a, b = _evaluate(tree.left, rules), _evaluate(tree.right, rules)
     if tree.op == "+":
         result = a + b
@@ -452,13 +452,15 @@ def _evaluate(tree: Tree, rules: Rules) -> Value:
     elif tree.op == "*":
         result = a * b
     elif b == 0:
-        raise UserError(f"division by zero: {format_tree(tree)}")
+        raise UserError(Msg("division_zero", tree=format_tree(tree)))
     else:
         result = divide(a, b)
     result = normalize(result)
     if not rules.rational:
         if type(result) is not int:
-            raise UserError(f"not a whole number: {format_tree(tree)} = {result}")
+            raise UserError(Msg("not_whole_result", tree=format_tree(tree), result=result))
         if result < 0 or (result == 0 and not rules.allow_zero):
-            raise UserError(f"intermediate result {result} is not allowed: {format_tree(tree)}")
+            raise UserError(
+                Msg("intermediate_result_allowed", result=result, tree=format_tree(tree))
+            )
     return result

@@ -15,7 +15,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from generator.core.errors import Input, UserError
+from generator.core.errors import Input, Msg, UserError
 from generator.core.rollhold import IdenticalDice, Policy, policy, single_roll_probability
 from generator.core.rollhold import start_value as rollhold_start_value
 from generator.numbers.rules import KOEPFCHEN, Rules
@@ -40,14 +40,20 @@ class TargetOdds:
 def check_dice(dice: int, faces: int, rolls: int) -> None:
     """Refuse dice sets the exhaustive odds cannot handle, naming the limit."""
     if not 1 <= dice <= MAX_DICE:
-        raise UserError(f"expected 1–{MAX_DICE} dice, found {dice}", where=Input("dice"))
+        raise UserError(
+            Msg("expected_dice_found", max_dice=MAX_DICE, dice=dice), where=Input("dice")
+        )
     if not 2 <= faces <= MAX_FACES:
-        raise UserError(f"expected 2–{MAX_FACES} faces, found {faces}", where=Input("faces"))
+        raise UserError(
+            Msg("expected_faces_found", max_faces=MAX_FACES, faces=faces), where=Input("faces")
+        )
     if not 1 <= rolls <= MAX_ROLLS:
-        raise UserError(f"expected 1–{MAX_ROLLS} rolls, found {rolls}", where=Input("rolls"))
+        raise UserError(
+            Msg("expected_rolls_found", max_rolls=MAX_ROLLS, rolls=rolls), where=Input("rolls")
+        )
     if math.comb(dice + faces - 1, dice) > MAX_STATES:  # the distinct rolls, without building them
         raise UserError(
-            f"{dice} dice with {faces} faces have more than {MAX_STATES} different rolls",
+            Msg("dice_faces_have_more", dice=dice, faces=faces, max_states=MAX_STATES),
             where=Input("dice"),
         )
 
@@ -110,12 +116,12 @@ def hold_options(
     dice = len(roll)
     if not 0 <= rolls_left <= MAX_ROLLS - 1:  # before check_dice, which would blame --rolls
         raise UserError(
-            f"expected 0–{MAX_ROLLS - 1} rolls left, found {rolls_left}",
+            Msg("expected_rolls_left", max_rolls=MAX_ROLLS - 1, rolls_left=rolls_left),
             where=Input("rolls_left"),
         )
     check_dice(dice, faces, rolls_left + 1)
     if any(not 1 <= v <= faces for v in roll):
-        raise UserError(f"dice values must be 1–{faces}, found {' '.join(map(str, roll))}")
+        raise UserError(Msg("dice_values_must_found", faces=faces, roll=" ".join(map(str, roll))))
     return _hold_policy(dice, faces, rules, target).ranked(tuple(roll), rolls_left)
 
 

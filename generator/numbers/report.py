@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from generator.core.errors import Input, UserError
+from generator.core.errors import Input, Msg, UserError
 from generator.numbers.expr import SYMBOLS
 from generator.numbers.rules import Rules
 from generator.numbers.solver import simplest
@@ -96,12 +96,10 @@ def check_roll(roll: Sequence[int], faces: int, where: str = "dice") -> None:
         check_dice(len(roll), faces, 1)
     except UserError as exc:
         # the dice count comes from the roll here, not from an option --dice
-        raise UserError(
-            exc.message, where=where if exc.where == Input("dice") else exc.where
-        ) from None
+        raise UserError(exc.msg, where=where if exc.where == Input("dice") else exc.where) from None
     bad = [v for v in roll if not 1 <= v <= faces]
     if bad:
-        raise UserError(f"expected faces 1–{faces}, found {bad[0]}", where=where)
+        raise UserError(Msg("expected_faces_1", faces=faces, bad=bad[0]), where=where)
 
 
 def check_rolls_left(rolls_left: int, where: str = "rolls left") -> None:
@@ -110,7 +108,8 @@ def check_rolls_left(rolls_left: int, where: str = "rolls left") -> None:
 
     if not 0 <= rolls_left <= MAX_ROLLS - 1:
         raise UserError(
-            f"expected 0–{MAX_ROLLS - 1} re-rolls left, found {rolls_left}", where=where
+            Msg("expected_re_rolls_left_bare", max_rolls=MAX_ROLLS - 1, rolls_left=rolls_left),
+            where=where,
         )
 
 

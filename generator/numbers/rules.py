@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import operator
 
-from generator.core.errors import UserError
+from generator.core.errors import Msg, UserError
 from generator.numbers.frozen import Frozen
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (3 ms); mypy reads True
@@ -68,12 +68,16 @@ class Rules(Frozen):
         )
         if division not in DIVISIONS:
             raise UserError(
-                f"unknown division mode {division!r}; use one of: {', '.join(DIVISIONS)}"
+                Msg(
+                    "unknown_division_mode_use",
+                    division=f"{division!r}",
+                    divisions=", ".join(DIVISIONS),
+                )
             )
         if not isinstance(use_all, bool) or not isinstance(allow_zero, bool):
-            raise UserError("use_all and allow_zero must be true or false")
+            raise UserError(Msg("use_all_allow_zero"))
         if division == "rational" and not allow_zero:
-            raise UserError("allow_zero=False needs integer division (rational allows any value)")
+            raise UserError(Msg("allow_zero_false_needs"))
 
     def replace(self, **changes: Any) -> Rules:
         """These rules with some fields changed (as `dataclasses.replace` would)."""
@@ -92,14 +96,14 @@ def _canonical_ops(ops: Iterable[str]) -> str:
         try:
             symbols = list(ops)
         except TypeError:
-            raise UserError(f"ops must be a string such as '+-*/', not {ops!r}") from None
+            raise UserError(Msg("ops_must_string_such", ops=f"{ops!r}")) from None
     chosen = set()
     for symbol in symbols:
         if not isinstance(symbol, str) or symbol not in _OP_ALIASES:
-            raise UserError(f"unknown operation {symbol!r}; use some of + - * /")
+            raise UserError(Msg("unknown_operation_use_some", symbol=f"{symbol!r}"))
         chosen.add(_OP_ALIASES[symbol])
     if not chosen:
-        raise UserError("at least one operation is needed")
+        raise UserError(Msg("least_one_operation_needed"))
     return "".join(op for op in OPS if op in chosen)
 
 
@@ -120,18 +124,20 @@ def validate_numbers(numbers: Iterable[int]) -> tuple[int, ...]:
     try:
         values = list(numbers)
     except TypeError:
-        raise UserError(f"numbers must be a list of whole numbers, not {numbers!r}") from None
+        raise UserError(Msg("numbers_must_list_whole", numbers=f"{numbers!r}")) from None
     if not values:
-        raise UserError("at least one number is needed")
+        raise UserError(Msg("least_one_number_needed"))
     if len(values) > MAX_NUMBERS:
-        raise UserError(f"at most {MAX_NUMBERS} numbers are allowed, got {len(values)}")
+        raise UserError(
+            Msg("most_numbers_are_allowed", max_numbers=MAX_NUMBERS, n_values=len(values))
+        )
     checked = []
     for value in values:
         whole = _whole(value)
         if whole is None:
-            raise UserError(f"numbers must be whole numbers, got {value!r}")
+            raise UserError(Msg("numbers_must_whole_numbers", value=f"{value!r}"))
         if whole <= 0:
-            raise UserError(f"numbers must be positive, got {whole}")
+            raise UserError(Msg("numbers_must_positive_got", whole=whole))
         checked.append(whole)
     return tuple(sorted(checked))
 
@@ -140,9 +146,9 @@ def validate_target(target: int) -> int:
     """Check a target: a whole number ≥ 0."""
     whole = _whole(target)
     if whole is None:
-        raise UserError(f"the target must be a whole number, got {target!r}")
+        raise UserError(Msg("target_must_whole_number", target=f"{target!r}"))
     if whole < 0:
-        raise UserError(f"the target must not be negative, got {whole}")
+        raise UserError(Msg("target_must_negative_got", whole=whole))
     return whole
 
 

@@ -35,7 +35,7 @@ from typing import Any
 import jinja2
 from jinja2.sandbox import SandboxedEnvironment
 
-from generator.core.errors import CatalogError, shown
+from generator.core.errors import CatalogError, Msg, shown
 from generator.io.resources import templates_dir
 
 MAX_TEXT = 200_000  # characters; the longest shipped text (a rules page) has ~5,000
@@ -217,22 +217,22 @@ def template_error(exc: Exception, file: str, label: Callable[[str], str] = str)
         return exc
     if isinstance(exc, jinja2.TemplateSyntaxError):
         where = exc.filename or file
-        return CatalogError(f"template syntax error: {exc.message}", file=label(where),
+        return CatalogError(Msg("template_syntax_error", message=exc.message), file=label(where),
                             line=exc.lineno)  # fmt: skip
     found, line = template_position(exc.__traceback__)
     where = label(found or file)
     if isinstance(exc, jinja2.TemplateNotFound):
-        what = f"includes or imports '{shown(exc.name)}', which does not exist"
+        what = Msg("template_not_found", name=shown(exc.name))
     elif isinstance(exc, jinja2.exceptions.SecurityError):
-        what = f"not allowed in a template: {exc}"
+        what = Msg("template_not_allowed", reason=str(exc))
     elif isinstance(exc, TemplateLimit):
-        what = f"template too big or too slow: {exc}"
+        what = Msg("template_too_big_or_slow", reason=str(exc))
     elif isinstance(exc, MemoryError):
-        what = "template too big: out of memory"
+        what = Msg("template_out_of_memory")
     elif isinstance(exc, (jinja2.TemplateError,)):
-        what = f"template error: {exc.message or type(exc).__name__}"
+        what = Msg("template_error", reason=exc.message or type(exc).__name__)
     else:
-        what = f"template error: {type(exc).__name__}: {exc}"
+        what = Msg("template_error", reason=f"{type(exc).__name__}: {exc}")
     return CatalogError(what, file=where, line=line)
 
 

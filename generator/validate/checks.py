@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator.core.errors import CatalogError, UserError
+from generator.core.errors import CatalogError, Msg, UserError
 from generator.core.problems import Incomplete, Problems, report_problem
 from generator.io.cache import DISK
 from generator.io.catalog import Catalog, confined_error, inside
@@ -105,7 +105,7 @@ def _kind_by_keys(path: Path, label: str) -> str:
                 return kind
         if keys <= BALANCE_KEYS:
             return "kribbeln-balance"
-    raise CatalogError(f"not a catalog file dicesheets knows (expected {EXPECTED})", file=label)
+    raise CatalogError(Msg("catalog_file_dicesheets_knows", expected=EXPECTED), file=label)
 
 
 def _check_kniffel(
@@ -149,7 +149,7 @@ def _check_tasks(
     states = roll_states(dice)
     for task in tasks.tasks:
         if not np.any(task_mask(task, states)):
-            message = f"task '{task.id}': no roll can fulfil it"
+            message = Msg("no_roll_fulfils", task=task.id)
             report.add(CatalogError(message, file=label, line=task.line, column=task.column))
 
 
@@ -180,7 +180,7 @@ def _check_balance(
         sample_block(facts, balance, 6, 1)
     except UserError as exc:
         report_problem(
-            CatalogError(f"cannot be met with the task catalog: {exc.message}", file=label),
+            CatalogError(Msg("cannot_met_task_catalog", message=exc.msg), file=label),
             problems,
         )
 
@@ -195,7 +195,7 @@ def _check_profile(
     try:
         sample_board(profile, 1)
     except UserError as exc:
-        problem = CatalogError(f"constraints cannot be met: {exc.message}", file=label)
+        problem = CatalogError(Msg("constraints_cannot_met", message=exc.msg), file=label)
         report_problem(problem, problems)
 
 
@@ -232,7 +232,7 @@ def _check_template(
     if shipped.is_file() and shipped.resolve() != path.resolve():
         needed = set(env.from_string(shipped.read_text(encoding="utf-8")).module.__dict__)
         for name in sorted(n for n in needed - have if not n.startswith("_")):
-            missing = CatalogError(f"the template lacks the macro '{name}'", file=label)
+            missing = CatalogError(Msg("template_lacks_macro", name=name), file=label)
             report_problem(missing, problems)
     elif not shipped.is_file():
         report.warnings.append(f"{label}: no shipped template of this name; it is never used")

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from generator.core.errors import CatalogError, UserError
+from generator.core.errors import CatalogError, Msg, UserError
 from generator.text.words import LANGS, Templates, Texts, tidy
 
 if TYPE_CHECKING:
@@ -52,7 +52,7 @@ class Rehearsal:
             try:  # any error of the template's code arrives as one positioned CatalogError
                 return tidy(texts._render(key, values))
             except CatalogError as problem:
-                if "has no macro" not in problem.message:  # validate compares the macros
+                if problem.code != "no_macro":  # validate compares the macros
                     self.record(_positioned(problem, key))
         shipped = self._shipped.get(texts.path)
         if shipped is None:
@@ -62,8 +62,13 @@ class Rehearsal:
 
 def _positioned(problem: CatalogError, key: str) -> CatalogError:
     """The problem (in the form every command prints) with the macro it happened in."""
-    message = problem.message.removeprefix("template error: ")
-    return CatalogError(f"macro '{key}': {message}", file=problem.file, line=problem.line)
+    # a template's own error reads "macro 'x': …" without the "template error: " before it
+    what = Msg("text", text=problem.params["reason"]) if problem.code == "template_error" else None
+    return CatalogError(
+        Msg("macro_problem", key=key, message=what or problem.msg),
+        file=problem.file,
+        line=problem.line,
+    )
 
 
 # --- the products, as validate builds them --------------------------------------------------
@@ -201,6 +206,6 @@ def rehearse(
                         raise
                     job(data, rehearsing, lang)  # the user's data is broken: reported elsewhere
             except UserError as exc:
-                message = f"with these templates, the {product} in {lang} would fail: {exc}"
+                message = Msg("would_fail", product=product, lang=lang, error=str(exc))
                 rehearsal.record(CatalogError(message, file=label))
     return rehearsal

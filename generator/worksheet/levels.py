@@ -131,9 +131,7 @@ def _ops(fields: Fields, key: str) -> str:
     value = fields.get(key, str)
     symbols = [c for c in value if not c.isspace()]
     if not symbols or any(c not in OPS for c in symbols):
-        raise fields.error(
-            key, f"key '{fields._label(key)}': expected some of + - * /, found '{value}'"
-        )
+        raise fields.error(key, Msg("key_expected_some_found", key=fields._label(key), value=value))
     return "".join(op for op in OPS if op in symbols)
 
 
@@ -143,11 +141,16 @@ def _numbers(fields: Fields) -> NumberSource:
     kind = sub.choice("kind", KINDS)
     raw = sub.get("count", list)
     if not raw or not all(isinstance(c, int) and not isinstance(c, bool) for c in raw):
-        raise sub.error("count", f"key '{sub._label('count')}': expected a list of whole numbers")
+        raise sub.error("count", Msg("key_expected_list_whole", key=sub._label("count")))
     if any(not 2 <= c <= MAX_COUNT for c in raw) or len(set(raw)) != len(raw):
         raise sub.error(
             "count",
-            f"key '{sub._label('count')}': expected different counts 2–{MAX_COUNT}, found {raw}",
+            Msg(
+                "key_expected_different_counts",
+                key=sub._label("count"),
+                max_count=MAX_COUNT,
+                raw=raw,
+            ),
         )
     highest = sub.int_in("highest", 2, MAX_HIGHEST[kind], 6)
     return NumberSource(kind, tuple(sorted(raw)), highest)
@@ -178,7 +181,7 @@ def _level(data: object, file: str, index: int, family: str, base: dict[str, Any
     min_solutions = solutions.int_in("min", 1, 10_000, 1)
     max_solutions = solutions.get("max", (int, type(None)), None)
     if max_solutions is not None and max_solutions < min_solutions:
-        raise solutions.error("max", f"levels[{index}].solutions: max is below min")
+        raise solutions.error("max", Msg("levels_solutions_max_below", index=index))
     ops = _ops(f, "ops")
     focus = None
     if "focus" in f.data:
@@ -186,21 +189,25 @@ def _level(data: object, file: str, index: int, family: str, base: dict[str, Any
         ff.unknown_keys({"op", "share"})
         op = _ops(ff, "op")
         if len(op) != 1 or op not in ops:
-            raise ff.error("op", f"levels[{index}].focus.op: expected one of the level's ops {ops}")
+            raise ff.error("op", Msg("levels_focus_op_expected", index=index, ops=ops))
         share = ff.get("share", (int, float))
         if not 0 < share <= 1:
-            raise ff.error("share", f"levels[{index}].focus.share: expected a number in (0, 1]")
+            raise ff.error("share", Msg("levels_focus_share_expected", index=index))
         focus = Focus(op, float(share))
     try:
         rules = Rules(ops=ops, **base)
     except UserError as exc:
-        raise f.error("ops", f"levels[{index}]: {exc.message}") from None
+        raise f.error("ops", Msg("at_levels", index=index, message=exc.msg)) from None
     pairs = len(numbers.multisets()) * (high - low + 1)
     if pairs > MAX_POOL_PAIRS:
         raise f.error(
             "numbers",
-            f"levels[{index}]: {pairs} (numbers, target) pairs to check; at most "
-            f"{MAX_POOL_PAIRS} (fewer numbers, a lower 'highest' or a narrower target range)",
+            Msg(
+                "levels_numbers_target_pairs",
+                index=index,
+                pairs=pairs,
+                max_pool_pairs=MAX_POOL_PAIRS,
+            ),
         )
     return Level(
         family=family,
@@ -231,7 +238,7 @@ def parse_family(data: Any, label: str, problems: Problems | None = None) -> Fam
     }
     raw = f.get("levels", list)
     if not raw:
-        raise f.error("levels", "expected at least one level")
+        raise f.error("levels", Msg("expected_least_one_level"))
     levels = tuple(each(raw, lambda i, item: _level(item, label, i, family, base), problems))
     require_all(list(levels), raw, label)
     seen: set[int] = set()
@@ -239,7 +246,7 @@ def parse_family(data: Any, label: str, problems: Problems | None = None) -> Fam
         if level.level in seen:
             line, col = position(raw, i)
             raise CatalogError(
-                f"level {level.level} appears twice", file=label, line=line, column=col
+                Msg("level_appears_twice", level=level.level), file=label, line=line, column=col
             )
         seen.add(level.level)
     return Family(id=family, name=f.texts("name"), levels=levels, source=label)

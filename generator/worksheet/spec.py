@@ -72,9 +72,11 @@ def parse_spec(data: Any, label: str) -> WorksheetSpec:
     title = f.texts("title", None, plain=True)
     raw = f.get("sections", list)
     if not raw:
-        raise f.error("sections", "expected at least one section")
+        raise f.error("sections", Msg("expected_least_one_section"))
     if len(raw) > MAX_SECTIONS:
-        raise f.error("sections", f"{len(raw)} sections (expected at most {MAX_SECTIONS})")
+        raise f.error(
+            "sections", Msg("sections_expected_most", n_raw=len(raw), max_sections=MAX_SECTIONS)
+        )
     sections = []
     for i, item in enumerate(raw):
         context = f"sections[{i}]"
