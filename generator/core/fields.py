@@ -67,7 +67,7 @@ class Fields:
         if not isinstance(data, dict):
             line, col = getattr(data, "line", None), getattr(data, "column", None)
             raise CatalogError(
-                Msg("expected_mapping_found", value=context or "document", kind=_kind(data)),
+                Msg("expected_mapping_found", value=context or Msg("document"), kind=_kind(data)),
                 file=self.file,
                 line=line,
                 column=col,
@@ -100,7 +100,7 @@ class Fields:
         value = self.data[key]
         kinds = kind if isinstance(kind, tuple) else (kind,)
         if (isinstance(value, bool) and bool not in kinds) or not isinstance(value, kinds):
-            names = " or ".join(_type_name(k) for k in kinds)
+            names = [_type_name(k) for k in kinds]
             raise self.error(
                 key, Msg("key_expected_found", key=self._label(key), names=names, kind=_kind(value))
             )
@@ -175,28 +175,31 @@ class Fields:
                 )
 
 
-def _type_name(kind: type) -> str:
-    return {
-        int: "a whole number",
-        float: "a number",
-        str: "text",
-        bool: "true or false",
-        dict: "a mapping",
-        list: "a list",
-    }.get(kind, kind.__name__)
+_TYPE_NAMES = {
+    int: Msg("type_int"),
+    float: Msg("type_float"),
+    str: Msg("type_str"),
+    bool: Msg("type_bool"),
+    dict: Msg("type_dict"),
+    list: Msg("type_list"),
+}
 
 
-def _kind(value: Any) -> str:
+def _type_name(kind: type) -> Msg:
+    return _TYPE_NAMES.get(kind) or Msg("text", text=kind.__name__)
+
+
+def _kind(value: Any) -> Msg:
     if value is None:
-        return "nothing"
+        return Msg("found_nothing")
     if isinstance(value, bool):
-        return f"'{str(value).lower()}'"
+        return Msg("found_bool", value=str(value).lower())
     if isinstance(value, (int, float)):
-        return f"the number {value}"
+        return Msg("found_number", value=value)
     if isinstance(value, str):
-        return f"the text '{shown(value)}'"
+        return Msg("found_text", value=shown(value))
     if isinstance(value, dict):
-        return "a mapping"
+        return Msg("found_mapping")
     if isinstance(value, list):
-        return "a list"
-    return type(value).__name__
+        return Msg("found_list")
+    return Msg("text", text=type(value).__name__)

@@ -47,9 +47,18 @@ def _module(lang: str) -> Any:
     return module
 
 
+def _said(value: Any, lang: str) -> Any:
+    if isinstance(value, errors.Msg):
+        return say(value, lang)
+    if isinstance(value, (list, tuple)):
+        return [_said(v, lang) for v in value]
+    return value
+
+
 def say(msg: Msg, lang: str) -> str:
-    """The words of `msg` in `lang` (`en` or `de`)."""
-    params = {k: say(v, lang) if isinstance(v, errors.Msg) else v for k, v in msg.params.items()}
+    """The words of `msg` in `lang` (`en` or `de`); a `Msg` among its parameters (or in a
+    list of them) is said first."""
+    params = {k: _said(v, lang) for k, v in msg.params.items()}
     macro = getattr(_module(lang), msg.code, None)
     if macro is None:
         raise KeyError(f"templates/{lang}/errors.j2 has no macro {msg.code!r}")
