@@ -29,13 +29,15 @@ SHARED = {"utf-8", "utf-16", "windows-1252", "yaml", "json", "csv", "pdf", "x", 
           "einser", "vorname", "nachname", "klasse", "pip", "install", "make", "serve",
           "nul", "u", "mm", "block", "byte", "bytes", "text", "joker", "extra", "web",
           "dicesheets", "utf", "band", "start", "positive", "k", "manifest", "kribbeln", "die",
-          "rational", "ops", "min", "max", "windows"}  # fmt: skip
+          "rational", "ops", "min", "max", "windows", "s"}  # fmt: skip
 # computed arguments that must be of a kind (a list, a word the template looks up)
 SAMPLES: dict[tuple[str, str], Any] = {
     ("ambiguous_name", "full"): ["Anna Berg", "Anna Stein"],
     ("key_expected_found", "names"): [Msg("type_int"), Msg("type_str")],
     ("key_expected_found", "kind"): Msg("found_text", value="x"),
     ("not_whole_of", "noun"): "players",
+    ("task_dicesheets_kribbeln_analyze", "close"): ["easy_one", "easy_two"],
+    ("max_color_per_sheet", "families"): ["pairs"],
 }
 
 

@@ -40,10 +40,10 @@ class _Closest:
     """The best failure so far, for the error message."""
 
     key: str = ""
-    text: str = ""
+    text: Msg | str = ""
     score: float = float("inf")
 
-    def offer(self, key: str, score: float, text: str) -> None:
+    def offer(self, key: str, score: float, text: Msg) -> None:
         if score < self.score:
             self.key, self.score, self.text = key, score, text
 
@@ -64,7 +64,7 @@ def sample_board(profile: Profile, seed: int) -> Board:
                 key,
                 # a full board that misses only the length always beats an unfinished one
                 1e6 + profile.length - state.deepest,
-                f"the closest try filled {state.deepest} of {profile.length} fields",
+                Msg("closest_try", filled=state.deepest, fields=profile.length),
             )
             continue
         turns = state.tune(rng, odds, TUNE_STEPS)
@@ -73,11 +73,11 @@ def sample_board(profile: Profile, seed: int) -> Board:
             return make_board(profile, state.targets, seed)
         v = violations[0]
         if v.key == "balance.game_length":
-            closest.offer(v.key, v.excess, f"the closest board has {turns:.1f} expected turns")
+            closest.offer(v.key, v.excess, Msg("closest_board", turns=f"{turns:.1f}"))
         else:  # pragma: no cover - construct and tune keep every other constraint
             raise AssertionError(f"sampler broke {v.key}: {v.message}")
     window = profile.balance.game_length
-    wanted = f" (window {window.min:g}–{window.max:g} turns)" if window else ""
+    wanted = Msg("turns_window", low=f"{window.min:g}", high=f"{window.max:g}") if window else ""
     raise profile.error(
         closest.key,
         Msg(

@@ -167,14 +167,13 @@ def _find_task(catalog: TaskCatalog, task_id: str) -> Task:
         return catalog.task(task_id)
     except KeyError:
         close = difflib.get_close_matches(task_id, [t.id for t in catalog.tasks], n=3)
-        hint = f" (did you mean {', '.join(close)}?)" if close else ""
         raise InputError(
             "task",
             Msg(
                 "task_dicesheets_kribbeln_analyze",
                 task_id=task_id,
                 source=catalog.source,
-                hint=hint,
+                close=close,
             ),
         ) from None
 

@@ -213,7 +213,7 @@ def _precheck(pool: Sequence[TaskFacts], balance: Balance, pages: int, n_all: in
                 "max_color_per_sheet",
                 colorless=colorless,
                 need=need,
-                value=f" and none of family {', '.join(named_families)}" if named_families else "",
+                families=named_families,
             ),
         )
     if balance.areas == "rising":
@@ -300,9 +300,7 @@ def _infeasible(
         if found is not None:
             freed.append(constraint)
     key = {"areas": "area_step" if balance.areas == "rising" else "area_tolerance"}
-    where = f"no block of {pages} sheets meets every constraint " + (
-        f"(searched {balance.attempts} restarts / {spent:.1f} s)"
-    )
+    where = Msg("no_block_meets", pages=pages, attempts=balance.attempts, spent=f"{spent:.1f}")
     if len(freed) == 1:
         name = freed[0]
         return balance.error(
