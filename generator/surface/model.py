@@ -2,14 +2,18 @@
 
 Nothing here imports click, a game, numpy or ReportLab: `dicesheets --help` imports the
 registry. Code is referred to by "module:attribute" strings and imported when used
-(`resolve`), so declaring a product costs nothing until it is built.
+(`resolve`), so declaring a product costs nothing until it is built. The records are
+`NamedTuple`s, not dataclasses: immutable alike, and making a dozen record classes
+costs `--help` a quarter of the time (dataclasses write several methods per class).
+Two records of different classes with the same fields are equal as tuples; nothing
+compares them across classes (`params.click_type` keys on the class too).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from generator.io.catalog import Catalog
@@ -23,13 +27,13 @@ class _Missing:
 
 
 MISSING: Any = _Missing()
+NOTHING: Mapping[str, Any] = MappingProxyType({})  # an empty mapping no one can change
 
 
 # --- option types ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Count:
+class Count(NamedTuple):
     """A whole number lo–hi, refused at parse: `expected lo–hi NOUN(NOTE), found N`."""
 
     lo: int
@@ -38,8 +42,7 @@ class Count:
     note: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class Range:
+class Range(NamedTuple):
     """A number lo–hi refused at parse with click's own words (a float range if `real`)."""
 
     lo: float
@@ -47,23 +50,20 @@ class Range:
     real: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Whole:
+class Whole(NamedTuple):
     """A whole number whose range (lo–hi, for the docs and forms) the build checks."""
 
     lo: int | None = None
     hi: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Choice:
+class Choice(NamedTuple):
     """One of `values`, in any case."""
 
     values: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class File:
+class File(NamedTuple):
     """A file name (or folder) on this machine: never taken from a browser."""
 
     file_okay: bool = True
@@ -72,8 +72,7 @@ class File:
     allow_dash: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Stream:
+class Stream(NamedTuple):
     """An open text file ('-': standard input), read as `encoding`."""
 
     encoding: str = "utf-8"
@@ -85,8 +84,7 @@ OptionType = Count | Range | Whole | Choice | File | Stream | None  # None: free
 # --- parameters and commands ----------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Option:
+class Option(NamedTuple):
     """A command-line option: `flags` as click spells them ("--key/--no-key", or a flag and
     its parameter name: ("--dice", "dice_file")), its type, default and help.
 
@@ -125,8 +123,7 @@ class Option:
         return parts[1] if len(parts) > 1 else None
 
 
-@dataclass(frozen=True, slots=True)
-class Argument:
+class Argument(NamedTuple):
     """A positional argument."""
 
     name: str
@@ -138,8 +135,7 @@ class Argument:
 Param = Option | Argument
 
 
-@dataclass(frozen=True, slots=True)
-class Command:
+class Command(NamedTuple):
     """A command as typed ("kniffel block"), its help, parameters and what runs it.
 
     `run` ("module:function") is the CLI's action, called with the parsed parameters
@@ -153,7 +149,7 @@ class Command:
     params: tuple[Param, ...] = ()
     run: str | None = None
     rules: tuple[Callable[[Mapping[str, Any], frozenset[str]], None], ...] = ()
-    context: Mapping[str, Any] = field(default_factory=dict)
+    context: Mapping[str, Any] = NOTHING
 
     @property
     def words(self) -> tuple[str, ...]:
@@ -166,8 +162,7 @@ class Command:
         return tuple(p for p in self.params if isinstance(p, Option))
 
 
-@dataclass(frozen=True, slots=True)
-class Group:
+class Group(NamedTuple):
     """A command with subcommands ("kniffel"): its help; the subcommands name it first."""
 
     name: str
@@ -177,8 +172,7 @@ class Group:
 # --- products -------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class WebPage:
+class WebPage(NamedTuple):
     """A product's page: URL id, download parts, fields left out, own fields and groups."""
 
     id: str  # the URL path: "worksheet" → /worksheet
@@ -188,11 +182,10 @@ class WebPage:
     own_fields: tuple[str, ...] = ()  # parameters the page asks for in its own way
     groups: tuple[tuple[str, tuple[str, ...]], ...] = ()
     # form values the page drops before parsing when another is set (a spec replaces these)
-    replaced_by: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    replaced_by: Mapping[str, tuple[str, ...]] = NOTHING
 
 
-@dataclass(frozen=True, slots=True)
-class Rehearse:
+class Rehearse(NamedTuple):
     """A variant `validate` builds in every language with the user's templates."""
 
     label: str
@@ -201,8 +194,7 @@ class Rehearse:
     also: frozenset[str] = frozenset()  # templates it prints beside its product's
 
 
-@dataclass(frozen=True, slots=True)
-class Product:
+class Product(NamedTuple):
     """A printable product: its command, request, load and build, file names and page kinds.
 
     `make(params)` is request → load → build in memory (`all`, validate, the web page and
@@ -224,7 +216,7 @@ class Product:
     rehearse: tuple[Rehearse, ...] = ()
     web: WebPage | None = None
     fresh_seed: bool = False  # without --seed a new one is drawn (and announced)
-    extra: Mapping[str, str] = field(default_factory=dict)  # {"key": "key_file"}
+    extra: Mapping[str, str] = NOTHING  # {"key": "key_file"}
     warm: str | None = None  # solver work `all` may start early in another process
     warm_imports: tuple[str, ...] = ()
     prepare: str | None = None  # the build in two steps, for `all` while the warm-up runs

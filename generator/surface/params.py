@@ -53,10 +53,14 @@ class CountType(click.ParamType):
         return number
 
 
-@cache
 def click_type(kind: OptionType) -> Any:
     """The click type of a registry type (None: click's text); one object per type, so
     every command's --seed has the same type (a test asks)."""
+    return _click_type(type(kind).__name__, kind)
+
+
+@cache
+def _click_type(cls: str, kind: OptionType) -> Any:
     if kind is None:
         return None
     if isinstance(kind, Count):
