@@ -610,7 +610,7 @@ COMMANDS: dict[str, Command] = {
                        show_default=True, help="Seconds one build may take before it is "
                        "stopped."),
             ),
-            run="generator.cli.serve:serve",
+            run="generator.web.serve:serve",
         ),
         Command(
             "validate",
@@ -838,6 +838,10 @@ PRODUCTS: dict[str, Product] = {
         ),
     )
 }  # fmt: skip
+
+# what sets each input a build or the writer names (`InputError.subject`, `Input`);
+# a subject not listed is its own option (`rolls_left` → option --rolls-left)
+WHERE_FOR = {"pdf": "option --out", "key": "option --key-file", "folder": "argument DIR"}
 
 # pages of the web app that are no product's form: the coach answers `kniffel advise`
 COACH = "kniffel advise"

@@ -92,6 +92,24 @@ def test_no_click_command_or_option_is_written_by_hand() -> None:
     assert found == []
 
 
+def _imports(folder: str) -> set[str]:
+    """Every module the modules of `generator/<folder>/` import, function-local ones too."""
+    found = set()
+    for path in (PACKAGE / folder).rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                found |= {node.module, *(f"{node.module}.{a.name}" for a in node.names)}
+            elif isinstance(node, ast.Import):
+                found |= {a.name for a in node.names}
+    return found
+
+
+def test_the_cli_and_the_web_page_are_siblings() -> None:
+    """Neither imports the other: both are made from the registry."""
+    assert not {m for m in _imports("web") if m.startswith("generator.cli")}
+    assert not {m for m in _imports("cli") if m.startswith("generator.web")}
+
+
 def test_every_product_names_a_registry_command_its_options_fill_the_request() -> None:
     for product in registry.PRODUCTS.values():
         command = registry.COMMANDS[product.command]

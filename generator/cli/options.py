@@ -11,13 +11,13 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from generator import registry
+from generator.surface.messages import user_message
 from generator.surface.params import click_type
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from generator.core.built import Built
-    from generator.core.errors import UserError
     from generator.io.catalog import Catalog
     from generator.io.writer import Written
 
@@ -27,34 +27,6 @@ KRIBBELN_PLAYERS = click_type(registry.KRIBBELN_PLAYERS)
 KOEPFCHEN_PLAYERS = click_type(registry.KOEPFCHEN_PLAYERS)
 REPORT_PLAYERS = click_type(registry.REPORT_PLAYERS)
 SEED = click_type(registry.SEED_TYPE)
-
-# what sets each input a build or the writer names (`InputError.subject`, `Input`);
-# a subject not listed is its own option (`rolls_left` → option --rolls-left)
-WHERE_FOR = {"pdf": "option --out", "key": "option --key-file", "folder": "argument DIR"}
-
-
-def where_for(subject: str) -> str:
-    """The command-line option (or argument) behind an input's name."""
-    return WHERE_FOR.get(subject, "option --" + subject.replace("_", "-"))
-
-
-def option_for(subject: str) -> str:
-    """The option alone: `players` → --players."""
-    return where_for(subject).removeprefix("option ")
-
-
-def user_message(exc: UserError) -> str:
-    """The one-line error text, with an input error's subject turned into its option
-    (and for a layout that does not fit, the options that would make room)."""
-    from generator.core.errors import DoesNotFit, Input, InputError
-
-    if isinstance(exc, DoesNotFit) and exc.remedies:
-        remedies = " or ".join(option_for(r) for r in exc.remedies)
-        return f"{where_for(exc.subject)}: {exc.message} (try {remedies})"
-    if isinstance(exc, InputError) or isinstance(exc.where, Input):
-        subject = exc.subject if isinstance(exc, InputError) else str(exc.where)
-        return f"{where_for(subject)}: {exc.message}"
-    return str(exc)
 
 
 def fresh_seed(seed: int | None) -> tuple[int, bool]:

@@ -70,7 +70,7 @@ def run_job(job: Job) -> Result:
     try:
         return BUILDERS[job.product](job)
     except UserError as exc:
-        from generator.cli.options import option_for
+        from generator.surface.messages import option_for
 
         option = None
         if isinstance(exc, InputError):
@@ -114,7 +114,7 @@ def _finish(job: Job, built: Built, figures: dict[str, Any] | None = None) -> Re
     if job.action in roles:
         name = name.removesuffix(".pdf") + f"-{job.action}.pdf"
     pdf = render_pdf(document)
-    from generator.cli.options import user_message
+    from generator.surface.messages import user_message
 
     # a warning about an input names its option, as on the command line
     warnings = tuple(w if isinstance(w, str) else user_message(w) for w in built.warnings)

@@ -1,4 +1,8 @@
-"""`dicesheets serve`: the web page for teachers, game groups and playtesters."""
+"""`dicesheets serve`: the web page for teachers, game groups and playtesters.
+
+The command is declared in `generator.registry`; this is its action, beside the app it
+starts (the CLI imports nothing of the web page, the web page nothing of the CLI).
+"""
 
 from __future__ import annotations
 
