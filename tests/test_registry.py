@@ -243,3 +243,51 @@ def test_the_web_page_answers_ops_with_a_spec_at_the_field_without_building() ->
         assert body["errors"] == {"ops": SPEC_WITH_OPS} and body["general"] == []
         page = client.post("/worksheet?lang=en", data=data)
         assert page.status_code == 400 and SPEC_WITH_OPS.replace("'", "&#39;") in page.text
+
+
+# --- a new product is one registry entry -------------------------------------------------
+
+NEW_PRODUCT = """
+import json, sys
+import generator.registry as r
+from generator.surface.model import Rehearse, WebPage
+block = r.PRODUCTS["kniffel-block"]
+r.COMMANDS["tally"] = r.COMMANDS["kniffel block"]._replace(path="tally", help="A tally sheet.")
+r.PRODUCTS["tally"] = block._replace(
+    id="tally", command="tally", defaults=({"players": 2},),
+    rehearse=(Rehearse("tally sheet", {"players": 2}),), web=WebPage("tally", has_seed=False),
+)
+from generator.cli import cli
+from generator.cli.defaults import default_set
+from generator.validate.rehearsal import _jobs
+from generator.web.forms import parse
+from generator.web.pages import PAGES
+from generator.web.products import BUILDERS, Job, run_job
+from generator.io.catalog import Catalog
+params, _ = parse(PAGES["tally"].form(Catalog.default()), {"players": "3", "lang": "en"})
+result = run_job(Job("tally", params, "pdf"))
+seen = {
+    "all": len(list(default_set(1))), "rehearsed": [label for label, _, _ in _jobs()][-1],
+    "web": result.pdf[:5].decode(), "web_error": result.error, "builder": "tally" in BUILDERS,
+}
+print(json.dumps(seen))
+sys.argv = ["dicesheets", "tally", "--players", "2", "--out", sys.argv[1]]
+cli.main(prog_name="dicesheets")
+"""
+
+
+def test_a_new_product_is_one_registry_entry(tmp_path: Path) -> None:
+    """A product added to the registry alone is a command, a web page with its form and
+    builder, a sheet of `all` and a variant validate rehearses."""
+    import json
+
+    out = tmp_path / "tally.pdf"
+    proc = subprocess.run(
+        [sys.executable, "-c", NEW_PRODUCT, str(out)], capture_output=True, text=True
+    )
+    assert proc.returncode == 0, proc.stderr
+    seen = json.loads(proc.stdout.splitlines()[0])
+    expected = sum(len(p.defaults) for p in registry.PRODUCTS.values()) + 1
+    assert seen == {"all": expected, "rehearsed": "tally sheet", "web": "%PDF-",
+                    "web_error": None, "builder": True}  # fmt: skip
+    assert out.read_bytes()[:5] == b"%PDF-" and out.with_suffix(".json").exists()

@@ -65,7 +65,7 @@ class Form:
     command_name: str  # "worksheet", "kniffel block" (messages, the CLI line shown)
     fields: tuple[Field, ...]
     parser: click.Command = field(repr=False)
-    command: Command | None = field(default=None, repr=False)  # its registry entry (rules)
+    command: Command = field(repr=False)  # its registry entry (the checks across options)
 
     def field(self, name: str) -> Field | None:
         return next((f for f in self.fields if f.name == name), None)
@@ -172,16 +172,15 @@ def parse(form: Form, values: Mapping[str, str]) -> tuple[dict[str, Any], list[s
     except click.UsageError as exc:
         raise FormErrors({None: exc.format_message()}) from None
     params = dict(ctx.params)
-    if form.command is not None:
-        given = {f.name for f in form.fields if {f.flag, f.off_flag} & set(args)}
-        try:
-            check(form.command, params, given)  # the CLI's own checks across options
-        except UserError as exc:
-            flag = exc.option if isinstance(exc, OptionError) else None
-            found = form.by_flag(flag) if flag else None
-            where = found.name if found else None
-            raise FormErrors({where: exc.message if found else str(exc)}) from None
-    return dict(params), args
+    given = {f.name for f in form.fields if {f.flag, f.off_flag} & set(args)}
+    try:
+        check(form.command, params, given)  # the CLI's own checks across options
+    except UserError as exc:
+        flag = exc.option if isinstance(exc, OptionError) else None
+        found = form.by_flag(flag) if flag else None
+        where = found.name if found else None
+        raise FormErrors({where: exc.message if found else str(exc)}) from None
+    return params, args
 
 
 def flag_of(command: Command, name: str) -> str:
