@@ -21,7 +21,7 @@ import click
 
 from generator import registry
 from generator.cli import cli
-from generator.io.resources import catalog_dir, templates_dir
+from generator.core.resources import catalog_dir, templates_dir
 
 # not one-shot commands: a server and a file watcher never end by themselves
 SKIPPED_COMMANDS = {"serve"}

@@ -18,8 +18,8 @@ import jinja2
 from markupsafe import Markup
 
 from generator import registry
+from generator.core.resources import templates_dir
 from generator.io.catalog import Catalog
-from generator.io.resources import templates_dir
 from generator.surface.model import Command, Product, WebPage
 from generator.text.words import LANGS
 from generator.web.forms import Form, flag_of, make_form, name_of
