@@ -17,9 +17,8 @@ from typing import Any
 import pytest
 
 import generator
-from generator.core.errors import Msg, Note
-from generator.io.resources import templates_dir
-from generator.text.errors import codes, say
+from generator.core.errors import Msg, Note, codes, say
+from generator.core.resources import templates_dir
 
 PACKAGE = Path(generator.__file__).parent
 ERRORS = {"UserError", "OptionError", "CatalogError", "InputError", "DoesNotFit"}

@@ -19,8 +19,8 @@ pytest.importorskip("httpx", reason="httpx (Starlette's test client) is not inst
 
 from starlette.testclient import TestClient
 
+from generator.core.resources import templates_dir
 from generator.io.catalog import Catalog
-from generator.io.resources import templates_dir
 from generator.web.app import Settings, create_app
 from generator.web.pages import PAGES
 from tests.web_support import WORKSHEET
@@ -85,7 +85,7 @@ def _cases() -> list[tuple[str, str, str]]:
     for page in PAGES.values():
         for field in page.form(catalog).fields:
             cases += [(page.id, field.name, value) for value in BAD.get(field.kind, ())]
-        if "roster" in page.own_fields:
+        if "roster" in page.web.own_fields:
             cases.append((page.id, "roster_text", "Anna\nB\x07n"))
     return cases
 

@@ -3,8 +3,8 @@
 The CLI turns a `UserError` into a single line on stderr and exit status 2.
 Every other exception is a bug and may show a traceback (exit status 1).
 What went wrong is a `Msg`: a code and its parameters (the value, the limits …);
-its words are the macro of that code in `templates/<lang>/errors.j2`, so the CLI
-says it in English and the web page in the page's language. A message is always
+its words are the macro of that code in `templates/<lang>/errors.j2` (`say`), so the
+CLI says it in English and the web page in the page's language. A message is always
 one line of bounded length: control characters are shown escaped and long values
 are shortened, whatever the caller put in.
 """
@@ -14,7 +14,6 @@ from __future__ import annotations
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (3 ms); mypy reads True
 if TYPE_CHECKING:
     import re
-    from collections.abc import Callable
     from typing import Any
 
 SHOWN_CHARS = 60  # a quoted value: enough to recognise it, never a wall of text
@@ -61,9 +60,7 @@ class Msg:
 
     def say(self, lang: str = "en") -> str:
         """The message in `lang` (one line, bounded)."""
-        if SAY is None:  # pragma: no cover - generator/__init__ installs it
-            raise RuntimeError("no renderer for messages: import generator.text.errors")
-        return one_line(SAY(self, lang))
+        return one_line(say(self, lang))
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Msg) and (self.code, self.params) == (other.code, other.params)
@@ -75,9 +72,65 @@ class Msg:
         return f"Msg({self.code!r}, **{self.params!r})"
 
 
-# how a `Msg` becomes words: `generator.text.errors.say`, installed when the package is
-# imported (generator/__init__.py), so the core never reaches up to the text layer
-SAY: Callable[[Msg, str], str] | None = None
+_WORDS: dict[str, Any] = {}  # lang → the template module of errors.j2, made on first use
+
+
+def thousands(value: int, lang: str) -> str:
+    """A whole number with its thousands marked as the language writes them (1,000 / 1.000)."""
+    text = f"{value:,}"
+    return text.replace(",", ".") if lang == "de" else text
+
+
+def _words(lang: str) -> Any:
+    module = _WORDS.get(lang)
+    if module is None:
+        # the program's own words, shipped beside the code like its fonts (a catalog does not
+        # change them); read when the first message is said, so a run without one does without
+        import jinja2
+
+        from generator.core.resources import templates_dir
+
+        env = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(str(templates_dir())),
+            undefined=jinja2.StrictUndefined,
+            autoescape=False,
+            trim_blocks=True,
+            lstrip_blocks=True,
+            keep_trailing_newline=False,
+        )
+        env.filters["thousands"] = lambda value: thousands(value, lang)
+        module = _WORDS[lang] = env.get_template(f"{lang}/errors.j2").module
+    return module
+
+
+def _said(value: Any, lang: str) -> Any:
+    if isinstance(value, Msg):
+        return say(value, lang)
+    if isinstance(value, (list, tuple)):
+        return [_said(v, lang) for v in value]
+    return value
+
+
+def say(msg: Msg, lang: str) -> str:
+    """The words of `msg` in `lang` (`en` or `de`): the macro `msg.code` of
+    `templates/<lang>/errors.j2`; a `Msg` among its parameters (or in a list of them) is
+    said first, in the same language."""
+    params = {k: _said(v, lang) for k, v in msg.params.items()}
+    macro = getattr(_words(lang), msg.code, None)
+    if macro is None:
+        raise KeyError(f"templates/{lang}/errors.j2 has no macro {msg.code!r}")
+    return str(macro(**params))
+
+
+def codes(lang: str) -> dict[str, tuple[str, ...]]:
+    """Every code of `lang`'s errors.j2 with its parameters' names (the tests compare them)."""
+    module = _words(lang)
+    return {
+        name: tuple(macro.arguments)
+        for name in dir(module)
+        if not name.startswith("_") and callable(macro := getattr(module, name))
+        and hasattr(macro, "arguments")
+    }  # fmt: skip
 
 
 class Note(str):

@@ -158,14 +158,10 @@ def fresh_seed() -> int:
 
 
 def _values_for(page: Page, values: dict[str, str]) -> dict[str, str]:
-    """Form values a page adjusts before parsing (a worksheet spec replaces the single section)."""
-    if page.id == "worksheet" and values.get("spec"):
-        return {
-            k: v
-            for k, v in values.items()
-            if k not in ("family", "level", "problems", "impossible")
-        }
-    return values
+    """Form values a page drops before parsing (a worksheet spec replaces the single section:
+    the form always sends those fields, with their defaults)."""
+    dropped = {n for key, names in page.replaced_by.items() if values.get(key) for n in names}
+    return {k: v for k, v in values.items() if k not in dropped}
 
 
 def make_job(
@@ -233,7 +229,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     def fields_of(page: Page) -> set[str]:
         """The page's fields an error can be shown at (the form's and the page's own)."""
-        return {f.name for f in forms[page.id].fields} | set(page.own_fields)
+        return {f.name for f in forms[page.id].fields} | set(page.web.own_fields)
 
     def product_html(
         request: Request,
