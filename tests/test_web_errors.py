@@ -31,7 +31,8 @@ BAD = {
     "choice": ("zzz",),
 }
 # words both languages write alike (formats, names, loanwords, German words that are English)
-SHARED = {"also", "band", "block", "blocks", "byte", "bytes", "dicesheets", "die", "extra", "id",
+SHARED = {"also", "an", "band", "block", "blocks", "byte", "bytes", "dicesheets", "die", "extra",
+          "id",
           "ids", "in", "install", "ja", "joker", "json", "k", "klasse", "kribbeln", "make",
           "manifest", "max", "mm", "nachname", "name", "pdf", "pip", "positive", "rational",
           "start", "text", "u", "utf", "vorname", "windows", "x", "yaml", "yes"}  # fmt: skip
@@ -124,3 +125,23 @@ def test_the_coach_says_every_message_in_german(client, values: dict[str, str]) 
     )
     for message in messages:
         assert english_in(message) == set(), (values, message)
+
+
+def test_the_playtest_page_lists_every_problem_in_german(tmp_path) -> None:
+    import html
+
+    folder = tmp_path / "mine"
+    (folder / "koepfchen").mkdir(parents=True)
+    (folder / "koepfchen" / "broken.yaml").write_text("length: [1,\n", encoding="utf-8")
+    (folder / "koepfchen" / "odd.yaml").write_text("id: odd\nname: 3\n", encoding="utf-8")
+    (folder / "templates" / "de").mkdir(parents=True)
+    (folder / "templates" / "de" / "nothing.j2").write_text("{% macro x() %}{% endmacro %}")
+    with TestClient(create_app(Settings(workers=1, catalog=folder))) as c:
+        page = c.get("/playtest?lang=de").text
+    lines = [
+        html.unescape(m)
+        for m in re.findall(r'<li class="(?:problem|warning)"><code>(.*?)</code>', page)
+    ]
+    assert len(lines) >= 3, page
+    for line in lines:
+        assert english_in(line) == set(), line

@@ -144,6 +144,13 @@ class Note(str):
         note.msg = msg
         return note
 
+    @classmethod
+    def of(cls, exc: UserError) -> Note:
+        """An error as a line of a list of problems (`validate`): `where: message`."""
+        note = super().__new__(cls, str(exc))
+        note.msg = Msg("at", where=exc.where, what=exc.msg) if exc.where else exc.msg
+        return note
+
     def __reduce__(self) -> tuple[Any, ...]:
         return (Note, (self.msg,))
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator.core.errors import CatalogError, Msg, UserError
+from generator.core.errors import CatalogError, Msg, Note, UserError
 from generator.core.problems import Incomplete, Problems, report_problem
 from generator.core.resources import catalog_dir, templates_dir
 from generator.io.cache import DISK
@@ -42,7 +42,11 @@ class Report:
 
     def add(self, exc: CatalogError | UserError) -> None:
         if not isinstance(exc, Incomplete) and str(exc) not in self.errors:
-            self.errors.append(str(exc))
+            self.errors.append(Note.of(exc))  # its line, and its words for a page in German
+
+
+def _note(where: str, msg: Msg) -> Note:
+    return Note(Msg("at", where=where, what=msg))
 
 
 def counted(n: int, noun: str) -> str:
@@ -133,7 +137,7 @@ def _catalog_dice(catalog: Catalog, report: Report, label: str) -> DiceSet:
     try:
         return load_dice(catalog=catalog)[0]
     except CatalogError:
-        report.warnings.append(f"{label}: checked against the shipped dice (yours have problems)")
+        report.warnings.append(_note(label, Msg("checked_shipped_dice")))
         return load_dice(catalog=Catalog((catalog_dir(),)))[0]
 
 
@@ -168,13 +172,11 @@ def _check_balance(
     try:
         tasks = load_tasks(dice, catalog=catalog, problems=task_problems)
     except CatalogError:
-        report.warnings.append(f"{label}: not checked against the tasks (they have problems)")
+        report.warnings.append(_note(label, Msg("tasks_have_problems")))
         return
     if task_problems:
-        report.warnings.append(
-            f"{label}: checked against the {len(tasks.tasks)} tasks of {tasks.source} "
-            "that have no problems"
-        )
+        sound = Msg("checked_sound_tasks", tasks=len(tasks.tasks), source=tasks.source)
+        report.warnings.append(_note(label, sound))
     figures = analyze_tasks(dice, tasks.tasks, tasks.rolls, store=DISK)
     facts = [TaskFacts(t.id, t.family, t.colors, figures[t.id].p_success) for t in tasks.tasks]
     try:
@@ -236,7 +238,7 @@ def _check_template(
             missing = CatalogError(Msg("template_lacks_macro", name=name), file=label)
             report_problem(missing, problems)
     elif not shipped.is_file():
-        report.warnings.append(f"{label}: no shipped template of this name; it is never used")
+        report.warnings.append(_note(label, Msg("template_never_used")))
 
 
 CHECKS: dict[str, Callable[[Path, str, Report, Catalog, Problems], None]] = {
@@ -262,10 +264,8 @@ def _check_file(
         if kind is None:
             kind = _kind_by_keys(path, label)
             if in_folder:
-                report.warnings.append(
-                    f"{label}: checked as {KIND_NAMES[kind]} by its content, but no "
-                    "command reads it from this place (name it on the command line)"
-                )
+                as_kind = Msg("checked_by_content", kind=KIND_NAMES[kind])
+                report.warnings.append(_note(label, as_kind))
         CHECKS[kind](path, label, report, catalog, found)
     except (CatalogError, UserError) as exc:
         problems.append(exc)
@@ -342,7 +342,7 @@ def validate(catalog_folder: Path | None = None, files: Iterable[Path] = ()) -> 
     if files:
         for path in files:
             if not path.is_file():
-                report.errors.append(f"{path}: no such file")
+                report.errors.append(_note(str(path), Msg("no_such_file")))
                 continue
             _check_file(path, str(path), _kind_by_place(path, None), report, catalog, False)
         _report_rest(report)

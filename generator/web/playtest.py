@@ -14,6 +14,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from generator.web.errors import warning_text
 from generator.web.pages import PAGES, page_lang, render
 from generator.web.products import Job
 
@@ -33,7 +34,10 @@ def playtest_routes(context: dict[str, Any]) -> list[Route]:
 
     async def report_html(lang: str) -> str:
         result = await execute(Job("validate", {"folder": str(settings.catalog)}, "validate"))
-        return render("problems.html", lang, report=result.figures)
+        report = dict(result.figures)  # every problem and warning in the page's language
+        for key in ("errors", "warnings"):
+            report[key] = [warning_text(line, lang) for line in report[key]]
+        return render("problems.html", lang, report=report)
 
     async def show(request: Request) -> Response:
         require_catalog()
