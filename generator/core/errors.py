@@ -72,7 +72,8 @@ class Msg:
         return f"Msg({self.code!r}, **{self.params!r})"
 
 
-_WORDS: dict[str, Any] = {}  # lang → the template module of errors.j2, made on first use
+_SOURCES: dict[str, tuple[str, dict[str, str]]] = {}  # lang → errors.j2's preamble, macros
+_MACROS: dict[tuple[str, str], Any] = {}  # (lang, code) → the compiled macro, made on first use
 
 
 def thousands(value: int, lang: str) -> str:
@@ -81,17 +82,39 @@ def thousands(value: int, lang: str) -> str:
     return text.replace(",", ".") if lang == "de" else text
 
 
-def _words(lang: str) -> Any:
-    module = _WORDS.get(lang)
-    if module is None:
-        # the program's own words, shipped beside the code like its fonts (a catalog does not
-        # change them); read when the first message is said, so a run without one does without
+def _source(lang: str) -> tuple[str, dict[str, str]]:
+    """errors.j2 of `lang`: what every macro may use (a `{% set %}`), and each macro's line."""
+    found = _SOURCES.get(lang)
+    if found is None:
+        import re
+
         import jinja2
 
+        # the program's own words, shipped beside the code like its fonts (a catalog does not
+        # change them); read when the first message is said, so a run without one does without
         from generator.core.resources import templates_dir
 
+        loader = jinja2.FileSystemLoader(str(templates_dir()))
+        text = loader.get_source(jinja2.Environment(), f"{lang}/errors.j2")[0]
+        text = re.sub(r"\{#.*?#\}", "", text, flags=re.S)
+        line = r"^\{% macro (\w+)\(.*$"  # one macro a line (a test checks)
+        macros = {m.group(1): m.group(0) for m in re.finditer(line, text, re.M)}
+        preamble = re.sub(line, "", text, flags=re.M)
+        found = _SOURCES[lang] = (preamble, macros)
+    return found
+
+
+def _macro(lang: str, code: str) -> Any:
+    """The macro `code` of `lang`'s errors.j2, compiled alone (the whole file takes far
+    longer, and a run says one message or a few)."""
+    macro = _MACROS.get((lang, code))
+    if macro is None:
+        import jinja2
+
+        preamble, macros = _source(lang)
+        if code not in macros:
+            raise KeyError(f"templates/{lang}/errors.j2 has no macro {code!r}")
         env = jinja2.Environment(
-            loader=jinja2.FileSystemLoader(str(templates_dir())),
             undefined=jinja2.StrictUndefined,
             autoescape=False,
             trim_blocks=True,
@@ -99,8 +122,9 @@ def _words(lang: str) -> Any:
             keep_trailing_newline=False,
         )
         env.filters["thousands"] = lambda value: thousands(value, lang)
-        module = _WORDS[lang] = env.get_template(f"{lang}/errors.j2").module
-    return module
+        module = env.from_string(preamble + macros[code]).module
+        macro = _MACROS[(lang, code)] = getattr(module, code)
+    return macro
 
 
 def _said(value: Any, lang: str) -> Any:
@@ -116,21 +140,12 @@ def say(msg: Msg, lang: str) -> str:
     `templates/<lang>/errors.j2`; a `Msg` among its parameters (or in a list of them) is
     said first, in the same language."""
     params = {k: _said(v, lang) for k, v in msg.params.items()}
-    macro = getattr(_words(lang), msg.code, None)
-    if macro is None:
-        raise KeyError(f"templates/{lang}/errors.j2 has no macro {msg.code!r}")
-    return str(macro(**params))
+    return str(_macro(lang, msg.code)(**params))
 
 
 def codes(lang: str) -> dict[str, tuple[str, ...]]:
     """Every code of `lang`'s errors.j2 with its parameters' names (the tests compare them)."""
-    module = _words(lang)
-    return {
-        name: tuple(macro.arguments)
-        for name in dir(module)
-        if not name.startswith("_") and callable(macro := getattr(module, name))
-        and hasattr(macro, "arguments")
-    }  # fmt: skip
+    return {code: tuple(_macro(lang, code).arguments) for code in _source(lang)[1]}
 
 
 class Note(str):
