@@ -22,6 +22,7 @@ import pytest
 import generator
 from generator import registry
 from generator.cli import cli
+from generator.core.errors import InputError
 from generator.io.catalog import Catalog
 from generator.surface.model import Option, resolve
 
@@ -222,7 +223,11 @@ def test_the_web_form_refuses_ops_with_a_spec_beside_the_field() -> None:
     form = PAGES["worksheet"].form(Catalog.default())
     with pytest.raises(FormErrors) as refused:
         parse(form, {"spec": "mixed", "ops": "+-", "seed": "2"})
-    assert refused.value.errors == {"ops": SPEC_WITH_OPS}
+    error = refused.value.error  # shown at the field, in the page's language
+    assert isinstance(error, InputError) and (error.subject, error.message) == (
+        "ops",
+        SPEC_WITH_OPS,
+    )
     params, _ = parse(form, {"spec": "mixed", "seed": "2"})  # the spec alone is fine
     assert params["spec"] == "mixed"
 
