@@ -1,7 +1,8 @@
 """README, CONTRIBUTING and docs/: every relative link resolves, every command shown runs.
 
 Links: every `[text](target)` and image outside code resolves to a file of the project,
-and a `#anchor` to a heading of that file (GitHub's anchors). Includes: a fenced block
+and a `#anchor` to a heading of that file (GitHub's anchors); a path in backticks
+(`generator/…`, `tests/…`) names a file or folder that exists. Includes: a fenced block
 after `<!-- include PATH -->` is that file, verbatim. Commands: every `dicesheets …`
 line of a ```sh block runs in-process, in a fresh folder holding `docs/examples/`, one
 test per page (a page's commands in order: a later one may read what an earlier one
@@ -145,6 +146,24 @@ def test_every_link_resolves(page: Path) -> None:
     assert not broken, "\n".join(broken)
 
 
+TOP = ("generator", "tests", "bench", "templates", "task_catalog", "docs", ".ci")
+PATH = re.compile(r"`((?:" + "|".join(re.escape(t) for t in TOP) + r")/[^`\s]*)`")
+
+
+@pytest.mark.parametrize("page", PAGES, ids=_name)
+def test_every_path_named_exists(page: Path) -> None:
+    """A `generator/…` or `tests/…` path in backticks is a file or folder of the project."""
+    missing = []
+    prose, _ = _split(page.read_text(encoding="utf-8"))
+    for number, line in enumerate(prose, start=1):
+        for path in PATH.findall(line):
+            if "<" in path or "|" in path:  # a pattern: templates/<lang>/…, de|en
+                continue
+            if not (any(ROOT.glob(path)) if "*" in path else (ROOT / path).exists()):
+                missing.append(f"{_name(page)}:{number}: {path}")
+    assert not missing, "\n".join(missing)
+
+
 @pytest.mark.parametrize("page", PAGES, ids=_name)
 def test_every_include_is_the_file_verbatim(page: Path) -> None:
     text = page.read_text(encoding="utf-8")
@@ -206,11 +225,7 @@ def _options(args: tuple[str, ...]) -> list[str]:
     return [a.split("=")[0] for a in args if a.startswith("--")]
 
 
-@pytest.mark.parametrize(
-    "page",
-    # one group a page: the pages spread over the workers (each is independent)
-    [pytest.param(p, id=_name(p), marks=pytest.mark.xdist_group(f"docs-{p.stem}")) for p in PAGES],
-)
+@pytest.mark.parametrize("page", PAGES, ids=_name)  # under xdist, each page is a unit of its own
 def test_every_command_shown_runs(page: Path, tmp_path: Path) -> None:
     for name in os.listdir(EXAMPLES):
         shutil.copy(EXAMPLES / name, tmp_path / name)
