@@ -28,8 +28,8 @@ DEPS := pyproject.toml Makefile
 # missing ("Location '…' is ignored: it is neither a file nor a directory")
 define pip_install
 @echo "make: installing dicesheets$(2) into $(VENV) (pip; a few minutes the first time)"
-{ $(PY) -m pip install --disable-pip-version-check --progress-bar on -e '.$(2)' 2>&1 1>&3 \
-	| sed -u '/is ignored: it is neither a file nor a directory/d' >&2; } 3>&1
+@{ $(PY) -m pip install --disable-pip-version-check --progress-bar on -e '.$(2)' 2>&1 1>&3 \
+	| sed '/is ignored: it is neither a file nor a directory/d' >&2; } 3>&1
 @touch $(1)
 endef
 # an extra's install is also the install of those it contains: [test] ⊇ [web] ⊇ the package
@@ -62,7 +62,7 @@ serve: $(INSTALLED_WEB)
 # nothing): said in one line, not a failure of the run
 test: lint
 	@echo "make: running the tests (pytest $(PYTEST_ARGS))"
-	$(PY) -m pytest $(PYTEST_ARGS) || { s=$$?; [ $$s -eq 5 ] && echo "make: no tests collected"; [ $$s -eq 5 ]; }
+	@$(PY) -m pytest $(PYTEST_ARGS) || { s=$$?; [ $$s -eq 5 ] && echo "make: no tests collected"; [ $$s -eq 5 ]; }
 
 # ruff (lint and format) and mypy: the checks `make test` runs before the tests
 lint: $(INSTALLED_TEST)
