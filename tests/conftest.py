@@ -45,11 +45,14 @@ SPREAD = ("tests/test_page_health.py", "tests/test_house_style.py")
 """Files whose tests go to the workers by product (the id's first word), not as a file."""
 
 FIRST = (
-    "page-health-worksheet", "page-health-koepfchen", "page-health-kribbeln",
-    "tests/test_worksheet_classset.py", "tests/test_fuzz.py", "tests/test_interrupts.py",
-    "page-health-report", "tests/test_default_set.py", "tests/test_web_browser.py",
+    "tests/test_fuzz.py", "tests/test_interrupts.py", "tests/test_default_set.py",
+    "tests/test_kribbeln_block.py", "tests/test_kniffel_solver.py", "page-health-koepfchen",
+    "tests/test_web_browser.py", "tests/test_worksheet_classset.py", "tests/test_worksheet_cli.py",
+    "page-health-worksheet", "tests/test_validate.py", "tests/test_web_http.py",
+    "page-health-report",
 )  # fmt: skip
-"""The longest units, handed out first so that no worker is left alone with one at the end."""
+"""The longest units (a -n 2 run's --durations), handed out first so that no worker is
+left alone with one at the end."""
 
 
 def xdist_scope(nodeid: str) -> str:
