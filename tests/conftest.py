@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
+from generator import registry
 from generator.cli import cli
 
 
@@ -41,8 +42,8 @@ def _session_cache(tmp_path_factory: pytest.TempPathFactory):
         os.environ["DICESHEETS_CACHE"] = old
 
 
-SPREAD = ("tests/test_page_health.py", "tests/test_house_style.py")
-"""Files whose tests go to the workers by product (the id's first word), not as a file."""
+PRODUCT_OF = {kind: p.id for p in registry.PRODUCTS.values() for kind in p.page_kinds}
+"""A page kind's product: the page-health tests (ids `kind-check`) go by product."""
 
 FIRST = (
     "tests/test_fuzz.py", "tests/test_interrupts.py", "tests/test_default_set.py",
@@ -65,8 +66,10 @@ def xdist_scope(nodeid: str) -> str:
     """
     path, _, name = nodeid.partition("::")
     param = name.partition("[")[2].rstrip("]")
-    if path in SPREAD and param:
-        return "page-health-" + param.split("-")[0]
+    if path == "tests/test_page_health.py" and param:
+        return "page-health-" + PRODUCT_OF.get(param.rsplit("-", 1)[0], param)
+    if path == "tests/test_house_style.py" and param:  # ids: the product
+        return "page-health-" + param
     if path == "tests/test_docs.py" and name.startswith("test_every_command_shown_runs["):
         return nodeid
     return path

@@ -16,7 +16,7 @@ from generator.render.style import (
     TEXT_TITLE,
     TITLE,
 )
-from tests.test_page_health import GROUPS, LANGS, PAPERS, Case, cases
+from tests.test_page_health import LANGS, MATRIX, PAPERS, Case, cases
 
 SHEETS = {"kniffel-block", "odds-card", "koepfchen-board", "kribbeln-sheet", "worksheet-sheet"}
 """Page kinds players get: their title is `TITLE`; every other kind is a text page."""
@@ -28,7 +28,7 @@ PAGED = {
 """Parts that may run over pages: their footer ends with the page label ("Seite 2/3")."""
 
 
-PRODUCTS = list(GROUPS)
+PRODUCTS = list(MATRIX)
 """Each product: the page-health matrix's documents, built once for both files."""
 
 

@@ -25,6 +25,7 @@ from typing import Any
 
 import pytest
 
+from generator import registry
 from generator.core.built import Built
 from generator.render.draw import render_pdf
 from generator.render.primitives import MM
@@ -265,45 +266,42 @@ def _reports(paper: str, landscape: bool, lang: str) -> list[Case]:
     return cases
 
 
-KINDS = (
-    "kniffel-block", "odds-card", "koepfchen-board", "koepfchen-rules", "koepfchen-key",
-    "kribbeln-sheet", "kribbeln-rules", "kribbeln-key", "worksheet-sheet",
-    "worksheet-large-sheet", "worksheet-key", "report-kribbeln", "report-koepfchen",
-)  # fmt: skip
-
-
-GROUPS: dict[str, Callable[[str, bool, str], list[Case]]] = {
-    "kniffel": _kniffel_block, "odds": _odds_card, "koepfchen": _koepfchen,
+# each registry product that prints pages, built with the stress inputs (the registry
+# declares its page kinds; a page of an undeclared kind fails the matrix)
+MATRIX: dict[str, Callable[[str, bool, str], list[Case]]] = {
+    "kniffel-block": _kniffel_block, "kniffel-odds": _odds_card, "koepfchen": _koepfchen,
     "kribbeln": _kribbeln, "worksheet": _worksheet, "report": _reports,
 }  # fmt: skip
-"""A page kind's product: its first word. Each product's matrix is built on its own."""
+KINDS = tuple(kind for p in registry.PRODUCTS.values() for kind in p.page_kinds)
+PRODUCT_OF = {kind: p.id for p in registry.PRODUCTS.values() for kind in p.page_kinds}
+"""A page kind's product. Each product's matrix is built on its own."""
 
 
 @cache
-def cases(group: str, paper: str, landscape: bool, lang: str) -> list[Case]:
+def cases(product: str, paper: str, landscape: bool, lang: str) -> list[Case]:
     """One product's documents in one paper, orientation and language, built once a session.
 
-    Here and in test_house_style a test's id starts with its product, so under xdist one
-    worker takes a product's tests of both files (`xdist_scope` in tests/conftest.py)."""
-    return GROUPS[group](paper, landscape, lang)
+    Under xdist one worker takes a product's tests here and in test_house_style
+    (`xdist_scope` in tests/conftest.py), so it builds them once for both files."""
+    return MATRIX[product](paper, landscape, lang)
 
 
 @cache
-def product_matrix(group: str) -> dict[tuple[str, str], list[str]]:
+def product_matrix(product: str) -> dict[tuple[str, str], list[str]]:
     """(kind, check) → every finding of one product's matrix, each led by paper and language."""
-    kinds = [k for k in KINDS if k.split("-")[0] == group]
+    kinds = [k for k in KINDS if PRODUCT_OF[k] == product]
     found: dict[tuple[str, str], list[str]] = {(k, c): [] for k in kinds for c in CHECKS}
     for paper, landscape in PAPERS:
         for lang in LANGS:
             where = f"{paper} {'landscape' if landscape else 'portrait'} {lang}"
-            for case in cases(group, paper, landscape, lang):
+            for case in cases(product, paper, landscape, lang):
                 _check(case, where, found)  # a page of another product's kind: KeyError
     return found
 
 
 def matrix() -> dict[tuple[str, str], list[str]]:
     """(kind, check) → every finding of the whole matrix."""
-    return {key: lines for group in GROUPS for key, lines in product_matrix(group).items()}
+    return {key: lines for product in MATRIX for key, lines in product_matrix(product).items()}
 
 
 def _check(case: Case, where: str, found: dict[tuple[str, str], list[str]]) -> None:
@@ -333,12 +331,15 @@ def _params() -> list[Any]:
 
 @pytest.mark.parametrize(("kind", "check"), _params())
 def test_page_health(kind: str, check: str) -> None:
-    findings = product_matrix(kind.split("-")[0])[kind, check]
+    findings = product_matrix(PRODUCT_OF[kind])[kind, check]
     assert not findings, f"{kind}: {check}\n" + report({check: findings})
 
 
+def test_every_product_that_prints_is_in_the_matrix() -> None:
+    assert set(MATRIX) == {p.id for p in registry.PRODUCTS.values() if p.page_kinds}
+
+
 def test_known_failures_name_a_kind_and_a_check() -> None:
-    assert all(kind.split("-")[0] in GROUPS for kind in KINDS)
     assert all(kind in KINDS and check in CHECKS for kind, check in KNOWN)
     assert all(reason.startswith("#16 ") for reason in KNOWN.values())
 
