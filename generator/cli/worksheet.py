@@ -15,6 +15,8 @@ from generator.cli.options import (
 )
 
 SINGLE_SECTION = ("family", "level", "problems", "impossible", "ops", "targets")
+FAMILY_ONLY = ("family", "level", "impossible", "ops", "targets")
+TOPIC_ONLY = ("range", "carry", "unknown", "rows", "dice")
 
 
 @click.command()
@@ -93,6 +95,44 @@ SINGLE_SECTION = ("family", "level", "problems", "impossible", "ops", "targets")
     show_default=True,
     help="Paper size.",
 )
+@click.option(
+    "--topic",
+    default=None,
+    help="A topic of Klasse 1–4 instead of --family/--level, e.g. add-20-carry, number-wall-3 "
+    "(all of them: --topics).",
+)
+@click.option(
+    "--topics",
+    "list_topics",
+    is_flag=True,
+    default=False,
+    help="List the topics with their names, Klasse and controls, and stop.",
+)
+@click.option(
+    "--json", "as_json", is_flag=True, default=False, help="With --topics: the list as JSON."
+)
+@click.option(
+    "--range",
+    "number_range",
+    default=None,
+    help="Topics: the largest number of each problem in A-B, e.g. 20-100.",
+)
+@click.option(
+    "--carry",
+    type=click.Choice(["yes", "no", "mixed"]),
+    default=None,
+    help="Topics: with carry/borrow (Zehnerübergang) in some column, none, or half each.",
+)
+@click.option(
+    "--unknown",
+    type=click.Choice(["result", "operand", "mixed"]),
+    default=None,
+    help="Topics: where the blank goes.",
+)
+@click.option("--rows", default=None, help="Topics: the times-table rows, e.g. 2,5,10.")
+@click.option(
+    "--dice", is_flag=True, default=False, help="Klasse 1 topics: numbers 1–6 drawn as dice pips."
+)
 @lang_option(default="de")
 @fresh_seed_option
 @out_option
@@ -120,6 +160,14 @@ def worksheet(
     key_file: str | None,
     spec: str | None,
     paper: str,
+    topic: str | None,
+    list_topics: bool,
+    as_json: bool,
+    number_range: str | None,
+    carry: str | None,
+    unknown: str | None,
+    rows: str | None,
+    dice: bool,
     lang: str,
     seed: int | None,
     out: str | None,
@@ -132,7 +180,25 @@ def worksheet(
     from generator.core.errors import OptionError
     from generator.worksheet.build import WorksheetRequest, build_worksheet
     from generator.worksheet.load import load_worksheet
+    from generator.worksheet.topics import parse_range, parse_rows
 
+    if list_topics:
+        print_topics(as_json)
+        return
+    if as_json:
+        raise OptionError("--json", "lists the topics: use it with --topics")
+
+    def given(name: str) -> bool:
+        return ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE
+
+    if topic is not None:
+        for name in (*FAMILY_ONLY, "spec"):
+            if given(name):
+                raise OptionError(f"--{name}", f"--topic chooses the problems; leave out --{name}")
+    else:
+        for name, option in zip(("number_range", *TOPIC_ONLY[1:]), TOPIC_ONLY):
+            if given(name):
+                raise OptionError(f"--{option}", "a topic's control: use it with --topic")
     if spec is not None:
         for name in SINGLE_SECTION:
             if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE:
@@ -164,11 +230,40 @@ def worksheet(
         duplex=duplex,
         ops=ops,
         targets=targets,
+        topic=topic,
+        range=parse_range(number_range) if number_range is not None else None,
+        carry=carry,
+        unknown=unknown,
+        rows=parse_rows(rows) if rows is not None else None,
+        dice=dice,
     )
     from generator.io.progress import staged_progress
 
+    if topic is not None:
+        from generator.worksheet.load import class_list
+        from generator.worksheet.topicsheet import build_topic_worksheet
+
+        built = build_topic_worksheet(req, class_list(req), run_catalog().templates())
+        write_out(built, out, {"key": key_file})
+        if drawn:
+            announce_seed(seed, lang)
+        return
     with staged_progress() as progress:
         built = build_worksheet(load_worksheet(req, run_catalog(), progress), req, progress)
     write_out(built, out, {"key": key_file})
     if drawn:  # after writing, so an error stays the only line
         announce_seed(seed, lang)
+
+
+def print_topics(as_json: bool) -> None:
+    """`--topics`: every topic with its names, Klasse and controls (or as JSON)."""
+    import json
+
+    from generator.worksheet.topics import CONTROL_OPTIONS, TOPICS
+
+    if as_json:
+        click.echo(json.dumps([t.as_json() for t in TOPICS], ensure_ascii=False, indent=2))
+        return
+    for t in TOPICS:
+        controls = " ".join(CONTROL_OPTIONS[c] for c in t.controls)
+        click.echo(f"Klasse {t.klasse}  {t.id:<17} {t.name['de']} / {t.name['en']}  {controls}")

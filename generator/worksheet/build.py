@@ -73,6 +73,12 @@ class WorksheetRequest:
     duplex: bool = False  # every pupil's sheet an even number of pages
     ops: str | None = None  # the level's operations replaced: "+-", "+−×÷", "+·:"
     targets: str | None = None  # the level's target range replaced: "1-20"
+    topic: str | None = None  # a topic of Klasse 1–4 instead of a family and level
+    range: tuple[int, int] | None = None  # a topic's numbers: the largest in A–B
+    carry: str | None = None  # yes | no | mixed
+    unknown: str | None = None  # result | operand | mixed
+    rows: tuple[int, ...] | None = None  # times tables 1–10
+    dice: bool = False  # Klasse 1: small numbers as dice pips
 
 
 @dataclass(frozen=True)

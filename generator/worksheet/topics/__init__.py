@@ -1,0 +1,136 @@
+"""The worksheet topics of Klasse 1–4: the topic table, the controls and the printed words.
+
+One module per family of topics (`drills`, `written`, `puzzles`), each with its
+generator (`Topic.space`) and its exact, independent checker (`Topic.check`);
+`base` holds the task model and the dealer every topic shares.
+"""
+
+from __future__ import annotations
+
+from generator.core.errors import InputError
+from generator.worksheet.topics import drills, puzzles, written
+from generator.worksheet.topics.base import Controls, Task, Topic
+
+TOPICS: tuple[Topic, ...] = tuple(
+    sorted((*drills.TOPICS, *written.TOPICS, *puzzles.TOPICS), key=lambda t: t.klasse)
+)
+BY_ID = {t.id: t for t in TOPICS}
+CONTROL_OPTIONS = {
+    "range": "--range",
+    "carry": "--carry",
+    "unknown": "--unknown",
+    "rows": "--rows",
+    "dice": "--dice",
+}
+
+
+def topic(name: str) -> Topic:
+    """The topic called `name`, or an error listing them all."""
+    found = BY_ID.get(name)
+    if found is None:
+        raise InputError("topic", f"unknown topic '{name}' (expected one of {', '.join(BY_ID)})")
+    return found
+
+
+def check_controls(t: Topic, controls: Controls) -> None:
+    """A control the topic does not have, or a carry it can never have, is an error."""
+    given = {
+        "range": controls.range is not None,
+        "carry": controls.carry is not None,
+        "unknown": controls.unknown is not None,
+        "rows": controls.rows is not None,
+        "dice": controls.dice,
+    }
+    for name, present in given.items():
+        if present and name not in t.controls:
+            own = ", ".join(CONTROL_OPTIONS[c] for c in t.controls) or "none"
+            raise InputError(
+                name, f"--topic {t.id} has no {CONTROL_OPTIONS[name]} (its controls: {own})"
+            )
+    if t.carry and controls.carry and controls.carry != t.carry:
+        raise InputError(
+            "carry",
+            f"--carry {controls.carry} with --topic {t.id}: 0 problems exist "
+            f"(the topic is always --carry {t.carry})",
+        )
+
+
+def parse_range(text: str) -> tuple[int, int]:
+    """`--range 20-100` → (20, 100)."""
+    parts = text.replace("–", "-").split("-")
+    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+        raise InputError("range", f"expected two whole numbers such as 20-100, found '{text}'")
+    lo, hi = int(parts[0]), int(parts[1])
+    if lo > hi:
+        raise InputError("range", f"{text}: the first number is larger than the second")
+    return lo, hi
+
+
+def parse_rows(text: str) -> tuple[int, ...]:
+    """`--rows 2,5,10` → (2, 5, 10); every row 1–10."""
+    try:
+        rows = tuple(sorted({int(p) for p in text.replace(" ", "").split(",") if p}))
+    except ValueError:
+        raise InputError("rows", f"expected rows such as 2,5,10, found '{text}'") from None
+    if not rows or not all(1 <= r <= 10 for r in rows):
+        raise InputError("rows", f"expected rows 1–10 such as 2,5,10, found '{text}'")
+    return rows
+
+
+# --- the printed words -------------------------------------------------------------------
+
+SIGNS = {
+    "de": {"+": "+", "-": "−", "*": "·", "/": ":"},
+    "en": {"+": "+", "-": "−", "*": "×", "/": "÷"},
+}
+REMAINDER = {"de": "R", "en": "r"}
+PLACES = {"de": {10: "Zehner", 100: "Hunderter"}, "en": {10: "nearest 10", 100: "nearest 100"}}
+BLANK = "__"
+
+
+def _v(value: int | None) -> str:
+    return BLANK if value is None else str(value)
+
+
+def _rows(rows: tuple[tuple[int | None, ...], ...]) -> str:
+    return " / ".join(" ".join(_v(v) for v in row) for row in rows)
+
+
+def task_text(task: Task, lang: str) -> str:
+    """The question as printed, a blank as `__`."""
+    signs = SIGNS[lang]
+    row = task.cells[0]
+    if task.shape in ("equation", "column"):
+        sign = f" {signs[task.ops[0]]} "
+        return f"{sign.join(_v(v) for v in row[:-1])} = {_v(row[-1])}"
+    if task.shape == "remainder":
+        a, b, q, r = row
+        return f"{a} {signs['/']} {b} = {_v(q)} {REMAINDER[lang]} {_v(r)}"
+    if task.shape == "round":
+        return f"{row[0]} ≈ {_v(row[1])} ({PLACES[lang][task.note]})"
+    if task.shape == "chain":
+        parts = [_v(row[0])]
+        for op, k, v in zip(task.ops, task.cells[1], row[1:]):
+            parts.append(f"{signs[op]} {k} → {_v(v)}")
+        return " ".join(parts)
+    if task.shape == "square":
+        return f"{_rows(task.cells)} (= {task.note})"
+    return _rows(task.cells)
+
+
+def answer_text(task: Task, solution: tuple[tuple[int, ...], ...], lang: str) -> str:
+    """The answer as the key prints it: the blank's number, or the completed rows."""
+    row = solution[0]
+    if task.shape in ("equation", "column"):
+        blanks = [v for v, shown in zip(row, task.cells[0]) if shown is None]
+        return " ".join(str(v) for v in blanks)
+    if task.shape == "remainder":
+        return f"{row[2]} {REMAINDER[lang]} {row[3]}"
+    if task.shape == "round":
+        return str(row[1])
+    if task.shape == "chain":
+        return " → ".join(str(v) for v in row)
+    return _rows(tuple(tuple(r) for r in solution))
+
+
+GRID_SHAPES = ("wall", "house", "triangle", "square", "chain")
