@@ -52,6 +52,7 @@ from generator.worksheet.topics.base import Task
 GRID_GREY = "#b0c4de"  # the Kästchen of a maths exercise book, light blue-grey
 BRICK_FILL = "#fbf3e4"
 ROW_GAP = 4 * MM
+STRETCH = 1.8  # a section with room to spare spreads its rows up to this much
 
 
 @dataclass(frozen=True)
@@ -456,6 +457,9 @@ def version_pages(
                     items, spots, y = _next_header(version.letter, words, geo)
                     on_page = 0
                     continue
+            down = -(-len(rest) // columns)
+            if first and down <= rows:  # the whole section fits: its rows get room to write in
+                ch = max(ch, min(ch * STRETCH, room / down))
             if first:
                 for text, bold in lines:
                     size = style.heading if bold else style.instruction
