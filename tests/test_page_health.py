@@ -268,8 +268,8 @@ def _topics(paper: str, landscape: bool, lang: str) -> list[Case]:
     cases = []
     for topic in TOPICS:
         req = WorksheetRequest(
-            topic=topic.id, problems=6, versions=2, lang=lang, paper=paper, title=TITLE,
-            names=TOPIC_CLASS, large_print_for="王小明",
+            topic=topic.id, problems=min(6, topic.default_problems), versions=2, lang=lang,
+            paper=paper, title=TITLE, names=TOPIC_CLASS, large_print_for="王小明",
         )  # fmt: skip
         built = build_topic_worksheet(req, names_roster(TOPIC_CLASS), None)
         n = len(built.document.pages)

@@ -15,6 +15,7 @@ import re
 from collections import Counter
 from fractions import Fraction
 from functools import cache
+from math import comb
 from typing import Any
 
 import pytest
@@ -25,7 +26,7 @@ from generator.cli.root import cli
 from generator.render.draw import render_pdf
 from generator.worksheet.build import WorksheetRequest
 from generator.worksheet.roster import names_roster
-from generator.worksheet.topics import TOPICS
+from generator.worksheet.topics import BY_ID, TOPICS
 from generator.worksheet.topicsheet import build_topic_worksheet
 
 ISSUE_IDS = (
@@ -55,6 +56,8 @@ ISSUE_IDS = (
     "column-divide",
     "magic-square",
     "number-chain",
+    "dice-chance",
+    "dice-tally",
 )
 CLASS = "Anna, Ben, Cem, Dora, Emil"
 
@@ -62,7 +65,8 @@ CLASS = "Anna, Ben, Cem, Dora, Emil"
 @cache
 def built(topic: str, lang: str = "de", **controls: Any) -> Any:
     req = WorksheetRequest(topic=topic, versions=3, seed=7, lang=lang, names=CLASS,
-                           large_print_for="Cem", **controls)  # fmt: skip
+                           large_print_for="Cem", problems=BY_ID[topic].default_problems,
+                           **controls)  # fmt: skip
     return build_topic_worksheet(req, names_roster(CLASS), None)
 
 
@@ -200,6 +204,47 @@ def unique_completion(p: dict[str, Any]) -> None:
         assert hits == 1, p["text"]
 
 
+def chance_of(event: dict[str, Any]) -> Fraction:
+    """The event's share of all rolls of one or two dice, listed afresh."""
+    dice, name, v = event["dice"], event["event"], event["value"]
+    rolls = list(itertools.product(range(1, 7), repeat=dice))
+    tests = {
+        "eq": lambda r: sum(r) == v, "ge": lambda r: sum(r) >= v, "le": lambda r: sum(r) <= v,
+        "even": lambda r: sum(r) % 2 == 0, "odd": lambda r: sum(r) % 2 == 1,
+        "double": lambda r: len(set(r)) == 1,
+    }  # fmt: skip
+    return Fraction(sum(tests[name](r) for r in rolls), len(rolls))
+
+
+def check_dice(p: dict[str, Any]) -> None:
+    if p["topic"] == "dice-tally":
+        n = p["rolls"]
+        for result, (low, high) in p["spread"].items():
+            q = chance_of({"dice": p["dice"], "event": "eq", "value": int(result)})
+            assert Fraction(p["expected"][result]) == q * n
+            pmf = [comb(n, k) * q**k * (1 - q) ** (n - k) for k in range(n + 1)]
+            assert sum(pmf[low : high + 1]) >= Fraction(95, 100)  # nineteen times in twenty
+            assert sum(pmf[:low]) <= Fraction(1, 40) and sum(pmf[high + 1 :]) <= Fraction(1, 40)
+        return
+    events = p["events"]
+    for e in events:
+        assert Fraction(e["probability"]) == chance_of(e)
+    first = chance_of(events[0])
+    if p["question"] == "judge":
+        word = {0: "unmöglich", 1: "sicher"}.get(first, "möglich")
+        assert p["answer"].startswith(word), p
+    elif p["question"] == "compare":
+        second = chance_of(events[1])
+        assert first not in (0, 1) and second not in (0, 1)
+        want = "gleich" if first == second else None
+        if want:
+            assert p["answer"].startswith(want)
+        else:
+            assert p["answer"].startswith(p["text"].split("? ")[1].split(" / ")[first < second])
+    else:
+        assert p["answer"].startswith(f"{first * p['rolls']}-mal")
+
+
 # --- the tests ----------------------------------------------------------------------------
 
 
@@ -213,9 +258,12 @@ def test_every_answer_is_recomputed_and_unique(topic: str) -> None:
     b = built(topic)
     for p in problems(b):
         text, answer = p["text"], p["answer"]
-        assert "__" in text
+        assert "__" in text or topic == "dice-tally"
         if p.get("cells") is not None:
             unique_completion(p)
+            continue
+        if topic.startswith("dice-"):
+            check_dice(p)
             continue
         if " R " in text:  # a : b = q R r, every q and r < b tried
             a, b_ = map(int, re.findall(r"\d+", text)[:2])
@@ -239,7 +287,7 @@ def test_versions_are_equally_hard_and_hold_no_duplicates(topic: str) -> None:
     assert profiles[0] == profiles[1] == profiles[2]
     for v in versions:
         texts = [p["text"] for p in v["problems"]]
-        assert len(set(texts)) == len(texts) == 20
+        assert len(set(texts)) == len(texts) == BY_ID[topic].default_problems
 
 
 @pytest.mark.parametrize("topic", ["add-100", "sub-100", "add-1000", "sub-1000", "column-add",

@@ -192,6 +192,10 @@ def worksheet(
         return ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE
 
     if topic is not None:
+        if not given("problems"):  # a tally sheet holds two experiments, a drill twenty
+            from generator.worksheet.topics import BY_ID
+
+            problems = BY_ID[topic].default_problems if topic in BY_ID else problems
         for name in (*FAMILY_ONLY, "spec"):
             if given(name):
                 raise OptionError(f"--{name}", f"--topic chooses the problems; leave out --{name}")

@@ -46,7 +46,7 @@ from generator.worksheet.layout import (
     lines_without_orphan,
 )
 from generator.worksheet.model import AnswerKey, SheetCopy, SheetWords
-from generator.worksheet.topics import PLACES, REMAINDER, SIGNS
+from generator.worksheet.topics import PLACES, REMAINDER, SIGNS, chance_question, tally_text
 from generator.worksheet.topics.base import Task
 
 GRID_GREY = "#b0c4de"  # the Kästchen of a maths exercise book, light blue-grey
@@ -358,6 +358,109 @@ def chain_items(shown: Shown, x: float, top: float, look: Look) -> list[Item]:
     return items
 
 
+# --- Daten und Zufall ----------------------------------------------------------------------
+
+CHANCE_WIDTH = 150 * MM  # a question runs across the page (cells are never wider)
+ANSWER_WORDS = {"de": ("etwa", "-mal"), "en": ("about", "times")}
+
+
+def _question_size(look: Look) -> float:
+    return look.size * 0.8 if look is NORMAL else look.size
+
+
+def chance_lines(shown: Shown, look: Look, width: float) -> tuple[list[str], tuple[str, ...]]:
+    question, options = chance_question(shown.task, shown.lang)
+    return lines_without_orphan(question, _question_size(look), width), options
+
+
+def option_rows(options: tuple[str, ...], size: float, look: Look, w: float) -> list[list[str]]:
+    """The answers to tick, as many on a line as fit."""
+    rows: list[list[str]] = [[]]
+    used = 0.0
+    for option in options:
+        need = look.box_h * 0.7 + 2 * MM + text_width(option, size) + 8 * MM
+        if rows[-1] and used + need > w:
+            rows.append([])
+            used = 0.0
+        rows[-1].append(option)
+        used += need
+    return rows
+
+
+def chance_size(shown: Shown, look: Look) -> tuple[float, float]:
+    lines, options = chance_lines(shown, look, CHANCE_WIDTH)
+    size = _question_size(look)
+    rows = len(option_rows(options, size, look, CHANCE_WIDTH)) if options else 1
+    return CHANCE_WIDTH, len(lines) * size * LEADING + rows * (look.box_h + 1.5 * MM)
+
+
+def chance_items(shown: Shown, x: float, top: float, w: float, look: Look) -> list[Item]:
+    w = CHANCE_WIDTH  # the lines as `chance_size` measured them
+    lines, options = chance_lines(shown, look, w)
+    size = _question_size(look)
+    items: list[Item] = []
+    y = top
+    for line in lines:
+        y -= size * LEADING
+        items.append(Text(x, y + 0.28 * size, line, size))
+    mid = y - 1.5 * MM - look.box_h / 2
+    tick = look.box_h * 0.7
+    if not options:
+        before, after = ANSWER_WORDS[shown.lang]
+        items.append(Text(x, centred(mid, size), before, size))
+        bx = x + text_width(before, size) + 2 * MM
+        items += _box(bx, mid, _blank_w(3, look), look.box_h, None, size)
+        items.append(Text(bx + _blank_w(3, look) + 0.8 * MM, centred(mid, size), after, size))
+        return items
+    for row in option_rows(options, size, look, w):
+        ox = x
+        for option in row:
+            items.append(Rect(ox, mid - tick / 2, tick, tick, line_width=1.2, radius=0.6 * MM))
+            items.append(Text(ox + tick + 2 * MM, centred(mid, size), option, size))
+            ox += tick + 2 * MM + text_width(option, size) + 8 * MM
+        mid -= look.box_h + 1.5 * MM
+    return items
+
+
+TALLY_HEAD = {"de": (("Augenzahl", "Augensumme"), "Striche", "Anzahl"),
+              "en": (("Number", "Total"), "Tally", "Count")}  # fmt: skip
+
+
+def tally_size(shown: Shown, look: Look) -> tuple[float, float]:
+    results = len(shown.task.cells) - 1
+    size = _question_size(look)
+    return CHANCE_WIDTH, 2 * size * LEADING + (results + 1) * look.box_h
+
+
+def tally_items(shown: Shown, x: float, top: float, w: float, look: Look) -> list[Item]:
+    task = shown.task
+    size = _question_size(look)
+    items: list[Item] = []
+    y = top
+    for line in lines_without_orphan(tally_text(task, shown.lang), size, w):
+        y -= size * LEADING
+        items.append(Text(x, y + 0.28 * size, line, size))
+    y -= 0.6 * size
+    dice = int(task.cells[0][0] or 1)
+    heads, tally, count = TALLY_HEAD[shown.lang]
+    first_w = max(text_width(heads[dice - 1], size, True) + 4 * MM, 28 * MM)
+    count_w = max(text_width(count, size, True) + 4 * MM, 22 * MM)
+    widths = (first_w, w - first_w - count_w, count_w)
+    rows = [(heads[dice - 1], tally, count)] + [(str(r[0]), "", "") for r in task.cells[1:]]
+    for k, row in enumerate(rows):
+        cx = x
+        for col, (text, cw) in enumerate(zip(row, widths)):
+            fill = "#eeeeee" if k == 0 else None
+            items.append(Rect(cx, y - look.box_h, cw, look.box_h, fill=fill, line_width=0.9))
+            if text:
+                items.append(Text(cx + (cw / 2 if col != 1 else 2 * MM),
+                                  centred(y - look.box_h / 2, size), text, size, k == 0 or col == 0,
+                                  "center" if col != 1 else "left"))  # fmt: skip
+            cx += cw
+        y -= look.box_h
+    return items
+
+
 # --- one cell, whatever the shape --------------------------------------------------------
 
 
@@ -368,6 +471,12 @@ def shape_size(shown: Shown, look: Look) -> tuple[float, float]:
     shape = task.shape
     if shape in ("equation", "remainder", "round"):
         return disc + _line_w(shown, look), look.box_h + 2.5 * MM
+    if shape == "chance":
+        w, h = chance_size(shown, look)
+        return disc + w, h + 2 * MM
+    if shape == "tally":
+        w, h = tally_size(shown, look)
+        return disc + w, h + 3 * MM
     if shape == "column":
         cols, rows = column_rows(task)
         return disc + cols * look.square, rows * look.square + 2 * MM
@@ -383,6 +492,10 @@ def cell_items(shown: Shown, x: float, top: float, w: float, h: float, look: Loo
     if task.shape == "column":
         return column_items(shown, x, top, look)
     disc_items, left = _disc(x, top - look.number, shown.number, look)
+    if task.shape == "chance":
+        return disc_items + chance_items(shown, left, top, x + w - left, look)
+    if task.shape == "tally":
+        return disc_items + tally_items(shown, left, top, x + w - left, look)
     if task.shape == "wall":
         return disc_items + wall_items(task, left, top, look)
     if task.shape == "house":

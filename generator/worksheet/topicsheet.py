@@ -194,6 +194,23 @@ def problem_json(number: int, task: Task, lang: str) -> dict[str, Any]:
         found["carry"] = task.carry
     if task.shape == "square":
         found["magic_sum"] = task.note
+    if task.shape == "chance":
+        from generator.worksheet.topics.chance import KINDS, probability
+
+        events = [row for row in task.cells if len(row) == 3]
+        found["question"] = task.ops[0]
+        found["events"] = [
+            {"dice": e[0], "event": KINDS[int(e[1] or 0)], "value": e[2],
+             "probability": str(probability((int(e[0] or 0), int(e[1] or 0), int(e[2] or 0))))}
+            for e in events
+        ]  # fmt: skip
+        if task.ops[0] == "count":
+            found["rolls"] = task.cells[1][0]
+    if task.shape == "tally":
+        dice, rolls = task.solution[0]
+        found["dice"], found["rolls"] = dice, rolls
+        found["expected"] = {str(r[0]): f"{r[1]}/{r[2]}" for r in task.solution[1:]}
+        found["spread"] = {str(r[0]): [r[3], r[4]] for r in task.solution[1:]}
     return found
 
 

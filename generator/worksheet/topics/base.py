@@ -105,6 +105,7 @@ class Topic:
     default_range: tuple[int, int] | None = None
     limits: tuple[int, int] = (0, 1000)  # the ranges --range may ask for
     carry: str | None = None  # a fixed carry (yes / no): --carry may only repeat it
+    default_problems: int = 20  # without --problems
 
     def as_json(self) -> dict[str, object]:
         return {
