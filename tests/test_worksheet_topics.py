@@ -396,3 +396,51 @@ def test_same_seed_same_bytes_and_every_option(tmp_path: Any) -> None:
     assert one.exit_code == 0, one.output
     manifest = json.loads((tmp_path / "d.json").read_text())
     assert manifest["contents"]["sheet_pages"] == 1 and manifest["contents"]["key_pages"] == 0
+
+
+SPEC = """title: {de: "Wiederholung", en: "Revision"}
+sections:
+  - {topic: add-20-carry, problems: 6}
+  - {topic: add-20-carry, problems: 4, unknown: operand, heading: {de: "Was fehlt?", en: "Gaps"}}
+  - {topic: number-wall-3, problems: 4, range: 10-20}
+  - {topic: times-table, problems: 6, rows: "2,5,10", unknown: mixed}
+"""
+
+
+def test_a_spec_mixes_topics_without_repeating_a_problem(tmp_path: Any) -> None:
+    spec = tmp_path / "k2.yaml"
+    spec.write_text(SPEC, encoding="utf-8")
+    result = run("--spec", str(spec), "--versions", "2", "--out", str(tmp_path / "k2.pdf"))
+    assert result.exit_code == 0, result.output
+    c = json.loads((tmp_path / "k2.json").read_text())["contents"]
+    assert c["title"] == "Wiederholung" and c["problems"] == 20
+    assert [s["topic"] for s in c["sections"]] == [
+        "add-20-carry", "add-20-carry", "number-wall-3", "times-table"
+    ]  # fmt: skip
+    for v in c["versions"]:
+        ps = v["problems"]
+        assert [p["number"] for p in ps] == list(range(1, 21))
+        assert [p["section"] for p in ps] == [0] * 6 + [1] * 4 + [2] * 4 + [3] * 6
+        assert len({p["text"] for p in ps}) == 20
+        assert all(not p["text"].endswith("= __") for p in ps[6:10])  # the operand is blank
+        assert all(p["solution"][0][0] <= 20 for p in ps[10:14])
+        for p in ps[14:]:
+            _, b = (int(n) for n in re.findall(r"\d+", p["text"].replace("__", p["answer"]))[:2])
+            assert b in (2, 5, 10)
+
+
+@pytest.mark.parametrize(
+    ("section", "words"),
+    [
+        ("{topic: add-10, problems: 3, carry: yes}", "k.yaml:2:34 (sections[0].carry): --topic"),
+        ("{topic: add-10, problems: 3, range: 5-x}", "(sections[0].range): expected two"),
+        ("{topic: nope, problems: 3}", "(sections[0].topic): unknown topic"),
+        ("{topic: add-10, problems: 70}", "(sections[0].problems): --topic add-10"),
+    ],
+)
+def test_a_spec_error_names_its_line(section: str, words: str, tmp_path: Any) -> None:
+    spec = tmp_path / "k.yaml"
+    spec.write_text(f"sections:\n  - {section}\n", encoding="utf-8")
+    result = run("--spec", str(spec), "--out", str(tmp_path / "x.pdf"))
+    assert result.exit_code == 2
+    assert words in result.output and len(result.output.strip().splitlines()) == 1

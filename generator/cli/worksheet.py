@@ -243,11 +243,19 @@ def worksheet(
     )
     from generator.io.progress import staged_progress
 
-    if topic is not None:
+    topic_spec = None
+    if spec is not None:
+        from generator.worksheet.load import load_spec
+
+        topic_spec = load_spec(spec, run_catalog())
+        if not topic_spec.topics:
+            topic_spec = None
+    if topic is not None or topic_spec is not None:
         from generator.worksheet.load import class_list
         from generator.worksheet.topicsheet import build_topic_worksheet
 
-        built = build_topic_worksheet(req, class_list(req), run_catalog().templates())
+        catalog = run_catalog()
+        built = build_topic_worksheet(req, class_list(req), catalog.templates(), topic_spec)
         write_out(built, out, {"key": key_file})
         if drawn:
             announce_seed(seed, lang)

@@ -571,7 +571,7 @@ def version_pages(
                     on_page = 0
                     continue
             down = -(-len(rest) // columns)
-            if first and down <= rows:  # the whole section fits: its rows get room to write in
+            if first and down <= rows and len(version.sections) == 1:  # room to write in
                 ch = max(ch, min(ch * STRETCH, room / down))
             if first:
                 for text, bold in lines:
@@ -616,8 +616,13 @@ def layout_topic_sheets(
         look = LARGE if large else NORMAL
         for v, version in enumerate(versions):
             built = version_pages(version, words, geo, look, pagination.per_page)
+            total = sum(len(s.problems) for s in version.sections)
+            if len(built) > 1:  # the problems spread evenly: no last page with a lonely row
+                even = -(-total // len(built))
+                evener = version_pages(version, words, geo, look, even)
+                if len(evener) == len(built):
+                    built = evener
             if pagination.one_page and len(built) > 1:
-                total = sum(len(s.problems) for s in version.sections)
                 raise TopicPagesDoNotFit(total, len(built), built[0][2])
             label = words.large_page if large and words.large_page else words.page
             spots[v, large] = [s for _, s, _ in built]

@@ -25,12 +25,14 @@ from generator.worksheet.build import (
 from generator.worksheet.layout import Pagination
 from generator.worksheet.model import AnswerKey, KeySection, KeyVersion, SheetCopy, SheetWords
 from generator.worksheet.roster import Pupil, Roster
-from generator.worksheet.spec import MAX_PROBLEMS
+from generator.worksheet.spec import MAX_PROBLEMS, SectionSpec, WorksheetSpec
 from generator.worksheet.topics import (
     CONTROL_OPTIONS,
     GRID_SHAPES,
     answer_text,
     check_controls,
+    parse_range,
+    parse_rows,
     task_text,
     topic,
 )
@@ -41,10 +43,18 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
-class TopicPlan:
+class TopicPart:
+    """One section of a topic sheet: the topic, its controls and every version's tasks."""
+
     topic: Topic
     controls: Controls
     dealt: Dealt
+    heading: dict[str, str] | None = None
+
+
+@dataclass(frozen=True)
+class TopicPlan:
+    parts: tuple[TopicPart, ...]
     letters: tuple[str, ...]
     pupils: tuple[Pupil, ...]
     title: str
@@ -52,6 +62,23 @@ class TopicPlan:
     large_print: bool
     klass: str
     date: str
+    spec_file: str = ""
+
+    @property
+    def topic(self) -> Topic:
+        return self.parts[0].topic
+
+    def tasks(self, version: int) -> list[tuple[int, int, Task]]:
+        """(number, section, task) of every problem of a version, in order."""
+        found: list[tuple[int, int, Task]] = []
+        for k, part in enumerate(self.parts):
+            for task in part.dealt.versions[version]:
+                found.append((len(found) + 1, k, task))
+        return found
+
+    @property
+    def problems(self) -> int:
+        return sum(len(p.dealt.versions[0]) for p in self.parts)
 
     @property
     def copies(self) -> tuple[SheetCopy, ...]:
@@ -82,12 +109,61 @@ def _named(controls: Controls, t: Topic) -> str:
     return " ".join(parts)
 
 
+def _spec_controls(section: SectionSpec) -> Controls:
+    """A spec section's controls, each error naming its place in the file."""
+    c = section.controls
+    try:
+        dice = c.get("dice", "false").lower()
+        if dice not in ("true", "false", "yes", "no"):
+            raise InputError("dice", f"expected true or false, found '{c['dice']}'")
+        for key, allowed in (("carry", CARRY), ("unknown", UNKNOWN)):
+            if key in c and c[key] not in allowed:
+                raise InputError(key, f"expected one of {', '.join(allowed)}, found '{c[key]}'")
+        return Controls(
+            parse_range(c["range"]) if "range" in c else None,
+            c.get("carry"),
+            c.get("unknown"),
+            parse_rows(c["rows"]) if "rows" in c else None,
+            dice in ("true", "yes"),
+        )
+    except UserError as exc:
+        place = section.where.get(str(exc.where or ""), section.where["topic"])
+        raise UserError(exc.message, where=place) from None
+
+
+CARRY = ("yes", "no", "mixed")
+UNKNOWN = ("result", "operand", "mixed")
+
+
+def _deal_part(
+    t: Topic, controls: Controls, problems: int, versions: int, seed: str, taken: set[object]
+) -> Dealt:
+    check_controls(t, controls)
+    try:
+        dealt = deal(t.space(controls), problems, versions, seed, taken)
+    except NotEnough as exc:
+        how = "exist" if exc.exact else "were found"
+        besides = " besides those of the sections above" if taken else ""
+        raise UserError(
+            f"{_named(controls, t)}: only {exc.found} different problems {how}{besides}, "
+            f"{problems} asked (--problems)",
+            where=Input("problems"),
+        ) from None
+    for version in dealt.versions:
+        for task in version:
+            if t.check(task) != task.solution:  # the generator and the checker disagree
+                raise AssertionError(f"{t.id}: {task.cells} checked as {t.check(task)}")
+            taken.add(task.key)
+    return dealt
+
+
 def plan_topic(
-    req: WorksheetRequest, roster: Roster | None, templates: Templates | None
+    req: WorksheetRequest,
+    roster: Roster | None,
+    templates: Templates | None,
+    spec: WorksheetSpec | None = None,
 ) -> TopicPlan:
-    """Deal every version's problems of the topic and check each one (pure)."""
-    assert req.topic is not None
-    t = topic(req.topic)
+    """Deal every version's problems of the topic (or the spec's topics) and check each one."""
     if not 1 <= req.versions <= len(LETTERS):
         raise InputError("versions", f"expected 1–{len(LETTERS)} versions, found {req.versions}")
     if not 1 <= req.problems <= MAX_PROBLEMS:
@@ -98,24 +174,44 @@ def plan_topic(
         raise InputError(
             "per_page", "one page per sheet decides the problems per page; ask for one of the two"
         )
-    controls = request_controls(req)
-    check_controls(t, controls)
-    try:
-        dealt = deal(t.space(controls), req.problems, req.versions, f"{req.seed}/0/{t.id}")
-    except NotEnough as exc:
-        how = "exist" if exc.exact else "were found"
-        raise UserError(
-            f"{_named(controls, t)}: only {exc.found} different problems {how}, "
-            f"{req.problems} asked (--problems)",
-            where=Input("problems"),
-        ) from None
-    for version in dealt.versions:
-        for task in version:
-            if t.check(task) != task.solution:  # the generator and the checker disagree
-                raise AssertionError(f"{t.id}: {task.cells} checked as {t.check(task)}")
+    taken: set[object] = set()  # one sheet never repeats a problem
+    parts = []
+    if spec is None:
+        assert req.topic is not None
+        t = topic(req.topic)
+        controls = request_controls(req)
+        seed = f"{req.seed}/0/{t.id}"
+        parts.append(TopicPart(t, controls, _deal_part(t, controls, req.problems,
+                                                        req.versions, seed, taken)))  # fmt: skip
+    else:
+        for k, section in enumerate(spec.sections):
+            assert section.topic is not None
+            try:
+                t = topic(section.topic)
+            except UserError as exc:
+                raise UserError(exc.message, where=section.where["topic"]) from None
+            controls = _spec_controls(section)
+            seed = f"{req.seed}/{k}/{t.id}"
+            try:
+                dealt = _deal_part(t, controls, section.problems, req.versions, seed, taken)
+            except UserError as exc:  # the spec's line, not an option, says where
+                if not isinstance(exc.where, Input):
+                    raise
+                place = section.where.get(str(exc.where), section.where["topic"])
+                raise UserError(exc.message, where=place) from None
+            parts.append(TopicPart(t, controls, dealt, section.heading))
     roster = with_large_print(roster, req.large_print_for)
     words = Texts(TEMPLATE, req.lang, templates)
-    title = req.title or words("topic_title", name=t.name[req.lang], klasse=t.klasse)
+    if req.title:
+        title = req.title
+    elif spec is not None and spec.title:
+        title = spec.title[req.lang]
+    elif len(parts) == 1:
+        title = words(
+            "topic_title", name=parts[0].topic.name[req.lang], klasse=parts[0].topic.klasse
+        )
+    else:
+        title = words("topic_mixed_title", klasse=max(p.topic.klasse for p in parts))
     warnings = list(roster.warnings) if roster else []
     if roster and len(roster.pupils) < req.versions:
         unused = ", ".join(LETTERS[len(roster.pupils) : req.versions])
@@ -123,9 +219,16 @@ def plan_topic(
             f"{len(roster.pupils)} names for {req.versions} versions: "
             f"version {unused} is only in the key"
         )
-    return TopicPlan(t, controls, dealt, tuple(LETTERS[: req.versions]),
+    return TopicPlan(tuple(parts), tuple(LETTERS[: req.versions]),
                      roster.pupils if roster else (), title, tuple(warnings), req.large_print,
-                     _tidy_option(req.klass, "class"), _tidy_option(req.date, "date"))  # fmt: skip
+                     _tidy_option(req.klass, "class"), _tidy_option(req.date, "date"),
+                     spec.source if spec else "")  # fmt: skip
+
+
+def part_heading(plan: TopicPlan, part: TopicPart, lang: str) -> str:
+    if part.heading:
+        return part.heading[lang]
+    return part.topic.name[lang] if len(plan.parts) > 1 else ""
 
 
 def _sheet_words(plan: TopicPlan, t: Texts, seed: int) -> SheetWords:
@@ -135,7 +238,7 @@ def _sheet_words(plan: TopicPlan, t: Texts, seed: int) -> SheetWords:
         klass=t("class_label"),
         date=t("date_label"),
         score=t("score_label"),
-        score_total=t("score_total", total=len(plan.dealt.versions[0])),
+        score_total=t("score_total", total=plan.problems),
         version=t("version_label"),
         footer=lambda letter: t("footer", title=plan.title, version=letter, number=seed),
         page=lambda page, pages: t("page_label", page=page, pages=pages),
@@ -145,17 +248,31 @@ def _sheet_words(plan: TopicPlan, t: Texts, seed: int) -> SheetWords:
     )  # fmt: skip
 
 
+def _key_rows(number: int, task: Task, t: Texts, lang: str) -> list[tuple[str, str, str]]:
+    """A problem's rows of the key: one, or a tally's one per result."""
+    if task.shape != "tally":
+        return [(str(number), task_text(task, lang), answer_text(task, task.solution, lang))]
+    rows = [(str(number), task_text(task, lang), "")]
+    for result, k, n, low, high in task.solution[1:]:
+        expected = f"{k}/{n}" if n != 1 else str(k)
+        rows.append(("", str(result), t("tally_answer", expected=expected, low=low, high=high)))
+    return rows
+
+
 def _key(plan: TopicPlan, t: Texts, lang: str, seed: int) -> AnswerKey:
     versions = []
     for v, letter in enumerate(plan.letters):
-        rows = tuple(
-            (str(n), task_text(task, lang), answer_text(task, task.solution, lang))
-            for n, task in enumerate(plan.dealt.versions[v], start=1)
-        )
-        versions.append(KeyVersion(t("key_version", version=letter), (KeySection("", rows),)))
+        numbered = plan.tasks(v)
+        sections = []
+        for k, part in enumerate(plan.parts):
+            rows = tuple(
+                row for n, s, task in numbered if s == k for row in _key_rows(n, task, t, lang)
+            )
+            sections.append(KeySection(part_heading(plan, part, lang), rows))
+        versions.append(KeyVersion(t("key_version", version=letter), tuple(sections)))
     intro = (
         t("topic_key_intro", title=plan.title, versions=len(plan.letters),
-          problems=len(plan.dealt.versions[0]), seed=seed),
+          problems=plan.problems, seed=seed),
     )  # fmt: skip
     roster = tuple(
         (t("roster_name", name=c.name, large_print=c.large_print), plan.letters[c.version])
@@ -177,11 +294,11 @@ def _key(plan: TopicPlan, t: Texts, lang: str, seed: int) -> AnswerKey:
     )
 
 
-def problem_json(number: int, task: Task, lang: str) -> dict[str, Any]:
+def problem_json(number: int, task: Task, lang: str, section: int = 0) -> dict[str, Any]:
     """One problem of the manifest: the question as printed and the key's answer."""
     found: dict[str, Any] = {
         "number": number,
-        "section": 0,
+        "section": section,
         "topic": task.topic,
         "text": task_text(task, lang),
         "answer": answer_text(task, task.solution, lang),
@@ -215,7 +332,10 @@ def problem_json(number: int, task: Task, lang: str) -> dict[str, Any]:
 
 
 def build_topic_worksheet(
-    req: WorksheetRequest, roster: Roster | None, templates: Templates | None
+    req: WorksheetRequest,
+    roster: Roster | None,
+    templates: Templates | None,
+    spec: WorksheetSpec | None = None,
 ) -> Built:
     """The sheets of a topic and their key (after the sheets, or in `key_file`)."""
     from generator.worksheet.layout import layout_key
@@ -227,18 +347,21 @@ def build_topic_worksheet(
         layout_topic_sheets,
     )
 
-    plan = plan_topic(req, roster, templates)
+    plan = plan_topic(req, roster, templates, spec)
     t = Texts(TEMPLATE, req.lang, templates)
     if req.key_file is not None and not req.key:
         raise InputError("key", "there is no key to write without the key; ask for one of the two")
-    instruction = t("topic_instruction", topic=plan.topic.id,
-                    shape=plan.dealt.versions[0][0].shape)  # fmt: skip
-    versions = [
-        TopicVersion(letter, (TopicSection("", instruction, tuple(
-            Shown(n, task, req.lang, req.dice) for n, task in enumerate(plan.dealt.versions[v], 1)
-        )),))
-        for v, letter in enumerate(plan.letters)
-    ]  # fmt: skip
+    versions = []
+    for v, letter in enumerate(plan.letters):
+        numbered = plan.tasks(v)
+        sections = []
+        for k, part in enumerate(plan.parts):
+            instruction = t("topic_instruction", topic=part.topic.id,
+                            shape=part.dealt.versions[0][0].shape)  # fmt: skip
+            shown = tuple(Shown(n, task, req.lang, part.controls.dice)
+                          for n, s, task in numbered if s == k)  # fmt: skip
+            sections.append(TopicSection(part_heading(plan, part, req.lang), instruction, shown))
+        versions.append(TopicVersion(letter, tuple(sections)))
     key = _key(plan, t, req.lang, req.seed) if req.key else None
     separate = req.key_file is not None
     try:
@@ -260,31 +383,29 @@ def build_topic_worksheet(
         (f"{req.roster}:{p.line}" if req.roster else Input("names"), p.name) for p in plan.pupils
     ]
     warnings: list[str | UserError] = [*plan.warnings, *font_warnings(printed)]
-    d = plan.dealt
     contents: dict[str, Any] = {
         "kind": "worksheet",
         "title": plan.title,
         "lang": req.lang,
-        "problems": len(d.versions[0]),
-        "spec_file": None,
+        "problems": plan.problems,
+        "spec_file": plan.spec_file or None,
         "sections": [
             {
-                "topic": plan.topic.id,
-                "topic_name": plan.topic.name[req.lang],
-                "klasse": plan.topic.klasse,
-                "controls": plan.controls.as_json(),
-                "problems": len(d.versions[0]),
-                "pool": {"problems": d.pool, "complete": d.exhaustive},
-                "profile": [list(c) for c in d.profile],
-                "versions_disjoint": d.disjoint,
+                "topic": p.topic.id,
+                "topic_name": p.topic.name[req.lang],
+                "klasse": p.topic.klasse,
+                "controls": p.controls.as_json(),
+                "problems": len(p.dealt.versions[0]),
+                "pool": {"problems": p.dealt.pool, "complete": p.dealt.exhaustive},
+                "profile": [list(c) for c in p.dealt.profile],
+                "versions_disjoint": p.dealt.disjoint,
             }
+            for p in plan.parts
         ],
         "versions": [
             {
                 "letter": letter,
-                "problems": [
-                    problem_json(n, task, req.lang) for n, task in enumerate(d.versions[v], 1)
-                ],
+                "problems": [problem_json(n, task, req.lang, k) for n, k, task in plan.tasks(v)],
             }
             for v, letter in enumerate(plan.letters)
         ],
@@ -305,9 +426,10 @@ def build_topic_worksheet(
         "key_pdf": None,
     }
     options = {
-        "topic": plan.topic.id,
-        **{k: v for k, v in plan.controls.as_json().items()},
-        "problems": req.problems,
+        "topic": req.topic,
+        **(request_controls(req).as_json() if spec is None else {}),
+        "spec": req.spec,
+        "problems": req.problems if spec is None else None,
         "versions": req.versions,
         "title": req.title,
         "lang": req.lang,
@@ -325,5 +447,6 @@ def build_topic_worksheet(
         "duplex": req.duplex,
     }
     large = "-large" if req.large_print else ""
-    name = f"worksheet-{plan.topic.id}-{req.lang}{large}.pdf"
+    stem = PurePath(plan.spec_file).stem if plan.spec_file else plan.topic.id
+    name = f"worksheet-{stem}-{req.lang}{large}.pdf"
     return Built("worksheet", name, doc, options, req.seed, contents, tuple(warnings), extra)

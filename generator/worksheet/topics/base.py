@@ -230,10 +230,15 @@ class Dealt:
     profile: tuple[tuple[int | str, ...], ...]
 
 
-def deal(space: Space, problems: int, versions: int, seed: str) -> Dealt:
-    """`versions` lists of `problems` different tasks with the same classes, easy to hard."""
+def deal(
+    space: Space, problems: int, versions: int, seed: str, taken: set[object] | None = None
+) -> Dealt:
+    """`versions` lists of `problems` different tasks with the same classes, easy to hard
+    (none of `taken`, the problems of the sections above)."""
     rng = random.Random(seed)
     pool, exhaustive = candidates(space, rng, problems * versions)
+    if taken:
+        pool = [t for t in pool if t.key not in taken]
     plain = [t for t in pool if not t.trivial]
     if len(plain) >= problems:
         pool = plain  # + 0, · 1 only when the range leaves too few others
