@@ -158,6 +158,9 @@ def fresh_seed() -> int:
 
 def _values_for(page: Page, values: dict[str, str]) -> dict[str, str]:
     """Form values a page adjusts before parsing (a worksheet spec replaces the single section)."""
+    if page.id == "worksheet" and values.get("topic"):  # a topic replaces family and level
+        dropped = ("family", "level", "impossible", "ops", "targets", "spec")
+        return {k: v for k, v in values.items() if k not in dropped}
     if page.id == "worksheet" and values.get("spec"):
         return {
             k: v

@@ -77,8 +77,13 @@ def _command(path: str) -> Any:
 
 def _worksheet_choices(catalog: Catalog) -> dict[str, list[str]]:
     from generator.worksheet.load import family_names, spec_names
+    from generator.worksheet.topics import TOPICS
 
-    return {"family": family_names(catalog), "spec": spec_names(catalog)}
+    return {
+        "family": family_names(catalog),
+        "spec": spec_names(catalog),
+        "topic": [t.id for t in TOPICS],  # by Klasse: the menu groups them
+    }
 
 
 def _rules_choices(catalog: Catalog) -> dict[str, list[str]]:
@@ -96,9 +101,10 @@ PAGES: dict[str, Page] = {
     for page in (
         Page(
             "worksheet", "generator.cli.worksheet:worksheet", "worksheet", "worksheet",
-            skip=frozenset({"roster", "key_file", "names"}), parts=("both", "sheets", "key"),
-            choices=_worksheet_choices, own_fields=("roster",),
+            skip=frozenset({"roster", "key_file", "names", "list_topics", "as_json"}),
+            parts=("both", "sheets", "key"), choices=_worksheet_choices, own_fields=("roster",),
             groups=(
+                ("topic", ("topic", "number_range", "carry", "unknown", "rows", "dice")),
                 ("problems", ("family", "level", "ops", "targets", "problems", "impossible",
                               "versions", "spec")),
                 ("class", ("roster", "large_print", "large_print_for", "klass", "date", "title")),
@@ -181,8 +187,23 @@ class Words:
         own = f"{key}_{_ident(page)}"
         return self(own if self.has(own) else key, **values)
 
+    def choice_group(self, page: str, name: str, value: str) -> str:
+        """The group of a menu entry ("" for none): a topic's Klasse."""
+        if name != "topic" or not value:
+            return ""
+        from generator.worksheet.topics import BY_ID
+
+        topic = BY_ID.get(value)
+        return str(self("topic_group", klasse=topic.klasse)) if topic else ""
+
     def choice(self, page: str, name: str, value: str) -> Markup:
         """The words for a menu entry (`""`: the default), else the value itself."""
+        if name == "topic" and value:
+            from generator.worksheet.topics import BY_ID
+
+            topic = BY_ID.get(value)
+            if topic:
+                return Markup.escape(topic.name[self.lang if self.lang in topic.name else "en"])
         tail = _ident(value) if value else "default"
         key = self._first(f"choice_{_ident(page)}_{name}_{tail}", f"choice_{name}_{tail}")
         if key:

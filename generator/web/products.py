@@ -148,6 +148,8 @@ def _worksheet(job: Job) -> Result:
 
     # "sheets" and "key" are the CLI's --key-file: the key as a document of its own
     separate = {"key_file": "key.pdf", "key": True} if job.action in ("sheets", "key") else {}
+    if job.params.get("topic"):
+        return _topic_worksheet(job, separate)
     req = request(WorksheetRequest, job.params, **separate)
     inputs = load_worksheet(req, catalog())
     if job.roster is not None:
@@ -156,6 +158,34 @@ def _worksheet(job: Job) -> Result:
         inputs = replace(inputs, roster=roster)
         req = replace(req, roster=job.roster_label)
     built = build_worksheet(inputs, req)
+    if job.action == "sheets":
+        built = replace(built, extra=())
+    figures = {
+        "sheets": len(built.contents["sheets"]),
+        "versions": len(built.contents["versions"]),
+        "named": sum(1 for s in built.contents["sheets"] if s["name"]),
+        "seed": req.seed,
+    }
+    return _finish(job, built, figures)
+
+
+def _topic_worksheet(job: Job, separate: dict[str, Any]) -> Result:
+    """A topic of Klasse 1–4: its controls as the CLI reads them."""
+    from generator.worksheet.build import WorksheetRequest
+    from generator.worksheet.roster import roster_from_bytes
+    from generator.worksheet.topics import parse_range, parse_rows
+    from generator.worksheet.topicsheet import build_topic_worksheet
+
+    params = dict(job.params)
+    text_range, rows = params.pop("number_range", None), params.get("rows")
+    params["range"] = parse_range(text_range) if text_range else None
+    params["rows"] = parse_rows(rows) if rows else None
+    req = request(WorksheetRequest, params, **separate)
+    roster = None
+    if job.roster is not None:
+        roster = roster_from_bytes(job.roster, job.roster_label)
+        req = replace(req, roster=job.roster_label)
+    built = build_topic_worksheet(req, roster, catalog().templates())
     if job.action == "sheets":
         built = replace(built, extra=())
     figures = {
