@@ -181,7 +181,7 @@ def export_tasks(fmt: str, target: str, dice_file: str | None, tasks_file: str |
         return
     from pathlib import Path
 
-    from generator.io.writer import write_files_atomic
+    from generator.io.files import write_files_atomic
 
     write_files_atomic([(Path(target), text.encode("utf-8"))])
     click.echo(f"wrote {target}")

@@ -157,10 +157,11 @@ def fresh_seed(seed: int | None) -> tuple[int, bool]:
 
 def announce_seed(seed: int, lang: str) -> None:
     """Tell the user how to make the same sheet again (stderr, in the sheet's language)."""
+    from generator.io.templates import read_templates
     from generator.text.words import Texts
 
     # the command line's own words (templates/<lang>/cli.j2), which a catalog does not change
-    click.echo(Texts("cli", lang)("fresh_seed", seed=seed), err=True)
+    click.echo(Texts("cli", lang, read_templates(()))("fresh_seed", seed=seed), err=True)
 
 
 def json_option(f: F) -> F:

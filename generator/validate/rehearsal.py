@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 
 
 class Rehearsal:
-    """The problems found while rehearsing, and which macros were rendered."""
+    """The problems found while rehearsing, and which macros were rendered (the
+    `generator.text.words.Rehearsing` a rehearsal's templates carry)."""
 
     def __init__(self) -> None:
         self.problems: list[CatalogError] = []

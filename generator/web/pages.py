@@ -18,8 +18,8 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
+from generator.core.resources import templates_dir
 from generator.io.catalog import Catalog
-from generator.io.resources import templates_dir
 from generator.text.words import LANGS
 from generator.web.forms import Form, flag_of, make_form, name_of
 
