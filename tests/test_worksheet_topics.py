@@ -361,7 +361,7 @@ def test_topics_lists_every_topic_and_as_json() -> None:
     [
         (("--topic", "add-20-carry", "--carry", "no"), "0 problems exist"),
         (("--topic", "add-10", "--range", "0-3"), "only 10 different problems exist"),
-        (("--topic", "add-10", "--carry", "yes"), "has no --carry"),
+        (("--topic", "add-10", "--carry", "yes"), "has no carry control"),
         (("--topic", "nope"), "unknown topic"),
         (("--topic", "add-10", "--level", "2"), "--level"),
         (("--carry", "no"), "use it with --topic"),
@@ -432,10 +432,13 @@ def test_a_spec_mixes_topics_without_repeating_a_problem(tmp_path: Any) -> None:
 @pytest.mark.parametrize(
     ("section", "words"),
     [
-        ("{topic: add-10, problems: 3, carry: yes}", "k.yaml:2:34 (sections[0].carry): --topic"),
+        (
+            "{topic: add-10, problems: 3, carry: yes}",
+            "k.yaml:2:34 (sections[0].carry): topic add-10 has no",
+        ),
         ("{topic: add-10, problems: 3, range: 5-x}", "(sections[0].range): expected two"),
         ("{topic: nope, problems: 3}", "(sections[0].topic): unknown topic"),
-        ("{topic: add-10, problems: 70}", "(sections[0].problems): --topic add-10"),
+        ("{topic: add-10, problems: 70}", "(sections[0].problems): topic add-10"),
     ],
 )
 def test_a_spec_error_names_its_line(section: str, words: str, tmp_path: Any) -> None:

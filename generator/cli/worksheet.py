@@ -271,11 +271,11 @@ def print_topics(as_json: bool) -> None:
     """`--topics`: every topic with its names, Klasse and controls (or as JSON)."""
     import json
 
-    from generator.worksheet.topics import CONTROL_OPTIONS, TOPICS
+    from generator.worksheet.topics import TOPICS
 
     if as_json:
         click.echo(json.dumps([t.as_json() for t in TOPICS], ensure_ascii=False, indent=2))
         return
     for t in TOPICS:
-        controls = " ".join(CONTROL_OPTIONS[c] for c in t.controls)
+        controls = " ".join(f"--{c}" for c in t.controls)
         click.echo(f"Klasse {t.klasse}  {t.id:<17} {t.name['de']} / {t.name['en']}  {controls}")

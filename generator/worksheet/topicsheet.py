@@ -27,7 +27,6 @@ from generator.worksheet.model import AnswerKey, KeySection, KeyVersion, SheetCo
 from generator.worksheet.roster import Pupil, Roster
 from generator.worksheet.spec import MAX_PROBLEMS, SectionSpec, WorksheetSpec
 from generator.worksheet.topics import (
-    CONTROL_OPTIONS,
     GRID_SHAPES,
     answer_text,
     check_controls,
@@ -100,13 +99,13 @@ def request_controls(req: WorksheetRequest) -> Controls:
 
 
 def _named(controls: Controls, t: Topic) -> str:
-    """The options that chose these problems, as the user typed them."""
-    parts = [f"--topic {t.id}"]
+    """The inputs that chose these problems: "topic add-10, range 0-3"."""
+    parts = [f"topic {t.id}"]
     for name, value in controls.as_json().items():
         if value not in (None, False):
             shown = ",".join(map(str, value)) if isinstance(value, list) else value
-            parts.append(CONTROL_OPTIONS[name] + ("" if value is True else f" {shown}"))
-    return " ".join(parts)
+            parts.append(name + ("" if value is True else f" {shown}"))
+    return ", ".join(parts)
 
 
 def _spec_controls(section: SectionSpec) -> Controls:
@@ -146,7 +145,7 @@ def _deal_part(
         besides = " besides those of the sections above" if taken else ""
         raise UserError(
             f"{_named(controls, t)}: only {exc.found} different problems {how}{besides}, "
-            f"{problems} asked (--problems)",
+            f"{problems} asked",
             where=Input("problems"),
         ) from None
     for version in dealt.versions:

@@ -17,13 +17,7 @@ TOPICS: tuple[Topic, ...] = tuple(
     )
 )
 BY_ID = {t.id: t for t in TOPICS}
-CONTROL_OPTIONS = {
-    "range": "--range",
-    "carry": "--carry",
-    "unknown": "--unknown",
-    "rows": "--rows",
-    "dice": "--dice",
-}
+CONTROLS = ("range", "carry", "unknown", "rows", "dice")  # the CLI spells them --range …
 
 
 def topic(name: str) -> Topic:
@@ -45,15 +39,13 @@ def check_controls(t: Topic, controls: Controls) -> None:
     }
     for name, present in given.items():
         if present and name not in t.controls:
-            own = ", ".join(CONTROL_OPTIONS[c] for c in t.controls) or "none"
-            raise InputError(
-                name, f"--topic {t.id} has no {CONTROL_OPTIONS[name]} (its controls: {own})"
-            )
+            own = ", ".join(t.controls) or "none"
+            raise InputError(name, f"topic {t.id} has no {name} control (its controls: {own})")
     if t.carry and controls.carry and controls.carry != t.carry:
         raise InputError(
             "carry",
-            f"--carry {controls.carry} with --topic {t.id}: 0 problems exist "
-            f"(the topic is always --carry {t.carry})",
+            f"carry {controls.carry} with topic {t.id}: 0 problems exist "
+            f"(the topic is always carry {t.carry})",
         )
 
 

@@ -290,7 +290,7 @@ def check_range(topic: Topic, controls: Controls) -> tuple[int, int]:
     if not topic.limits[0] <= lo <= hi <= topic.limits[1]:
         raise InputError(
             "range",
-            f"{lo}-{hi} with --topic {topic.id} "
+            f"{lo}-{hi} with topic {topic.id} "
             f"(expected a range within {topic.limits[0]}-{topic.limits[1]})",
         )
     return lo, hi
