@@ -119,13 +119,13 @@ TOPIC_ONLY = ("range", "carry", "unknown", "rows", "dice")
 )
 @click.option(
     "--carry",
-    type=click.Choice(["yes", "no", "mixed"]),
+    type=click.Choice(["yes", "no", "mixed"], case_sensitive=False),
     default=None,
     help="Topics: with carry/borrow (Zehnerübergang) in some column, none, or half each.",
 )
 @click.option(
     "--unknown",
-    type=click.Choice(["result", "operand", "mixed"]),
+    type=click.Choice(["result", "operand", "mixed"], case_sensitive=False),
     default=None,
     help="Topics: where the blank goes.",
 )
@@ -236,8 +236,8 @@ def worksheet(
         targets=targets,
         topic=topic,
         range=parse_range(number_range) if number_range is not None else None,
-        carry=carry,
-        unknown=unknown,
+        carry=carry.lower() if carry else None,
+        unknown=unknown.lower() if unknown else None,
         rows=parse_rows(rows) if rows is not None else None,
         dice=dice,
     )

@@ -119,6 +119,24 @@ def _jobs() -> Iterator[tuple[str, frozenset[str], Callable[[Catalog, Templates,
 
         return job
 
+    def topic_sheet(topics: tuple[str, ...] | None) -> Job:
+        """A tally sheet with a class list, or a sheet of several topics (their own title)."""
+
+        def job(catalog: Catalog, templates: Templates, lang: str) -> Built:
+            from generator.worksheet.spec import SectionSpec, WorksheetSpec
+            from generator.worksheet.topicsheet import build_topic_worksheet
+
+            if topics is None:
+                req = worksheet.WorksheetRequest(topic="dice-tally", problems=2, lang=lang)
+                roster = parse_roster("Zoë\nŁukasz\n", "class.txt")
+                return build_topic_worksheet(req, roster, templates)
+            where = {"topic": "spec", "problems": "spec"}
+            sections = tuple(SectionSpec("", 0, 4, where=where, topic=t) for t in topics)
+            req = worksheet.WorksheetRequest(lang=lang)
+            return build_topic_worksheet(req, None, templates, WorksheetSpec(None, sections))
+
+        return job
+
     def board(profile: str, rational: bool = False) -> Job:
         def job(catalog: Catalog, templates: Templates, lang: str) -> Built:
             req = koepfchen.BoardRequest(profile=profile, lang=lang)
@@ -167,6 +185,8 @@ def _jobs() -> Iterator[tuple[str, frozenset[str], Callable[[Catalog, Templates,
         words,
         sheet(lambda lang: worksheet.WorksheetRequest(spec="mixed", lang=lang), pupils=True),
     )
+    yield "worksheet (a tally topic, a class list)", words, topic_sheet(None)
+    yield "worksheet (two topics)", words, topic_sheet(("add-20-carry", "number-wall-3"))
     boards = frozenset({"koepfchen_board", "koepfchen_rules", "koepfchen_key"})
     for profile in ("classic", "challenge"):
         yield f"Köpfchen board ({profile})", boards, board(profile)
