@@ -28,8 +28,9 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "generator.worksheet.load",
         ),
     ),
+    # the registry names loads and builds as strings; the catalog's choices come from the edge
+    ("registry", ("generator.registry", "generator.surface")),
     ("reports and checks", ("generator.report", "generator.validate")),
-    ("registry", ("generator.registry",)),
     ("surfaces", ("generator.cli", "generator.web", "generator.__main__")),
 )
 

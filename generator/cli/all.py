@@ -10,23 +10,12 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
-import click
-
-from generator.cli.options import run_catalog, seed_option, write_out
+from generator.cli.options import run_catalog, write_out
 
 if TYPE_CHECKING:
     from generator.core.built import Built
 
 
-@click.command("all")
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False),
-    default="output",
-    show_default=True,
-    help="Folder for the sheets.",
-)
-@seed_option(help="Random seed.")
 def all_command(out: str, seed: int) -> None:
     """Write the default set of sheets into a folder."""
     from pathlib import Path

@@ -74,11 +74,12 @@ class WorksheetRequest:
     ops: str | None = None  # the level's operations replaced: "+-", "+−×÷", "+·:"
     targets: str | None = None  # the level's target range replaced: "1-20"
     topic: str | None = None  # a topic of Klasse 1–4 instead of a family and level
-    range: tuple[int, int] | None = None  # a topic's numbers: the largest in A–B
+    number_range: str | None = None  # a topic's numbers: the largest in A-B ("20-100")
     carry: str | None = None  # yes | no | mixed
     unknown: str | None = None  # result | operand | mixed
-    rows: tuple[int, ...] | None = None  # times tables 1–10
+    rows: str | None = None  # times tables 1–10: "2,5,10"
     dice: bool = False  # Klasse 1: small numbers as dice pips
+    list_topics: bool = False  # --topics: the command lists the topics instead of building
 
 
 @dataclass(frozen=True)

@@ -41,6 +41,9 @@ if TYPE_CHECKING:
     from generator.render.primitives import Document
 
 
+DEFAULT_PROBLEMS = WorksheetRequest.problems  # the --problems default
+
+
 @dataclass(frozen=True)
 class TopicPart:
     """One section of a topic sheet: the topic, its controls and every version's tasks."""
@@ -94,8 +97,24 @@ class TopicPlan:
         )
 
 
+@dataclass(frozen=True)
+class TopicInputs:
+    """What a topic sheet is built from, read at the edge: no pools, the topics deal."""
+
+    spec: WorksheetSpec | None  # a spec of topic sections, or None for --topic
+    roster: Roster | None
+    templates: Templates | None
+
+
 def request_controls(req: WorksheetRequest) -> Controls:
-    return Controls(req.range, req.carry, req.unknown, req.rows, req.dice)
+    """The request's controls, parsed: "20-100" → (20, 100), "2,5,10" → (2, 5, 10)."""
+    return Controls(
+        parse_range(req.number_range) if req.number_range is not None else None,
+        req.carry,
+        req.unknown,
+        parse_rows(req.rows) if req.rows is not None else None,
+        req.dice,
+    )
 
 
 def _named(controls: Controls, t: Topic) -> str:
@@ -180,7 +199,9 @@ def plan_topic(
         t = topic(req.topic)
         controls = request_controls(req)
         seed = f"{req.seed}/0/{t.id}"
-        parts.append(TopicPart(t, controls, _deal_part(t, controls, req.problems,
+        # without --problems a tally sheet holds its two experiments, a drill twenty
+        problems = t.default_problems if req.problems == DEFAULT_PROBLEMS else req.problems
+        parts.append(TopicPart(t, controls, _deal_part(t, controls, problems,
                                                         req.versions, seed, taken)))  # fmt: skip
     else:
         for k, section in enumerate(spec.sections):
