@@ -10,8 +10,9 @@ match and the caller's `valid` check must accept the value; anything else — mi
 truncated, edited, of the wrong structure, an entry from an older format — is
 recomputed and rewritten. A table (`cached_table`: one large float64 array of which an
 answer reads a few values, the Kniffel table) is kept memory-mappable instead, its
-checksums per block of 16 KiB (see `StoredTable`): a reader checks the blocks it reads. Writing is atomic and waits out Ctrl-C / SIGTERM, so a kill
-leaves no temporary file; a read-only or full cache only costs time.
+checksums per block of 16 KiB (see `StoredTable`): a reader checks the blocks it reads.
+Writing is atomic and waits out Ctrl-C / SIGTERM, so a kill leaves no temporary file; a
+read-only or full cache only costs time.
 """
 
 from __future__ import annotations
@@ -30,8 +31,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from generator import interrupts
-from generator.heap import keep_freed_memory
+from generator.io import signals
+from generator.io.heap import keep_freed_memory
 
 if TYPE_CHECKING:
     import numpy as np
@@ -85,7 +86,7 @@ def store_entry(path: Path, payload: bytes) -> None:
 
 
 def _write_atomic(path: Path, data: bytes) -> None:
-    with interrupts.deferred():  # a kill waits until the temporary file is renamed or gone
+    with signals.deferred():  # a kill waits until the temporary file is renamed or gone
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -318,7 +319,7 @@ def stored_table_array(
 
 
 class DiskStore:
-    """The on-disk cache as a `generator.store.Store`: what the edge gives the solvers."""
+    """The on-disk cache as a `generator.core.store.Store`: what the edge gives the solvers."""
 
     arrays = staticmethod(cached_arrays)
     json = staticmethod(cached_json)

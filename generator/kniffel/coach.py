@@ -22,7 +22,7 @@ from functools import cache
 from itertools import combinations_with_replacement, product
 from typing import Any, Protocol
 
-from generator.errors import InputError
+from generator.core.errors import InputError
 from generator.kniffel.rules import RuleSet
 from generator.kniffel.scoring import (
     allowed_boxes,
@@ -204,7 +204,7 @@ class _Dice:
             [[self.index[tuple(sorted((*k, f)))] for f in faces] for k in level]
             for level in self.levels[:-1]
         ]
-        self.less = [[]] + [
+        self.less: list[list[list[int]]] = [[]] + [
             [[self.index[k[: k.index(f)] + k[k.index(f) + 1 :]] for f in sorted(set(k))]
              for k in level]
             for level in self.levels[1:]
@@ -294,7 +294,9 @@ def _keep_values(terminal: list[float], rolls_left: int) -> list[list[float]]:
     raise AssertionError("rolls_left ≥ 1")  # pragma: no cover
 
 
-def _ranked(values: list[list[float]], roll: tuple[int, ...]) -> list[tuple[tuple[int, ...], float]]:
+def _ranked(
+    values: list[list[float]], roll: tuple[int, ...]
+) -> list[tuple[tuple[int, ...], float]]:
     """The keeps of `roll` with their values, best first (`rollhold.Policy.ranked`'s order)."""
     counts = sorted({f: roll.count(f) for f in roll}.items())
     keeps = [

@@ -40,8 +40,10 @@ from functools import cache, cached_property, partial
 import numpy as np
 import numpy.typing as npt
 
+from generator.core.errors import UserError
 from generator.core.rollhold import IdenticalDice, chunk_size, column_start_values
-from generator.errors import UserError
+from generator.core.store import Store
+from generator.core.team import ALONE, Member, Team, share
 from generator.kniffel.rules import Box, RuleSet
 from generator.kniffel.scoring import extra_bonus, raw_score, score
 from generator.kniffel.table import (
@@ -56,8 +58,6 @@ from generator.kniffel.table import (
     table_key,
     with_joker,
 )
-from generator.store import Store
-from generator.team import ALONE, Member, Team, share
 
 __all__ = [
     "DICE", "FACES", "JOKER_SETTINGS", "MAX_BOXES", "ROLLS", "SOLVER_VERSION",

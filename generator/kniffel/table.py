@@ -12,9 +12,9 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-from generator.errors import InputError
+from generator.core.errors import InputError
+from generator.core.store import key_for
 from generator.kniffel.rules import JOKERS, RuleSet
-from generator.store import key_for
 
 # Bump when anything changes the stored values (part of every cache key).
 SOLVER_VERSION = 4

@@ -31,7 +31,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from generator.errors import Input, InputError, UserError
+from generator.core.errors import Input, InputError, UserError
 
 MAX_NAMES = 500
 MAX_BYTES = 200_000

@@ -11,15 +11,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator.errors import Input, UserError
+from generator.core.errors import Input, UserError
+from generator.core.problems import Problems
+from generator.core.team import ALONE, Team
 from generator.io.cache import DISK
 from generator.io.catalog import Catalog
 from generator.io.yamlload import load_file
 from generator.kniffel.rules import SUBDIR, RuleSet, parse_rules
 from generator.kniffel.simsize import check_games
 from generator.kniffel.table import Table
-from generator.problems import Problems
-from generator.team import ALONE, Team
 
 if TYPE_CHECKING:
     # the solver needs numpy, which the block command does without; the pages' modules
@@ -83,21 +83,21 @@ def load_table(rules: RuleSet, solve: Callable[[RuleSet], Strategy] | None = Non
     from generator.kniffel.table import shape_of, table_key
 
     stored = stored_table("kniffel", table_key(rules))
-    read = stored.at if stored is not None and stored.dims == shape_of(rules).dims else None
+    sound = stored is not None and stored.dims == shape_of(rules).dims
+    reads: list[Callable[[int], float]] = [stored.at] if stored is not None and sound else []
 
     def solved() -> Callable[[int], float]:
         flat = (solve or load_strategy)(rules).values.reshape(-1)
         return lambda index: float(flat[index])
 
     def at(index: int) -> float:
-        nonlocal read
-        if read is None:
-            read = solved()
+        if not reads:
+            reads.append(solved())
         try:
-            return read(index)
+            return reads[-1](index)
         except DamagedTable:
-            read = solved()
-            return read(index)
+            reads.append(solved())
+            return reads[-1](index)
 
     return Table(rules, at)
 
@@ -143,7 +143,7 @@ def prepare_odds(
     base, rules = _odds_rules(req, catalog)
     templates = catalog.templates()
     if load_texts:
-        from generator.text import Texts
+        from generator.text.words import Texts
 
         Texts("kniffel_odds", req.lang or rules.lang, templates)
     try:
@@ -152,9 +152,9 @@ def prepare_odds(
         stored = None
 
     def rest() -> OddsInputs:
+        from generator.io.progress import progress
         from generator.kniffel.build import OddsInputs
         from generator.kniffel.simulate import score_distribution
-        from generator.progress import progress
 
         turns = len(rules.boxes)
         with progress(turns, "solving the optimal strategy") as tick:
