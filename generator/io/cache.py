@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from generator.io import signals
-from generator.io.heap import keep_freed_memory
+from generator.startup import keep_freed_memory
 
 if TYPE_CHECKING:
     import numpy as np

@@ -1,0 +1,303 @@
+"""Start-up and run-time devices, in one place, each with what it saves (measured in bench/).
+
+A device bends the code for speed rather than for clarity. Each is listed here with
+the command it serves and what it saves (`python -m bench bench_devices`: the device
+as it is and turned off, fresh processes in pairs, medians; figures of 2 December 2026,
+2-core machine at load 3–6, so wall times run high). One that saves less than 20 ms of
+a command's time goes. The small ones live here; the others are named with their module.
+
+- quick end (`quick_exit`): `os._exit` after a finished command, its exit functions
+  run and its output flushed; Python's teardown of ~200–450 modules is skipped.
+  Saves `kniffel advise` 44 ms, `kniffel block` 91 ms, `all` 230 ms, `--help` 19 ms.
+- help from a stored copy (`stored_help`, `keeping_help`): click alone takes ~4× a bare
+  interpreter. Saves `--help` 77 ms, `kniffel advise --help` 61 ms.
+- `numbers solve` read without click (`generator/cli/fastpath.py`): saves 62 ms.
+- the coach without numpy (`kniffel/coach.py`, `generator.io.cache.StoredTable`):
+  numpy and the whole table stay unread; `kniffel advise` from 270 to ~110 ms
+  (`bench_kniffel_advise`).
+- OpenBLAS threads sleep at once (`prepare`): ~0.3 s CPU of a cold `all`
+  (`bench_cold_all`, "spinning as by default").
+- allocator thresholds kept (`keep_freed_memory`): 0.8 s system time of a cold Kniffel
+  table (`bench_kniffel_chain`).
+- warm-ups forked by `all` (`generator/cli/all.py`) and two processes sharing a solve
+  (`generator/io/pair.py`, the interface `generator.core.team`): a cold `all` 0.70× the
+  time of one process (`bench_cold_all`), a cold table 0.55× (`bench_kniffel_chain`).
+- imports inside functions: `LAZY` below, each with what it keeps out of which command.
+
+`tests/test_startup.py` fails on a function-local import outside the surfaces
+(`SURFACES`: a command imports its own work when it runs) that `LAZY` does not name.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import stat
+import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import TextIO
+
+# the surfaces: a command imports its own work when it runs, so `--help`, the fast paths
+# and every other command do without it (root --help alone imports 11 command modules)
+SURFACES = ("generator/cli/", "generator/web/")
+
+# module (or package prefix) → why code outside the surfaces imports it inside a function
+LAZY: dict[str, str] = {
+    # import circles still cut by a function-local import (the rooms issue removes them)
+    "generator.core.errors": "circle: errors ↔ built",
+    "generator.kribbeln.taskcsv": "circle: tasks ↔ taskcsv",
+    # heavy libraries: numpy ~60–120 ms, ReportLab ~80 ms, Jinja2 ~30 ms, pypdfium2 ~20 ms
+    "numpy": "~60–120 ms: the block, the worksheet, the coach and --help do without it",
+    "pypdfium2": "--png previews only (~20 ms)",
+    "generator.render": "ReportLab (~80 ms): only what draws",
+    "generator.io.preview": "pypdfium2 and PIL (~40 ms): --png only",
+    "generator.io.pair": "numpy: only a cold solve",
+    "generator.core.rollhold": "numpy: only what solves",
+    "generator.kniffel.solver": "numpy: the block and the coach do without",
+    "generator.kniffel.simulate": "numpy: only the odds card and `kniffel solve`",
+    "generator.kniffel.odds": "numpy: only the odds card",
+    "generator.kniffel.build": "the pages (Jinja2, ReportLab's metrics): not the warm-up",
+    "generator.kniffel.block_layout": "ReportLab's metrics: only the block",
+    "generator.kniffel.oddscard": "Jinja2 and the layout: only the odds card",
+    "generator.kniffel.oddscard_layout": "ReportLab's metrics: only the odds card",
+    "generator.kniffel.scorefile": "only `kniffel score`",
+    "generator.kniffel.table": "the coach's table: the block does without",
+    "generator.kniffel.load": "the Kniffel edge (yaml): only what reads a rule set",
+    "generator.koepfchen": "the Köpfchen room (numpy): only its commands, validate, report",
+    "generator.kribbeln": "the Kribbeln room (numpy): only its commands, validate, report",
+    "generator.worksheet": "the worksheet room (numpy): only its command and validate",
+    "generator.numbers": "the numbers room (the odds tables ~15 ms): only what solves",
+    "generator.report": "the balance report (ReportLab): only `report` and the rehearsal",
+    "generator.validate": "validate and its rehearsal: only `validate`",
+    "generator.text": "Jinja2 (~30 ms): only what writes words",
+    "generator.io.cache": "hashlib, mmap, tempfile: only what reads or keeps results",
+    "generator.io.catalog": "yaml, pathlib: only what reads the catalog",
+    "generator.io.userfiles": "only what reads a user's file",
+    "generator.io.progress": "click (~30 ms): only a long run, on a terminal",
+    "generator.core.store": "the template cache's key: only when templates compile",
+    # the entry point: signals are caught before anything else is imported
+    "generator.io.signals": "caught first, before click and the commands",
+    "generator.startup": "the entry's devices",
+    "generator.cli": "the click CLI: not for a fast path or a stored help (~30 ms)",
+    "_thread": "signals: an interrupt sent again from a thread of its own (rare)",
+    "threading": "signals and the quick end, only when needed",
+    "atexit": "the quick end runs the exit functions itself",
+    "ctypes": "glibc's mallopt (`keep_freed_memory`): only before a cold solve",
+    "fcntl": "the writer's folder lock: only a write",
+    "fractions": "exact arithmetic: only `--division rational`",
+    "re": "an error's or a parser's rare path",
+    "sys": "signals: the main thread's frame",
+    "itertools": "`possible_scores` only",
+}
+
+# OpenBLAS's idle workers spin for ~0.1 s of processor time before they sleep, at the
+# library's load and after each threaded call; in a cold `all` that time is taken from
+# the other processes. The thread count is unchanged, so every dot product is split (and
+# rounded) as before.
+OPENBLAS_THREAD_TIMEOUT = "4"
+
+MMAP_THRESHOLD = 64 << 20  # blocks at least this large get their own mapping
+TRIM_THRESHOLD = 128 << 20  # free memory kept at the end of the heap
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3  # mallopt's parameter numbers (malloc.h)
+_TUNED: list[bool] = []
+
+HELP_FLAGS = ("--help", "-h")
+_SEALED = b"dicesheets-cache 2 "  # `generator.io.cache.FORMAT`
+_HELP_BYTES = 1 << 16  # a stored help is a few KB
+
+
+def prepare() -> None:
+    """What the console entry sets before anything is imported (a value the user set is kept)."""
+    os.environ.setdefault("OPENBLAS_THREAD_TIMEOUT", OPENBLAS_THREAD_TIMEOUT)
+
+
+def quick_exit(code: int) -> None:
+    """End a finished command at once, without the interpreter's teardown.
+
+    When a command returns, every file is written, closed and renamed; Python's shutdown
+    would still free every module's objects one by one (and numpy's buffers, and end
+    OpenBLAS's threads). The exit functions still run (a library may flush something
+    there) and the output is flushed. With another thread still running, or output that
+    cannot be written, it returns and Python ends as usual (and reports it as usual).
+    """
+    import atexit
+    import threading
+
+    if threading.active_count() > 1:
+        return
+    streams = [stream for stream in (sys.stdout, sys.stderr) if stream is not None]
+    try:
+        for stream in streams:
+            stream.flush()
+        atexit._run_exitfuncs()  # (and forgotten: Python's shutdown would not run them twice)
+        for stream in streams:
+            stream.flush()
+    except (OSError, ValueError):
+        return
+    os._exit(code)
+
+
+def keep_freed_memory() -> bool:
+    """Keep freed memory inside the process while the solvers run (glibc's malloc only).
+
+    The solvers make and drop numpy temporaries of 1–14 MB thousands of times. With its
+    default, self-adjusting thresholds glibc hands such blocks back to the kernel and the
+    next one is faulted in again page by page: a cold Kniffel table took 445,000 page
+    faults and 0.8 s of system time beside 1.4 s of work. Fixed thresholds keep blocks
+    below 64 MB in the heap and at most 128 MB of free heap at its end; the peak memory
+    stays the same. Set once per process; False where the C library is not glibc.
+    """
+    if not _TUNED:
+        _TUNED.append(_mallopt())
+    return _TUNED[0]
+
+
+def _mallopt() -> bool:
+    if not sys.platform.startswith("linux"):
+        return False
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None)
+        mallopt = libc.mallopt
+        libc.gnu_get_libc_version  # noqa: B018  # glibc's, absent from musl
+    except (OSError, AttributeError):
+        return False
+    return bool(mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)) and bool(
+        mallopt(_M_TRIM_THRESHOLD, TRIM_THRESHOLD)
+    )
+
+
+# --- help from a stored copy ---------------------------------------------------------------
+# `dicesheets [COMMAND …] --help` prints what click printed last time for the same words, the
+# same terminal width and program name and the same code: importing click alone takes ~4×
+# a bare interpreter. The copy is an entry of the solver cache (`help/<key>`), sealed like
+# every entry; its key covers every file of the package (path, size, modification time)
+# and of click, so an edit or an upgrade makes a new one.
+
+
+def _is_help(args: list[str]) -> bool:
+    words = args[:-1]
+    return bool(args) and args[-1] in HELP_FLAGS and all(w.isidentifier() for w in words)
+
+
+def _help_path(args: list[str]) -> str | None:
+    encoding = (getattr(sys.stdout, "encoding", None) or "").replace("-", "").lower()
+    if encoding != "utf8":  # (click would write other bytes)
+        return None
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+        if columns <= 0:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+    except (AttributeError, ValueError, OSError):
+        columns = 80
+    digest = hashlib.sha256()
+    for part in [sys.argv[0], *args, str(columns), *_locale()]:
+        digest.update(part.encode("utf-8", "surrogateescape") + b"\0")
+    here = os.path.dirname(os.path.abspath(__file__))
+    click_spec = _find("click")
+    for root in (here, click_spec):
+        if root is None:
+            return None
+        for path, size, mtime in _files(root):
+            digest.update(f"{path}\0{size}\0{mtime}\0".encode("utf-8", "surrogateescape"))
+    return os.path.join(_cache_folder(), "help", f"{digest.hexdigest()[:32]}.txt")
+
+
+def _cache_folder() -> str:
+    """`generator.io.cache.cache_dir()` as a string, without pathlib (a test compares them)."""
+    if env := os.environ.get("DICESHEETS_CACHE"):
+        return env
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "dicesheets")
+
+
+def _read_sealed(path: str) -> bytes | None:
+    """`generator.io.cache.read_entry` for a small entry, with os and hashlib only."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > _HELP_BYTES:
+            return None
+        data = os.read(fd, _HELP_BYTES + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    header, _, payload = data.partition(b"\n")
+    if header != _SEALED + hashlib.sha256(payload).hexdigest().encode():
+        return None
+    return payload
+
+
+def _locale() -> list[str]:
+    return [os.environ.get(name, "") for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")]
+
+
+def _find(name: str) -> str | None:
+    for folder in sys.path:
+        candidate = os.path.join(folder or ".", name)
+        if os.path.isfile(os.path.join(candidate, "__init__.py")):
+            return candidate
+    return None
+
+
+def _files(root: str) -> Iterator[tuple[str, int, int]]:
+    """Every .py file below `root` with its size and modification time, in a fixed order."""
+    with os.scandir(root) as entries:
+        found = sorted(entries, key=lambda e: e.name)
+    for entry in found:
+        if entry.is_dir(follow_symlinks=False) and entry.name != "__pycache__":
+            yield from _files(entry.path)
+        elif entry.name.endswith(".py"):
+            info = entry.stat(follow_symlinks=False)
+            yield entry.path, info.st_size, info.st_mtime_ns
+
+
+def stored_help(args: list[str]) -> bool:
+    """Print the stored help of `args` if it is a plain help request and a copy is kept."""
+    if not _is_help(args):
+        return False
+    path = _help_path(args)
+    if path is None:
+        return False
+    text = _read_sealed(path)
+    if not text:
+        return False
+    sys.stdout.buffer.write(text)
+    sys.stdout.flush()
+    return True
+
+
+class keeping_help:
+    """Around the click run of a plain help request: keep what it prints (status 0 only)."""
+
+    def __init__(self, args: list[str]) -> None:
+        self.path = _help_path(args) if _is_help(args) else None
+        self.out: TextIO | None = None
+        self.kept = io.BytesIO()
+
+    def __enter__(self) -> None:
+        if self.path is not None:
+            self.out = sys.stdout
+            sys.stdout = io.TextIOWrapper(self.kept, encoding="utf-8", newline="")
+
+    def __exit__(self, kind: object, exc: object, tb: object) -> None:
+        if self.path is None or self.out is None:
+            return
+        captured, sys.stdout = sys.stdout, self.out
+        captured.flush()
+        data = self.kept.getvalue()
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        if isinstance(exc, SystemExit) and exc.code in (0, None) and data:
+            from generator.io.cache import cache_dir, store_entry
+
+            store_entry(cache_dir() / "help" / os.path.basename(self.path), data)
