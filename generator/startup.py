@@ -19,7 +19,7 @@ a command's time goes. The small ones live here; the others are named with their
   (`bench_cold_all`, "spinning as by default").
 - allocator thresholds kept (`keep_freed_memory`): 0.8 s system time of a cold Kniffel
   table (`bench_kniffel_chain`).
-- warm-ups forked by `all` (`generator/cli/all.py`) and two processes sharing a solve
+- warm-ups forked by `all` (`warming`) and two processes sharing a solve
   (`generator/io/pair.py`, the interface `generator.core.team`): a cold `all` 0.70× the
   time of one process (`bench_cold_all`), a cold table 0.55× (`bench_kniffel_chain`).
 - imports inside functions: `LAZY` below, each with what it keeps out of which command.
@@ -30,15 +30,18 @@ a command's time goes. The small ones live here; the others are named with their
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import importlib
 import io
 import os
+import signal
 import stat
 import sys
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
     from typing import TextIO
 
 # the surfaces: a command imports its own work when it runs, so `--help`, the fast paths
@@ -170,6 +173,95 @@ def _mallopt() -> bool:
     return bool(mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)) and bool(
         mallopt(_M_TRIM_THRESHOLD, TRIM_THRESHOLD)
     )
+
+
+# --- warm-ups forked by `dicesheets all` ---------------------------------------------------
+# The Kniffel table and simulation (most of a cold run) start in a forked child, first
+# thing, while this process imports and draws the other sheets.
+
+
+class _Warm:
+    """Child processes filling the solver cache, one per sheet with early solver work."""
+
+    def __init__(self) -> None:
+        self.pids: dict[int, int] = {}
+
+    def ready(self, index: int) -> bool:
+        pid = self.pids.get(index)
+        if pid is not None and os.waitpid(pid, os.WNOHANG)[0] == pid:
+            del self.pids[index]
+        return index not in self.pids
+
+    def wait(self, index: int) -> None:
+        """Until the child is done; whatever became of it, the sheet's own build is exact."""
+        pid = self.pids.pop(index, None)
+        if pid is not None:
+            os.waitpid(pid, 0)
+
+
+@contextlib.contextmanager
+def warming(
+    warmups: Sequence[Callable[[], object] | None], shared: Sequence[str] = ()
+) -> Iterator[_Warm]:
+    """Start each warm-up in a forked child when a second processor is free; end them after.
+
+    The modules in `shared` (what the warm-ups import, and the parent too) are imported
+    before the fork: once, not in each process.
+
+    A warm-up only fills the solver cache (atomic entries; it may share its work with a
+    helper process of its own): if it fails, is killed, or the cache cannot be written,
+    the parent computes the same values itself.
+    """
+    warm = _Warm()
+    if any(job is not None for job in warmups) and _spare_processors():
+        for name in shared:
+            importlib.import_module(name)
+        for index, job in enumerate(warmups):
+            if job is not None:
+                warm.pids[index] = _fork(job)
+    try:
+        yield warm
+    finally:
+        for pid in warm.pids.values():  # an error or Ctrl-C in the parent: stop the children
+            with contextlib.suppress(OSError):
+                os.killpg(pid, signal.SIGTERM)  # the child's helper too
+                os.waitpid(pid, 0)
+
+
+def cache_writable() -> bool:
+    from generator.io.cache import cache_dir
+
+    folder = cache_dir()
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent  # the cache folder is made on the first store
+    return folder.is_dir() and os.access(folder, os.W_OK | os.X_OK)
+
+
+def _spare_processors() -> bool:
+    from generator.io.pair import spare_processors  # (numpy with it: only with a warm-up)
+
+    return spare_processors()
+
+
+def _fork(job: Callable[[], object]) -> int:
+    """Run `job` in a forked child, in a process group of its own (with its helpers); its pid."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid:
+        with contextlib.suppress(OSError):  # (the child does it too: whoever is first)
+            os.setpgid(pid, pid)
+        return pid
+    code = 1
+    try:  # the child: quiet (the parent reports), then the job, then out without cleanup
+        os.setpgid(0, 0)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.dup2(devnull, 2)
+        job()
+        code = 0
+    finally:
+        os._exit(code)
 
 
 # --- help from a stored copy ---------------------------------------------------------------
