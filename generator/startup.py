@@ -8,9 +8,9 @@ a command's time goes. The small ones live here; the others are named with their
 
 - quick end (`quick_exit`): `os._exit` after a finished command, its exit functions
   run and its output flushed; Python's teardown of ~200–450 modules is skipped.
-  Saves `kniffel advise` 44 ms, `kniffel block` 91 ms, `all` 230 ms, `--help` 19 ms.
+  Saves `kniffel advise` 44 ms, `kniffel block` 91 ms, `all` 230 ms, the help 19 ms.
 - help from a stored copy (`stored_help`, `keeping_help`): click alone takes ~4× a bare
-  interpreter. Saves `--help` 77 ms, `kniffel advise --help` 61 ms.
+  interpreter. Saves the root group's help 77 ms, `kniffel advise`'s 61 ms.
 - `numbers solve` read without click (`generator/cli/fastpath.py`): saves 62 ms.
 - the coach without numpy (`kniffel/coach.py`, `generator.io.cache.StoredTable`):
   numpy and the whole table stay unread; `kniffel advise` from 270 to ~110 ms
@@ -41,6 +41,8 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
+from generator.cli import HELP_OPTIONS
+
 if TYPE_CHECKING:
     from typing import TextIO
 
@@ -54,10 +56,10 @@ LAZY: dict[str, str] = {
     "generator.core.errors": "circle: errors ↔ built",
     "generator.kribbeln.taskcsv": "circle: tasks ↔ taskcsv",
     # heavy libraries: numpy ~60–120 ms, ReportLab ~80 ms, Jinja2 ~30 ms, pypdfium2 ~20 ms
-    "numpy": "~60–120 ms: the block, the worksheet, the coach and --help do without it",
-    "pypdfium2": "--png previews only (~20 ms)",
+    "numpy": "~60–120 ms: the block, the worksheet, the coach and the help do without it",
+    "pypdfium2": "the PNG previews only (~20 ms)",
     "generator.render": "ReportLab (~80 ms): only what draws",
-    "generator.io.preview": "pypdfium2 and PIL (~40 ms): --png only",
+    "generator.io.preview": "pypdfium2 and PIL (~40 ms): the PNG previews only",
     "generator.io.pair": "numpy: only a cold solve",
     "generator.core.rollhold": "numpy: only what solves",
     "generator.kniffel.solver": "numpy: the block and the coach do without",
@@ -91,7 +93,7 @@ LAZY: dict[str, str] = {
     "atexit": "the quick end runs the exit functions itself",
     "ctypes": "glibc's mallopt (`keep_freed_memory`): only before a cold solve",
     "fcntl": "the writer's folder lock: only a write",
-    "fractions": "exact arithmetic: only `--division rational`",
+    "fractions": "exact arithmetic: only rational division",
     "re": "an error's or a parser's rare path",
     "sys": "signals: the main thread's frame",
     "itertools": "`possible_scores` only",
@@ -108,7 +110,6 @@ TRIM_THRESHOLD = 128 << 20  # free memory kept at the end of the heap
 _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3  # mallopt's parameter numbers (malloc.h)
 _TUNED: list[bool] = []
 
-HELP_FLAGS = ("--help", "-h")
 _SEALED = b"dicesheets-cache 2 "  # `generator.io.cache.FORMAT`
 _HELP_BYTES = 1 << 16  # a stored help is a few KB
 
@@ -274,7 +275,7 @@ def _fork(job: Callable[[], object]) -> int:
 
 def _is_help(args: list[str]) -> bool:
     words = args[:-1]
-    return bool(args) and args[-1] in HELP_FLAGS and all(w.isidentifier() for w in words)
+    return bool(args) and args[-1] in HELP_OPTIONS and all(w.isidentifier() for w in words)
 
 
 def _help_path(args: list[str]) -> str | None:

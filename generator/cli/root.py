@@ -15,6 +15,7 @@ from typing import Any
 import click
 
 from generator import __version__
+from generator.cli import HELP_OPTIONS
 from generator.core.errors import UserError
 
 # command name → "module:attribute"; each module imports only click at load time
@@ -174,7 +175,9 @@ def check_arguments(args: list[str]) -> None:
             ) from None
 
 
-@click.group(cls=RootGroup, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(
+    cls=RootGroup, lazy=COMMANDS, context_settings={"help_option_names": list(HELP_OPTIONS)}
+)
 @click.version_option(__version__, prog_name="dicesheets")
 def cli() -> None:
     """Printable, solver-verified sheets for Kribbeln, Kniffel and Schlaues Köpfchen.
