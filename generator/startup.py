@@ -48,13 +48,12 @@ if TYPE_CHECKING:
 
 # the surfaces: a command imports its own work when it runs, so `--help`, the fast paths
 # and every other command do without it (root --help alone imports 11 command modules)
-SURFACES = ("generator/cli/", "generator/web/")
+SURFACES = ("generator/cli/", "generator/web/", "generator/surface/")
 
 # module (or package prefix) → why code outside the surfaces imports it inside a function
 LAZY: dict[str, str] = {
     # import circles still cut by a function-local import (the rooms issue removes them)
     "generator.core.errors": "circle: errors ↔ built",
-    "generator.kribbeln.taskcsv": "circle: tasks ↔ taskcsv",
     # heavy libraries: numpy ~60–120 ms, ReportLab ~80 ms, Jinja2 ~30 ms, pypdfium2 ~20 ms
     "numpy": "~60–120 ms: the block, the worksheet, the coach and the help do without it",
     "pypdfium2": "the PNG previews only (~20 ms)",
@@ -76,14 +75,14 @@ LAZY: dict[str, str] = {
     "generator.kribbeln": "the Kribbeln room (numpy): only its commands, validate, report",
     "generator.worksheet": "the worksheet room (numpy): only its command and validate",
     "generator.numbers": "the numbers room (the odds tables ~15 ms): only what solves",
-    "generator.report": "the balance report (ReportLab): only `report` and the rehearsal",
     "generator.validate": "validate and its rehearsal: only `validate`",
     "generator.text": "Jinja2 (~30 ms): only what writes words",
+    "generator.io.templates": "Jinja2 (~30 ms): only what reads or compiles templates",
+    "generator.core.langs": "validate's template check only (with the templates it reads)",
+    "generator.registry": "the products' declarations: validate's rehearsal only",
     "generator.io.cache": "hashlib, mmap, tempfile: only what reads or keeps results",
-    "generator.io.catalog": "yaml, pathlib: only what reads the catalog",
     "generator.io.userfiles": "only what reads a user's file",
     "generator.io.progress": "click (~30 ms): only a long run, on a terminal",
-    "generator.core.store": "the template cache's key: only when templates compile",
     # the entry point: signals are caught before anything else is imported
     "generator.io.signals": "caught first, before click and the commands",
     "generator.startup": "the entry's devices",

@@ -205,7 +205,8 @@ def test_the_odds_card_prepared_early_is_the_plain_one(
     from generator.io.catalog import Catalog
 
     catalog = Catalog.default()
-    plain = defaults._odds(1, catalog)
+    [odds] = [item for item in defaults.default_set(1, catalog) if item.prepare is not None]
+    plain = odds.build()
     looked: list[str] = []
 
     def not_yet(namespace: str, key: str, compute: object, valid: object = None) -> object:
@@ -214,7 +215,7 @@ def test_the_odds_card_prepared_early_is_the_plain_one(
 
     if not table_stored:
         monkeypatch.setattr(cache.STORED_ONLY, "table", not_yet)
-    rest = defaults._odds_prepared(1, catalog)
+    rest = odds.prepare()
     monkeypatch.undo()
     early = rest()
     assert looked == ([] if table_stored else [looked[0]])

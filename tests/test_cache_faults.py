@@ -100,10 +100,11 @@ def worksheet_pool() -> Any:
 
 
 def template_bytecode() -> Any:
+    from generator.io.templates import read_templates
     from generator.text import words as text
 
     text._ENVIRONMENTS.clear()  # compile again, through the bytecode cache of this folder
-    return text.Texts("kniffel_block", "de")("game_label", n=2)
+    return text.Texts("kniffel_block", "de", read_templates(()))("game_label", n=2)
 
 
 KINDS: dict[str, Callable[[], Any]] = {

@@ -12,9 +12,9 @@ import pytest
 
 from generator.core.built import Built
 from generator.core.errors import CatalogError
+from generator.core.resources import templates_dir
 from generator.io.cache import DISK
 from generator.io.catalog import Catalog
-from generator.io.resources import templates_dir
 from generator.kribbeln.balance import TaskFacts
 from generator.kribbeln.load import load_balance, load_dice, load_tasks
 from generator.kribbeln.sampler import sample_block

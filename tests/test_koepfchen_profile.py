@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from generator.core.errors import CatalogError, UserError
-from generator.io.resources import catalog_dir
+from generator.core.resources import catalog_dir
 from generator.koepfchen.load import load_profile, profile_names
 
 SHIPPED = ["challenge", "classic", "einmaleins", "plus-minus"]

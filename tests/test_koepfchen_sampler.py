@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.core.errors import CatalogError
-from generator.io.resources import catalog_dir
+from generator.core.resources import catalog_dir
 from generator.koepfchen.analysis import expected_turns
 from generator.koepfchen.board import check_board
 from generator.koepfchen.load import load_profile

@@ -25,6 +25,7 @@ from typing import Any
 
 import pytest
 
+from generator import registry
 from generator.core.built import Built
 from generator.render.draw import render_pdf
 from generator.render.primitives import MM
@@ -265,14 +266,14 @@ def _reports(paper: str, landscape: bool, lang: str) -> list[Case]:
     return cases
 
 
-PRODUCTS: tuple[Callable[[str, bool, str], list[Case]], ...] = (
-    _kniffel_block, _odds_card, _koepfchen, _kribbeln, _worksheet, _reports,
-)  # fmt: skip
-KINDS = (
-    "kniffel-block", "odds-card", "koepfchen-board", "koepfchen-rules", "koepfchen-key",
-    "kribbeln-sheet", "kribbeln-rules", "kribbeln-key", "worksheet-sheet",
-    "worksheet-large-sheet", "worksheet-key", "report-kribbeln", "report-koepfchen",
-)  # fmt: skip
+# each registry product that prints pages, built with the stress inputs (the registry
+# declares its page kinds; a page of an undeclared kind fails the matrix)
+MATRIX: dict[str, Callable[[str, bool, str], list[Case]]] = {
+    "kniffel-block": _kniffel_block, "kniffel-odds": _odds_card, "koepfchen": _koepfchen,
+    "kribbeln": _kribbeln, "worksheet": _worksheet, "report": _reports,
+}  # fmt: skip
+PRODUCTS = tuple(MATRIX.values())
+KINDS = tuple(kind for p in registry.PRODUCTS.values() for kind in p.page_kinds)
 
 
 @cache
@@ -317,6 +318,10 @@ def _params() -> list[Any]:
 def test_page_health(kind: str, check: str) -> None:
     findings = matrix()[kind, check]
     assert not findings, f"{kind}: {check}\n" + report({check: findings})
+
+
+def test_every_product_that_prints_is_in_the_matrix() -> None:
+    assert set(MATRIX) == {p.id for p in registry.PRODUCTS.values() if p.page_kinds}
 
 
 def test_known_failures_name_a_kind_and_a_check() -> None:

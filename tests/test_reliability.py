@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.io.resources import catalog_dir, templates_dir
+from generator.core.resources import catalog_dir, templates_dir
 
 KNIFFEL = (catalog_dir() / "kniffel" / "kniffel.yaml").read_text(encoding="utf-8")
 
@@ -404,7 +404,7 @@ def test_concurrent_writers_never_mix_a_pdf_and_another_runs_manifest(
     import threading
     import time
 
-    from generator.io import writer
+    from generator.io import files as writer
 
     real_replace = os.replace
 

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 HELP_OPTIONS = ("-h", "--help")  # every command's (the stored help knows them too)
 
 # the names of `generator.cli.root` (any other name may be a submodule still to import)
-_ROOT = {"COMMANDS", "INTERRUPTED", "LazyGroup", "RootGroup", "check_arguments", "cli", "main"}
+_ROOT = {"COMMANDS", "INTERRUPTED", "RegistryGroup", "RootGroup", "check_arguments", "cli", "main"}
 
 
 def __getattr__(name: str) -> Any:

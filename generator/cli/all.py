@@ -4,24 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import click
-
-from generator.cli.options import run_catalog, seed_option, write_out
+from generator.cli.options import run_catalog, write_out
 from generator.startup import cache_writable, warming
 
 if TYPE_CHECKING:
     from generator.core.built import Built
 
 
-@click.command("all")
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False),
-    default="output",
-    show_default=True,
-    help="Folder for the sheets.",
-)
-@seed_option(help="Random seed.")
 def all_command(out: str, seed: int) -> None:
     """Write the default set of sheets into a folder."""
     from pathlib import Path

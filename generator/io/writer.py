@@ -1,29 +1,24 @@
 """The one writer: a `Built` → PDF(s) + manifest, written atomically, then the PNG previews.
 
-A PDF and its manifest are first written to temporary files beside their
-targets and renamed only when all are complete, so an error, Ctrl-C or SIGTERM
-never leaves a half-written or partial file behind. The renames of one run
-happen together under a lock on the output folder, so concurrent runs never
-leave one run's PDF beside another's manifest; output names that would land on
-the same file are refused. Every command (and `dicesheets
-all`) writes through `write_built`, so every PDF gets its manifest and previews.
+The files of one product are written together by `generator.io.files.write_files_atomic`
+(never a half-written file, never one run's PDF beside another's manifest). Every
+command (and `dicesheets all`) writes through `write_built`, so every PDF gets its
+manifest and previews.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import re
-import tempfile
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from generator import __version__
-from generator.core.errors import InputError, os_error, shown
-from generator.io import signals
+from generator.core.errors import InputError, shown
+from generator.io.files import check_distinct, check_folder, write_files_atomic
 
 if TYPE_CHECKING:
     from generator.core.built import Built
@@ -31,17 +26,6 @@ if TYPE_CHECKING:
 DEFAULT_OUT = Path("output")
 # a default file name: one plain name, never a folder part, a hidden file or a control character
 SAFE_FILE_NAME = re.compile(r"[^/\\.\x00-\x1f\x7f][^/\\\x00-\x1f\x7f]{0,200}")
-
-
-def check_folder(folder: Path, role: str) -> None:
-    """Refuse early a folder that cannot be created or written (before any work is done)."""
-    existing = folder
-    while not existing.exists() and existing != existing.parent:
-        existing = existing.parent
-    if not existing.is_dir():
-        raise InputError(role, f"'{shown(existing)}' is not a folder")
-    if not os.access(existing, os.W_OK | os.X_OK):
-        raise InputError(role, f"folder '{shown(existing)}' is not writable")
 
 
 def resolve_out(out: str | Path | None, default_name: str, role: str = "pdf") -> Path:
@@ -75,108 +59,6 @@ def manifest_path(pdf_path: Path) -> Path:
 def dumps_json(data: Any) -> str:
     """Deterministic JSON text: sorted keys, UTF-8, two-space indent, final newline."""
     return json.dumps(data, sort_keys=True, ensure_ascii=False, indent=2, allow_nan=False) + "\n"
-
-
-def _identity(path: Path) -> str:
-    """The real place a name stands for (links in the folder resolved, not the name itself)."""
-    return os.path.join(os.path.realpath(path.parent), path.name)
-
-
-def check_distinct(paths: Iterable[Path], role: str = "pdf") -> None:
-    """Refuse two outputs of one run that would land on the same file (one would be lost)."""
-    seen: dict[str, Path] = {}
-    for path in paths:
-        key = _identity(path)
-        if key in seen:
-            raise InputError(
-                role,
-                f"'{shown(path)}' would be written twice (a PDF, its .json manifest and an "
-                "answer key need different names)",
-            )
-        seen[key] = path
-
-
-@contextlib.contextmanager
-def _folder_locks(folders: Iterable[Path]) -> Iterator[None]:
-    """Exclusive locks on the output folders: concurrent runs replace their files one at a time.
-
-    The lock is taken on the folder itself (flock on its descriptor), so no lock
-    file is ever left behind; it ends with the process, even after `kill -9`.
-    """
-    try:
-        import fcntl
-    except ImportError:  # no flock (Windows): renames stay atomic one by one
-        yield
-        return
-    fds: list[int] = []
-    try:
-        for folder in sorted({os.path.realpath(f) for f in folders}):  # one order: no deadlock
-            fd = os.open(folder, os.O_RDONLY)
-            fds.append(fd)
-            fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        for fd in fds:
-            os.close(fd)  # closing releases the lock
-
-
-def write_files_atomic(files: Iterable[tuple[Path, bytes]], role: str = "pdf") -> None:
-    """Write every (path, bytes) to a temporary file first, then rename them all.
-
-    The files of one call are replaced as a group: signals wait until every
-    temporary file is renamed or removed, and the folders are locked, so a kill
-    or a concurrent run never leaves a PDF beside another run's manifest.
-    """
-    files = list(files)
-    check_distinct([path for path, _ in files], role)
-    folders = [path.parent for path, _ in files]
-    pending: list[tuple[str, Path]] = []
-    created: list[Path] = []  # folders this call made: removed again if it fails
-    with signals.deferred():
-        try:
-            for folder in folders:
-                _make_folder(folder, created)
-            for path, data in files:
-                try:
-                    fd, tmp = tempfile.mkstemp(
-                        prefix=f".{path.name}.", suffix=".tmp", dir=path.parent
-                    )
-                    pending.append((tmp, path))
-                    with os.fdopen(fd, "wb") as handle:
-                        handle.write(data)
-                        handle.flush()
-                        os.fsync(handle.fileno())
-                    os.chmod(tmp, 0o644)
-                except OSError as exc:  # full disk, quota, a file system without our rights
-                    raise os_error(exc, path) from None
-            with _folder_locks(folders):
-                for tmp, path in pending:
-                    os.replace(tmp, path)
-            pending.clear()
-            created.clear()
-        finally:
-            for tmp, _ in pending:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)
-            for folder in reversed(created):
-                with contextlib.suppress(OSError):
-                    folder.rmdir()
-
-
-def _make_folder(folder: Path, created: list[Path]) -> None:
-    """Create `folder` and its missing parents, noting each one made in `created`."""
-    missing = []
-    while not folder.exists() and folder != folder.parent:
-        missing.append(folder)
-        folder = folder.parent
-    for path in reversed(missing):
-        try:
-            path.mkdir()
-        except FileExistsError:
-            continue  # made meanwhile by a concurrent run: not ours to remove
-        except OSError as exc:
-            raise os_error(exc, path) from None
-        created.append(path)
 
 
 def build_manifest(

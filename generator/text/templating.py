@@ -36,7 +36,7 @@ import jinja2
 from jinja2.sandbox import SandboxedEnvironment
 
 from generator.core.errors import CatalogError, shown
-from generator.io.resources import templates_dir
+from generator.core.resources import templates_dir
 
 MAX_TEXT = 200_000  # characters; the longest shipped text (a rules page) has ~5,000
 MAX_WIDTH = 10_000
