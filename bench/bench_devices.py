@@ -1,4 +1,4 @@
-"""What each start-up device of `generator.startup` saves, and `--help` against a bare interpreter.
+"""What each start-up device of `generator.io.startup` saves, and every `--help` beside `pass`.
 
 Run: `make bench` (or `python -m bench bench_devices`). Every command runs as the console
 script runs it (`import re, sys`, then `generator.__main__.run`), in a fresh process, with
@@ -22,11 +22,11 @@ ROUNDS = 11
 ENTRY = "import re, sys\nsys.argv = ['dicesheets', *sys.argv[1:]]\n{off}\nfrom generator.__main__ import run\nrun()\n"  # noqa: E501
 OFF = {
     "as it is": "",
-    "quick end off": "import generator.startup as s; s.quick_exit = lambda code: None",
+    "quick end off": "import generator.io.startup as s; s.quick_exit = lambda code: None",
     "stored help off": (
-        "import contextlib, generator.startup as s\n"
-        "s.stored_help = lambda args: False\n"
-        "s.keeping_help = lambda args: contextlib.nullcontext()"
+        "import contextlib, generator.io.startup as s\n"
+        "s.stored_help = lambda args, options: False\n"
+        "s.keeping_help = lambda args, options: contextlib.nullcontext()"
     ),
     "numbers without click off": ("import generator.cli.fastpath as f; f.run = lambda args: False"),
 }

@@ -23,7 +23,7 @@ def forget_caught_interrupt() -> None:
 
 def run() -> None:
     """Console-script entry point: the CLI with signals handled from start-up on."""
-    from generator import startup
+    from generator.io import startup
 
     startup.prepare()
     from generator.io import signals
@@ -34,11 +34,11 @@ def run() -> None:
         from generator.cli import fastpath
 
         # a plain `numbers solve` or a help seen before: done without click
-        if fastpath.run(args) or startup.stored_help(args):
+        if fastpath.run(args) or startup.stored_help(args, fastpath.HELP_OPTIONS):
             sys.exit(0)
         from generator.cli import main
 
-        with startup.keeping_help(args):
+        with startup.keeping_help(args, fastpath.HELP_OPTIONS):
             main()
     except SystemExit as done:
         # the run is over: Python's own shutdown would die of a late signal (exit −2)

@@ -10,9 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from generator import startup
 from generator.cli import all as all_cli
-from generator.io import writer
+from generator.io import startup, writer
 
 
 def _mark(path: Path, delay: float = 0.0) -> None:
@@ -77,7 +76,7 @@ def test_the_warm_up_starts_before_the_sheets_are_imported(tmp_path: Path) -> No
     code = (
         "import os, sys\n"
         "from generator.cli import all as a, cli\n"
-        "import generator.startup as s\n"
+        "import generator.io.startup as s\n"
         "def fork(job):\n"
         "    print(sorted(m for m in ('numpy', 'reportlab', 'jinja2', 'generator.text.words',\n"
         "        'generator.kniffel.solver', 'generator.kniffel.build', 'generator.io.writer')\n"

@@ -1,4 +1,4 @@
-"""The start-up devices of `generator.startup`: function-local imports only as its list says,
+"""The start-up devices of `generator.io.startup`: function-local imports only as its list says,
 and `--help` from a stored copy the same bytes as click's, renewed when it is damaged."""
 
 from __future__ import annotations
@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from generator import startup
-from generator.io import cache
+from generator.io import cache, startup
 
 ROOT = Path(__file__).resolve().parent.parent / "generator"
 

@@ -12,8 +12,6 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import Any
 
-HELP_OPTIONS = ("-h", "--help")  # every command's (the stored help knows them too)
-
 # the names of `generator.cli.root` (any other name may be a submodule still to import)
 _ROOT = {"COMMANDS", "INTERRUPTED", "RegistryGroup", "RootGroup", "check_arguments", "cli", "main"}
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from generator.cli.options import run_catalog, write_out
-from generator.startup import cache_writable, warming
+from generator.io.startup import cache_writable, warming
 
 if TYPE_CHECKING:
     from generator.core.built import Built

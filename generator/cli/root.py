@@ -15,7 +15,7 @@ from typing import Any
 import click
 
 from generator import __version__, registry
-from generator.cli import HELP_OPTIONS
+from generator.cli.fastpath import HELP_OPTIONS
 from generator.core.errors import UserError
 
 # every command and group `dicesheets` takes, as the registry declares them

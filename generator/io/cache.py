@@ -26,19 +26,54 @@ import mmap
 import os
 import stat
 import struct
+import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from generator.io import signals
-from generator.startup import keep_freed_memory
 
 if TYPE_CHECKING:
     import numpy as np
 
+MMAP_THRESHOLD = 64 << 20  # blocks at least this large get their own mapping
+TRIM_THRESHOLD = 128 << 20  # free memory kept at the end of the heap
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3  # mallopt's parameter numbers (malloc.h)
+_TUNED: list[bool] = []
 FORMAT = b"dicesheets-cache 2 "  # bump the number when the entry layout changes
 MAX_ENTRY_BYTES = 256_000_000  # the largest entry (the Yahtzee table) is ~8 MB
+
+
+def keep_freed_memory() -> bool:
+    """Keep freed memory inside the process while the solvers run (glibc's malloc only).
+
+    The solvers make and drop numpy temporaries of 1–14 MB thousands of times. With its
+    default, self-adjusting thresholds glibc hands such blocks back to the kernel and the
+    next one is faulted in again page by page: a cold Kniffel table took 445,000 page
+    faults and 0.8 s of system time beside 1.4 s of work. Fixed thresholds keep blocks
+    below 64 MB in the heap and at most 128 MB of free heap at its end; the peak memory
+    stays the same. Set once per process; False where the C library is not glibc.
+    """
+    if not _TUNED:
+        _TUNED.append(_mallopt())
+    return _TUNED[0]
+
+
+def _mallopt() -> bool:
+    if not sys.platform.startswith("linux"):
+        return False
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None)
+        mallopt = libc.mallopt
+        libc.gnu_get_libc_version  # noqa: B018  # glibc's, absent from musl
+    except (OSError, AttributeError):
+        return False
+    return bool(mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)) and bool(
+        mallopt(_M_TRIM_THRESHOLD, TRIM_THRESHOLD)
+    )
 
 
 def cache_dir() -> Path:

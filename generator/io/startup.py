@@ -17,8 +17,9 @@ a command's time goes. The small ones live here; the others are named with their
   (`bench_kniffel_advise`).
 - OpenBLAS threads sleep at once (`prepare`): ~0.3 s CPU of a cold `all`
   (`bench_cold_all`, "spinning as by default").
-- allocator thresholds kept (`keep_freed_memory`): 0.8 s system time of a cold Kniffel
-  table (`bench_kniffel_chain`).
+- allocator thresholds kept (`generator.io.cache.keep_freed_memory`, called before
+  every computation the cache keeps): 0.8 s system time of a cold Kniffel table
+  (`bench_kniffel_chain`).
 - warm-ups forked by `all` (`warming`) and two processes sharing a solve
   (`generator/io/pair.py`, the interface `generator.core.team`): a cold `all` 0.70× the
   time of one process (`bench_cold_all`), a cold table 0.55× (`bench_kniffel_chain`).
@@ -40,8 +41,6 @@ import stat
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
-
-from generator.cli import HELP_OPTIONS
 
 if TYPE_CHECKING:
     from typing import TextIO
@@ -85,7 +84,7 @@ LAZY: dict[str, str] = {
     "generator.io.progress": "click (~30 ms): only a long run, on a terminal",
     # the entry point: signals are caught before anything else is imported
     "generator.io.signals": "caught first, before click and the commands",
-    "generator.startup": "the entry's devices",
+    "generator.io.startup": "the entry's devices, set up before anything else",
     "generator.cli": "the click CLI: not for a fast path or a stored help (~30 ms)",
     "_thread": "signals: an interrupt sent again from a thread of its own (rare)",
     "threading": "signals and the quick end, only when needed",
@@ -104,10 +103,6 @@ LAZY: dict[str, str] = {
 # rounded) as before.
 OPENBLAS_THREAD_TIMEOUT = "4"
 
-MMAP_THRESHOLD = 64 << 20  # blocks at least this large get their own mapping
-TRIM_THRESHOLD = 128 << 20  # free memory kept at the end of the heap
-_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3  # mallopt's parameter numbers (malloc.h)
-_TUNED: list[bool] = []
 
 _SEALED = b"dicesheets-cache 2 "  # `generator.io.cache.FORMAT`
 _HELP_BYTES = 1 << 16  # a stored help is a few KB
@@ -142,37 +137,6 @@ def quick_exit(code: int) -> None:
     except (OSError, ValueError):
         return
     os._exit(code)
-
-
-def keep_freed_memory() -> bool:
-    """Keep freed memory inside the process while the solvers run (glibc's malloc only).
-
-    The solvers make and drop numpy temporaries of 1–14 MB thousands of times. With its
-    default, self-adjusting thresholds glibc hands such blocks back to the kernel and the
-    next one is faulted in again page by page: a cold Kniffel table took 445,000 page
-    faults and 0.8 s of system time beside 1.4 s of work. Fixed thresholds keep blocks
-    below 64 MB in the heap and at most 128 MB of free heap at its end; the peak memory
-    stays the same. Set once per process; False where the C library is not glibc.
-    """
-    if not _TUNED:
-        _TUNED.append(_mallopt())
-    return _TUNED[0]
-
-
-def _mallopt() -> bool:
-    if not sys.platform.startswith("linux"):
-        return False
-    import ctypes
-
-    try:
-        libc = ctypes.CDLL(None)
-        mallopt = libc.mallopt
-        libc.gnu_get_libc_version  # noqa: B018  # glibc's, absent from musl
-    except (OSError, AttributeError):
-        return False
-    return bool(mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)) and bool(
-        mallopt(_M_TRIM_THRESHOLD, TRIM_THRESHOLD)
-    )
 
 
 # --- warm-ups forked by `dicesheets all` ---------------------------------------------------
@@ -229,12 +193,11 @@ def warming(
 
 
 def cache_writable() -> bool:
-    from generator.io.cache import cache_dir
-
-    folder = cache_dir()
-    while not folder.exists() and folder != folder.parent:
-        folder = folder.parent  # the cache folder is made on the first store
-    return folder.is_dir() and os.access(folder, os.W_OK | os.X_OK)
+    """Whether the solver cache can keep what a warm-up computes (it is made on first store)."""
+    folder = _cache_folder()
+    while not os.path.exists(folder) and os.path.dirname(folder) != folder:
+        folder = os.path.dirname(folder)
+    return os.path.isdir(folder) and os.access(folder, os.W_OK | os.X_OK)
 
 
 def _spare_processors() -> bool:
@@ -272,9 +235,9 @@ def _fork(job: Callable[[], object]) -> int:
 # and of click, so an edit or an upgrade makes a new one.
 
 
-def _is_help(args: list[str]) -> bool:
+def _is_help(args: list[str], options: Sequence[str]) -> bool:
     words = args[:-1]
-    return bool(args) and args[-1] in HELP_OPTIONS and all(w.isidentifier() for w in words)
+    return bool(args) and args[-1] in options and all(w.isidentifier() for w in words)
 
 
 def _help_path(args: list[str]) -> str | None:
@@ -353,9 +316,10 @@ def _files(root: str) -> Iterator[tuple[str, int, int]]:
             yield entry.path, info.st_size, info.st_mtime_ns
 
 
-def stored_help(args: list[str]) -> bool:
-    """Print the stored help of `args` if it is a plain help request and a copy is kept."""
-    if not _is_help(args):
+def stored_help(args: list[str], options: Sequence[str]) -> bool:
+    """Print the stored help of `args` if it is a plain help request (the last word one of
+    the help `options`) and a copy is kept."""
+    if not _is_help(args, options):
         return False
     path = _help_path(args)
     if path is None:
@@ -371,8 +335,8 @@ def stored_help(args: list[str]) -> bool:
 class keeping_help:
     """Around the click run of a plain help request: keep what it prints (status 0 only)."""
 
-    def __init__(self, args: list[str]) -> None:
-        self.path = _help_path(args) if _is_help(args) else None
+    def __init__(self, args: list[str], options: Sequence[str]) -> None:
+        self.path = _help_path(args) if _is_help(args, options) else None
         self.out: TextIO | None = None
         self.kept = io.BytesIO()
 
