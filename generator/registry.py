@@ -866,8 +866,3 @@ def subcommands(group: str) -> list[Command]:
 def product_of(path: str) -> Product | None:
     """The product a command prints, or None."""
     return next((p for p in PRODUCTS.values() if p.command == path), None)
-
-
-def page(page_id: str) -> Product:
-    """The product behind a web page."""
-    return next(p for p in PRODUCTS.values() if p.web is not None and p.web.id == page_id)

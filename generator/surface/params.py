@@ -22,7 +22,6 @@ from generator.surface.model import (
     Command,
     Count,
     File,
-    Option,
     OptionType,
     Param,
     Range,
@@ -125,7 +124,3 @@ def check(command: Command, params: Mapping[str, Any], given: Iterable[str]) -> 
     chosen = frozenset(given)
     for rule in command.rules:
         rule(params, chosen)
-
-
-def options(command: Command) -> list[Option]:
-    return [p for p in command.params if isinstance(p, Option)]
