@@ -69,12 +69,9 @@ def test_yahtzee_forced_joker_expected_score(forced) -> None:
     assert forced.expected_score() < 254.5896  # below the free choice (published)
 
 
-def test_warm_load_is_fast_and_identical(kniffel) -> None:
-    import time
-
-    start = time.perf_counter()
+def test_warm_load_is_identical(kniffel) -> None:
+    # how fast it loads is measured in bench/bench_kniffel_solver.py, not here
     again = load_strategy(KNIFFEL)
-    assert time.perf_counter() - start < 1.0
     assert np.array_equal(again.values, kniffel.values, equal_nan=True)
 
 

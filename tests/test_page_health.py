@@ -298,21 +298,36 @@ OWN: dict[str, Callable[[str, bool, str], list[Case]]] = {
     "kribbeln": _kribbeln, "worksheet": _worksheet, "report": _reports,
 }  # fmt: skip
 MATRIX = {p.id: OWN.get(p.id) or _plain(p) for p in registry.PRODUCTS.values() if p.page_kinds}
-PRODUCTS = tuple(MATRIX.values())
 KINDS = tuple(kind for p in registry.PRODUCTS.values() for kind in p.page_kinds)
+PRODUCT_OF = {kind: p.id for p in registry.PRODUCTS.values() for kind in p.page_kinds}
+"""A page kind's product. Each product's matrix is built on its own."""
 
 
 @cache
-def matrix() -> dict[tuple[str, str], list[str]]:
-    """(kind, check) → every finding of the matrix, each line led by its paper and language."""
-    found: dict[tuple[str, str], list[str]] = {(k, c): [] for k in KINDS for c in CHECKS}
+def cases(product: str, paper: str, landscape: bool, lang: str) -> list[Case]:
+    """One product's documents in one paper, orientation and language, built once a session.
+
+    Under xdist one worker takes a product's tests here and in test_house_style
+    (`xdist_scope` in tests/conftest.py), so it builds them once for both files."""
+    return MATRIX[product](paper, landscape, lang)
+
+
+@cache
+def product_matrix(product: str) -> dict[tuple[str, str], list[str]]:
+    """(kind, check) → every finding of one product's matrix, each led by paper and language."""
+    kinds = [k for k in KINDS if PRODUCT_OF[k] == product]
+    found: dict[tuple[str, str], list[str]] = {(k, c): [] for k in kinds for c in CHECKS}
     for paper, landscape in PAPERS:
         for lang in LANGS:
             where = f"{paper} {'landscape' if landscape else 'portrait'} {lang}"
-            for product in PRODUCTS:
-                for case in product(paper, landscape, lang):
-                    _check(case, where, found)
+            for case in cases(product, paper, landscape, lang):
+                _check(case, where, found)  # a page of another product's kind: KeyError
     return found
+
+
+def matrix() -> dict[tuple[str, str], list[str]]:
+    """(kind, check) → every finding of the whole matrix."""
+    return {key: lines for product in MATRIX for key, lines in product_matrix(product).items()}
 
 
 def _check(case: Case, where: str, found: dict[tuple[str, str], list[str]]) -> None:
@@ -342,7 +357,7 @@ def _params() -> list[Any]:
 
 @pytest.mark.parametrize(("kind", "check"), _params())
 def test_page_health(kind: str, check: str) -> None:
-    findings = matrix()[kind, check]
+    findings = product_matrix(PRODUCT_OF[kind])[kind, check]
     assert not findings, f"{kind}: {check}\n" + report({check: findings})
 
 
