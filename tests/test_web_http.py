@@ -514,6 +514,18 @@ def test_coach_errors_are_the_cli_messages(client, run_cli) -> None:
 # --- playtesters ------------------------------------------------------------------------------
 
 
+def _next_stamp(client: TestClient, stamp: Any, cap: float = 120.0) -> Any:
+    """The playtest state's stamp once it differs from `stamp` (the watcher polls; the cap is
+    for a busy machine, not a speed the test expects)."""
+    import time
+
+    deadline = time.monotonic() + cap
+    while (now := client.get("/api/playtest/state").json()["stamp"]) == stamp:
+        assert time.monotonic() < deadline, "the playtest state never changed"
+        time.sleep(0.05)
+    return now
+
+
 def test_playtest_page_shows_problems_and_follows_changes(tmp_path: Path) -> None:
     folder = tmp_path / "mine"
     (folder / "koepfchen").mkdir(parents=True)
@@ -523,17 +535,14 @@ def test_playtest_page_shows_problems_and_follows_changes(tmp_path: Path) -> Non
         assert page.status_code == 200 and "0 problems" in page.text
         stamp = c.get("/api/playtest/state").json()["stamp"]
         (folder / "koepfchen" / "broken.yaml").write_text("length: [1,\n", encoding="utf-8")
-        import time
-
-        time.sleep(0.6)
-        assert c.get("/api/playtest/state").json()["stamp"] != stamp
+        stamp = _next_stamp(c, stamp)  # the watcher saw the new file
         report = c.get("/api/playtest/report?lang=en").json()["html"]
         assert re.search(r"broken\.yaml:\d+:\d+", report), report
         assert "Playtest" in c.get("/?lang=en").text  # in the navigation with --catalog
         # a profile added to the catalog is a choice at once
         (folder / "koepfchen" / "broken.yaml").unlink()
         shutil.copy(folder / "koepfchen" / "plus-minus.yaml", folder / "koepfchen" / "mine.yaml")
-        time.sleep(0.6)
+        _next_stamp(c, stamp)
         board = c.post("/api/preview/koepfchen?lang=en", data={"profile": "mine", "seed": "2"})
         assert board.status_code == 200, board.text
 

@@ -182,24 +182,24 @@ def _kribbeln(job: Job) -> Result:
     return _finish(job, built, figures)
 
 
-_STRATEGIES: dict[Any, Any] = {}  # per worker process: solved tables stay loaded
+_TABLES: dict[Any, Any] = {}  # per worker process: the tables stay mapped
 
 
-def strategy_for(rules: Any) -> Any:
-    """The solved Kniffel table for a rule set (the on-disk cache, then kept in memory)."""
-    from generator.kniffel.load import load_strategy
-    from generator.kniffel.solver import table_key
+def table_for(rules: Any) -> Any:
+    """The solved Kniffel table for a rule set, as the coach reads it (the mapped cache entry)."""
+    from generator.kniffel.load import load_table
+    from generator.kniffel.table import table_key
 
     key = table_key(rules)
-    if key not in _STRATEGIES:
-        _STRATEGIES[key] = load_strategy(rules)
-    return _STRATEGIES[key]
+    if key not in _TABLES:
+        _TABLES[key] = load_table(rules)
+    return _TABLES[key]
 
 
 def _coach(job: Job) -> Result:
     from generator.kniffel.coach import advise, make_position, parse_roll
     from generator.kniffel.load import load_rules
-    from generator.kniffel.solver import with_joker
+    from generator.kniffel.table import with_joker
 
     p = job.params
     rules = with_joker(load_rules(p["rules"], catalog()), p.get("joker"))
@@ -208,7 +208,7 @@ def _coach(job: Job) -> Result:
     rolls_left = p["rolls_left"]
     if not 0 <= rolls_left <= 2:
         raise InputError("rolls_left", f"expected 0, 1 or 2, found {rolls_left}")
-    return Result(figures=advise(strategy_for(rules), position, dice, rolls_left).to_json())
+    return Result(figures=advise(table_for(rules), position, dice, rolls_left).to_json())
 
 
 def _validate(job: Job) -> Result:
