@@ -7,7 +7,8 @@ click) starts without importing click.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (3 ms); mypy reads True
+from typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from typing import Any
 

@@ -57,8 +57,8 @@ def advise(
     """What to keep (or, with no roll left, which box to fill) under optimal play."""
     from generator.kniffel.coach import advise as make_advice
     from generator.kniffel.coach import format_advice, make_position, parse_roll
-    from generator.kniffel.load import load_rules
-    from generator.kniffel.solver import with_joker
+    from generator.kniffel.load import load_rules, load_table
+    from generator.kniffel.table import with_joker
 
     ruleset = with_joker(load_rules(rules, run_catalog()), joker)
     dice = parse_roll((roll, *more_dice))
@@ -67,7 +67,8 @@ def advise(
         from generator.core.errors import Msg, OptionError
 
         raise OptionError("--rolls-left", Msg("rolls_left", found=rolls_left))
-    advice = make_advice(_strategy(rules, joker), position, dice, rolls_left)
+    table = load_table(ruleset, lambda _: _strategy(rules, joker))  # (solved only if missing)
+    advice = make_advice(table, position, dice, rolls_left)
     if as_json:
         echo_json(advice.to_json())
     else:

@@ -15,6 +15,7 @@ from typing import Any
 import click
 
 from generator import __version__, registry
+from generator.cli.fastpath import HELP_OPTIONS
 from generator.core.errors import Msg, UserError
 
 # every command and group `dicesheets` takes, as the registry declares them
@@ -163,7 +164,7 @@ def check_arguments(args: list[str]) -> None:
             ) from None
 
 
-@click.group(cls=RootGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=RootGroup, context_settings={"help_option_names": list(HELP_OPTIONS)})
 @click.version_option(__version__, prog_name="dicesheets")
 def cli() -> None:
     """Printable, solver-verified sheets for Kribbeln, Kniffel and Schlaues Köpfchen.

@@ -115,9 +115,9 @@ def _plain(job: Job) -> Result:
 
 
 def _worksheet(job: Job) -> Result:
-    from generator.worksheet.build import build_worksheet
     from generator.worksheet.load import load_worksheet
     from generator.worksheet.roster import roster_from_bytes
+    from generator.worksheet.sheet import build_sheet
 
     # "sheets" and "key" are the CLI's --key-file: the key as a document of its own
     separate = {"key_file": "key.pdf", "key": True} if job.action in ("sheets", "key") else {}
@@ -128,7 +128,7 @@ def _worksheet(job: Job) -> Result:
         roster = roster_from_bytes(job.roster, job.roster_label)
         inputs = replace(inputs, roster=roster)
         req = replace(req, roster=job.roster_label)
-    built = build_worksheet(inputs, req)
+    built = build_sheet(inputs, req)
     if job.action == "sheets":
         built = replace(built, extra=())
     figures = {
@@ -163,24 +163,24 @@ def _kribbeln(job: Job) -> Result:
     return _finish(job, built, figures)
 
 
-_STRATEGIES: dict[Any, Any] = {}  # per worker process: solved tables stay loaded
+_TABLES: dict[Any, Any] = {}  # per worker process: the tables stay mapped
 
 
-def strategy_for(rules: Any) -> Any:
-    """The solved Kniffel table for a rule set (the on-disk cache, then kept in memory)."""
-    from generator.kniffel.load import load_strategy
-    from generator.kniffel.solver import table_key
+def table_for(rules: Any) -> Any:
+    """The solved Kniffel table for a rule set, as the coach reads it (the mapped cache entry)."""
+    from generator.kniffel.load import load_table
+    from generator.kniffel.table import table_key
 
     key = table_key(rules)
-    if key not in _STRATEGIES:
-        _STRATEGIES[key] = load_strategy(rules)
-    return _STRATEGIES[key]
+    if key not in _TABLES:
+        _TABLES[key] = load_table(rules)
+    return _TABLES[key]
 
 
 def _coach(job: Job) -> Result:
     from generator.kniffel.coach import advise, make_position, parse_roll
     from generator.kniffel.load import load_rules
-    from generator.kniffel.solver import with_joker
+    from generator.kniffel.table import with_joker
 
     p = job.params
     rules = with_joker(load_rules(p["rules"], catalog()), p.get("joker"))
@@ -189,7 +189,7 @@ def _coach(job: Job) -> Result:
     rolls_left = p["rolls_left"]
     if not 0 <= rolls_left <= 2:
         raise InputError("rolls_left", Msg("rolls_left", found=rolls_left))
-    return Result(figures=advise(strategy_for(rules), position, dice, rolls_left).to_json())
+    return Result(figures=advise(table_for(rules), position, dice, rolls_left).to_json())
 
 
 def _validate(job: Job) -> Result:
