@@ -56,8 +56,10 @@ def run() -> None:
     # numpy is loaded; a value the user set is kept.)
     os.environ.setdefault("OPENBLAS_THREAD_TIMEOUT", "4")
     from generator import interrupts
+    from generator.io import streams
 
     interrupts.catch_early()
+    streams.prepare()
     try:
         from generator.cli import fastpath
 
@@ -66,10 +68,20 @@ def run() -> None:
         from generator.cli import main
 
         main()
+    except streams.StreamError as exc:  # (a plain `numbers solve` printing to a full disk)
+        streams.silence()
+        sys.stderr.write(f"dicesheets: error: {exc}\n")
+        sys.exit(2)
     except SystemExit as done:
         # the run is over: Python's own shutdown would die of a late signal (exit −2)
         interrupts.ignore()
         forget_caught_interrupt()
+        try:
+            streams.finish()  # what is still buffered: its error here, not at Python's exit
+        except streams.StreamError as exc:
+            sys.stderr.write(f"dicesheets: error: {exc}\n")
+            if done.code in (0, None):
+                sys.exit(2)
         if done.code in (0, None) and sys.argv[1:2] == ["all"]:
             leave_now()
         raise

@@ -24,7 +24,7 @@ import jinja2.bccache
 from generator.errors import CatalogError, Input, InputError, UserError
 from generator.langs import LANGS
 from generator.resources import templates_dir
-from generator.templating import Budget, LimitedSandbox, bounded, guarded, is_shipped
+from generator.templating import COMPILED, Budget, LimitedSandbox, bounded, guarded, is_shipped
 
 if TYPE_CHECKING:
     from generator.rehearsal import Rehearsal
@@ -112,7 +112,7 @@ def _bytecode_cache() -> _BytecodeCache:
     from generator.store import key_for
 
     # what the compiled code depends on besides the source: Jinja2 and the settings
-    key = key_for("templates", jinja2.__version__, _SETTINGS)[:16]
+    key = key_for("templates", jinja2.__version__, _SETTINGS, COMPILED)[:16]
     return _BytecodeCache(str(cache_dir() / "templates" / key))
 
 

@@ -1,4 +1,4 @@
-"""The one writer: a `Built` → PDF(s) + manifest, written atomically, then the PNG previews.
+"""The one writer: a `Built` → PDF(s), manifest and PNG previews, written atomically together.
 
 A PDF and its manifest are first written to temporary files beside their
 targets and renamed only when all are complete, so an error, Ctrl-C or SIGTERM
@@ -15,6 +15,8 @@ import contextlib
 import json
 import os
 import re
+import stat
+import sys
 import tempfile
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -59,11 +61,80 @@ def resolve_out(out: str | Path | None, default_name: str, role: str = "pdf") ->
     check_folder(target.parent, role)
     if target.is_dir():
         raise InputError(role, f"'{shown(target)}' is a folder, expected a file name")
+    check_replaceable(target, role)
     if manifest_path(target) == target:
         raise InputError(
             role, f"'{shown(target)}' is the name of the manifest beside the PDF; use a .pdf name"
         )
     return target
+
+
+# names of standard output itself: written into, never replaced
+STDOUT_NAMES = ("-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1")
+
+
+def _special_kind(path: Path) -> str | None:
+    """What `path` names when it exists and is not a regular file or folder ("a FIFO" …)."""
+    try:
+        mode = os.stat(path).st_mode  # (a link is followed: a link to /dev/full is a device)
+    except (OSError, ValueError):
+        return None
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a device"
+
+
+def check_replaceable(path: Path, role: str = "pdf") -> None:
+    """Refuse an existing target that is not a regular file: a rename would replace it.
+
+    (As root, renaming a temporary file onto /dev/full replaces the machine's device.)
+    """
+    kind = _special_kind(path)
+    if kind is not None:
+        raise InputError(
+            role, f"'{shown(path)}' is {kind}, not a regular file; expected a file name"
+        )
+
+
+def is_stdout(target: str | Path) -> bool:
+    """Whether `target` names standard output ('-', /dev/stdout, or the pipe stdout is)."""
+    if str(target) in STDOUT_NAMES:
+        return True
+    if _special_kind(Path(target)) is None:
+        return False
+    try:
+        return os.path.samestat(os.stat(target), os.fstat(1))
+    except (OSError, ValueError):
+        return False
+
+
+def write_stream_or_file(target: str | Path, data: bytes, role: str) -> bool:
+    """Write `data` into standard output or a FIFO, else as a file (atomically).
+
+    True when `target` was a stream; any other target that is not a regular file
+    (a device, a socket) is refused, never replaced.
+    """
+    path = Path(target)
+    if is_stdout(target):
+        out = sys.stdout
+        if out is not None:
+            out.flush()
+            out.buffer.write(data)
+            out.buffer.flush()
+        return True
+    if _special_kind(path) == "a FIFO":
+        try:
+            with open(path, "wb") as handle:  # (waits for a reader, as any writer of a FIFO)
+                handle.write(data)
+        except OSError as exc:
+            raise os_error(exc, path) from None
+        return True
+    write_files_atomic([(path, data)], role)
+    return False
 
 
 def manifest_path(pdf_path: Path) -> Path:
@@ -128,6 +199,8 @@ def write_files_atomic(files: Iterable[tuple[Path, bytes]], role: str = "pdf") -
     """
     files = list(files)
     check_distinct([path for path, _ in files], role)
+    for path, _ in files:
+        check_replaceable(path, role)
     folders = [path.parent for path, _ in files]
     pending: list[tuple[str, Path]] = []
     created: list[Path] = []  # folders this call made: removed again if it fails
@@ -223,7 +296,7 @@ def write_built(
     previews: Previews | None = None,
     pdfs: Sequence[bytes] | None = None,
 ) -> Written:
-    """Render every document of `built`, write the PDFs and the manifest, then the previews.
+    """Render every document of `built` and its previews, then write them all as one group.
 
     `out` is the main PDF (a file, or a folder for `built.name`); `targets` maps
     an extra document's role to its file or folder (default: beside the main
@@ -245,11 +318,12 @@ def write_built(
     manifest = build_manifest(built.command, dict(built.options), built.seed, contents)
     manifest = {**manifest, "pdf": path.name, "pdf_bytes": len(pdfs[0])}
     files = [*zip(paths, pdfs), (manifest_path(path), dumps_json(manifest).encode())]
-    write_files_atomic(files)
-    pngs: list[Path] = []
+    pngs: list[tuple[Path, bytes]] = []
     if previews is not None:
-        from generator.io.preview import pdf_to_png
+        from generator.io.preview import png_files
 
         for target, pdf in zip(paths, pdfs):
-            pngs += pdf_to_png(pdf, previews.folder, previews.dpi, stem=target.stem)
-    return Written(tuple(paths), manifest_path(path), tuple(pngs))
+            pngs += png_files(pdf, previews.folder, previews.dpi, stem=target.stem)
+    # one group: a preview that cannot be written (a full disk) leaves no PDF behind either
+    write_files_atomic([*files, *pngs])
+    return Written(tuple(paths), manifest_path(path), tuple(p for p, _ in pngs))

@@ -52,7 +52,9 @@ class Guard:
         started = time.monotonic()
         status = {"code": 0}
         length = dict(scope.get("headers") or []).get(b"content-length")
-        if length is not None and (not length.isdigit() or int(length) > self.max_body):
+        if length is not None and (
+            not (length.isascii() and length.isdigit()) or int(length) > self.max_body
+        ):
             await self._too_large(send, status)
             self._log(scope, status["code"], started)
             return
