@@ -10,7 +10,7 @@ import tracemalloc
 from bench.common import line, median_time
 from generator.kniffel.block import make_spec
 from generator.kniffel.block_layout import layout_block
-from generator.load.kniffel import load_rules
+from generator.kniffel.load import load_rules
 from generator.render.draw import _draw, render_pdf
 from generator.render.fonts import register_fonts
 

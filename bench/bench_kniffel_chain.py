@@ -25,10 +25,10 @@ ROOT = Path(__file__).resolve().parent.parent
 RUNS = 3
 RUN = r"""
 import hashlib, json, resource, time
-from generator.heap import keep_freed_memory  # what the commands do before solving
+from generator.io.heap import keep_freed_memory  # what the commands do before solving
 keep_freed_memory()
 import numpy as np
-from generator.load.kniffel import load_rules
+from generator.kniffel.load import load_rules
 from generator.kniffel import simulate
 from generator.kniffel.solver import Strategy, make_game, solve_values
 try:

@@ -17,8 +17,8 @@ from collections import Counter
 from itertools import combinations_with_replacement
 
 from bench.common import line, median_time
+from generator.kniffel.load import load_rules, load_strategy
 from generator.kniffel.solver import make_game, solve_values, with_joker
-from generator.load.kniffel import load_rules, load_strategy
 
 VARIANTS = [("kniffel", None), ("yahtzee", "forced"), ("yahtzee", "free")]
 

@@ -12,8 +12,8 @@ import time
 from bench.common import line, median_time
 from generator.koepfchen.analysis import race_exact, turn_stats
 from generator.koepfchen.build import BoardRequest, build_board
+from generator.koepfchen.load import load_board, load_profile
 from generator.koepfchen.sampler import sample_board
-from generator.load.koepfchen import load_board, load_profile
 
 SAMPLED = ("plus-minus", "einmaleins", "challenge")
 

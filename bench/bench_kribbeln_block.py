@@ -21,10 +21,10 @@ from bench.common import line, median_time
 from generator.io.cache import DISK
 from generator.kribbeln.block import ROWS, Sheet, sheets_from_ids
 from generator.kribbeln.build import BlockRequest, build_block, sample_block_of
+from generator.kribbeln.load import load_block
 from generator.kribbeln.masks import roll_states
 from generator.kribbeln.scoring import score_game
 from generator.kribbeln.simulate import Tables, build_tables, simulate
-from generator.load.kribbeln import load_block
 
 BLOCK_AIM = 3.0
 GAMES_AIM = 30.0

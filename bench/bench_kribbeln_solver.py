@@ -19,10 +19,10 @@ from bench.bench_rollhold import _plain_distinct
 from bench.common import line, median_time
 from generator.io.cache import DISK
 from generator.kribbeln.dice import DiceSet
+from generator.kribbeln.load import load_dice, load_tasks
 from generator.kribbeln.masks import roll_states
 from generator.kribbeln.solver import analyze_tasks, compute_figures
 from generator.kribbeln.tasks import Task
-from generator.load.kribbeln import load_dice, load_tasks
 
 AIM_SECONDS = 3.0
 REDUCED_DICE = 4

@@ -33,7 +33,7 @@ Times = list[tuple[float, float]]  # (wall, processor) seconds of one command, r
 # what the console script's wrapper does before our code (pip's template), then our imports
 WRAPPER = "import re, sys"
 SOLVE_IMPORTS = (
-    "import generator.interrupts, generator.cli.fastpath, generator.numbers.batch, "
+    "import generator.io.signals, generator.cli.fastpath, generator.numbers.batch, "
     "generator.numbers.report"
 )
 # the console script's wrapper around an older tree of the project

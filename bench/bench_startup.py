@@ -12,10 +12,10 @@ import tempfile
 from pathlib import Path
 
 from bench.common import dicesheets, line, median_time, process_times
-from generator import text
 from generator.io import yamlload
-from generator.resources import catalog_dir
-from generator.text import Texts, shipped_templates
+from generator.io.resources import catalog_dir
+from generator.text import words as text
+from generator.text.words import Texts, shipped_templates
 
 # the CLI with ReportLab's C accelerator hidden, for the baseline
 HIDE_ACCEL = (

@@ -16,8 +16,8 @@ from pathlib import Path
 
 from bench.common import line, median_time
 from generator.io.writer import write_built
-from generator.load.worksheet import load_worksheet
 from generator.worksheet.build import WorksheetRequest, build_worksheet
+from generator.worksheet.load import load_worksheet
 from generator.worksheet.pool import clear_memo
 
 PUPILS = [

@@ -55,10 +55,9 @@ def run() -> None:
     # is unchanged, so every dot product is split (and rounded) as before. (Set before
     # numpy is loaded; a value the user set is kept.)
     os.environ.setdefault("OPENBLAS_THREAD_TIMEOUT", "4")
-    from generator import interrupts
-    from generator.io import streams
+    from generator.io import signals, streams
 
-    interrupts.catch_early()
+    signals.catch_early()
     streams.prepare()
     try:
         from generator.cli import fastpath
@@ -74,7 +73,7 @@ def run() -> None:
         sys.exit(2)
     except SystemExit as done:
         # the run is over: Python's own shutdown would die of a late signal (exit −2)
-        interrupts.ignore()
+        signals.ignore()
         forget_caught_interrupt()
         try:
             streams.finish()  # what is still buffered: its error here, not at Python's exit
@@ -85,12 +84,12 @@ def run() -> None:
         if done.code in (0, None) and sys.argv[1:2] == ["all"]:
             leave_now()
         raise
-    except (KeyboardInterrupt, interrupts.Terminated):
+    except (KeyboardInterrupt, signals.Terminated):
         # a signal during start-up, or after the run while it exits (its files are complete)
-        interrupts.ignore()
+        signals.ignore()
         forget_caught_interrupt()
         sys.stderr.write("dicesheets: interrupted\n")
-        sys.exit(interrupts.exit_code() or 130)
+        sys.exit(signals.exit_code() or 130)
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ from pathlib import Path
 import click
 
 from generator.cli import COMMANDS, cli
-from generator.resources import catalog_dir, templates_dir
+from generator.io.resources import catalog_dir, templates_dir
 
 # not one-shot commands: a server and a file watcher never end by themselves
 SKIPPED_COMMANDS = {"serve"}

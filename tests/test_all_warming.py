@@ -77,7 +77,7 @@ def test_the_warm_up_starts_before_the_sheets_are_imported(tmp_path: Path) -> No
         "import os, sys\n"
         "from generator.cli import all as a, cli\n"
         "def fork(job):\n"
-        "    print(sorted(m for m in ('numpy', 'reportlab', 'jinja2', 'generator.text',\n"
+        "    print(sorted(m for m in ('numpy', 'reportlab', 'jinja2', 'generator.text.words',\n"
         "        'generator.kniffel.solver', 'generator.kniffel.build', 'generator.io.writer')\n"
         "        if m in sys.modules), flush=True)\n"
         "    os._exit(0)\n"
@@ -97,7 +97,7 @@ def test_the_odds_warm_up_imports_nothing_after_the_fork() -> None:
     # would be imported in both processes, on the odds chain), and none of the pages'
     code = (
         "import importlib, sys\n"
-        "from generator import defaults\n"
+        "from generator.cli import defaults\n"
         "from generator.io.catalog import Catalog\n"
         "item = list(defaults.default_set(1, Catalog.default()))[2]\n"
         "for name in item.shared:\n"
@@ -111,7 +111,8 @@ def test_the_odds_warm_up_imports_nothing_after_the_fork() -> None:
         "item.warm()\n"
         "libs = ('generator', 'numpy', 'yaml', 'jinja2', 'markupsafe', 'reportlab', 'PIL')\n"
         "print(sorted(m for m in set(sys.modules) - before if m.split('.')[0] in libs))\n"
-        "print(sorted(m for m in ('jinja2', 'reportlab', 'generator.text') if m in sys.modules))\n"
+        "mods = ('jinja2', 'reportlab', 'generator.text.words')\n"
+        "print(sorted(m for m in mods if m in sys.modules))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.stdout == "[]\n[]\n", done.stderr
@@ -120,7 +121,7 @@ def test_the_odds_warm_up_imports_nothing_after_the_fork() -> None:
 def test_all_writes_in_order_while_a_warm_up_runs(
     run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from generator import defaults
+    from generator.cli import defaults
 
     built: list[str] = []
     written: list[str] = []
@@ -165,7 +166,7 @@ def test_no_warm_up_when_the_cache_cannot_keep_its_results(
 def test_all_prepares_a_sheet_while_its_warm_up_runs(
     run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from generator import defaults
+    from generator.cli import defaults
 
     events: list[str] = []
 
@@ -197,7 +198,7 @@ def test_the_odds_card_prepared_early_is_the_plain_one(
 ) -> None:
     # the card read in two steps (the table taken early, or not there yet when looked
     # for) gives the same PDF bytes and manifest as the plain build
-    from generator import defaults
+    from generator.cli import defaults
     from generator.io import cache
     from generator.io.catalog import Catalog
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from generator.resources import templates_dir
+from generator.io.resources import templates_dir
 from tests.test_reliability import one_line_error
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -27,8 +27,8 @@ def entry(*args: str, stdout: str = "pipe", env: dict[str, str] | None = None):
 
     stdout: "pipe" (captured), "closed" (`>&-`), or a path to write into.
     """
-    code = "import sys; from generator.__main__ import run; sys.argv = ['dicesheets', *sys.argv[1:]]"
-    code += "; run()"
+    code = "import sys; from generator.__main__ import run"
+    code += "; sys.argv = ['dicesheets', *sys.argv[1:]]; run()"
     environment = {**os.environ, **(env or {})}
     if stdout == "closed":
         # `>&-`: fd 1 closed before Python starts (a shell closes it for the program)
@@ -41,7 +41,8 @@ def entry(*args: str, stdout: str = "pipe", env: dict[str, str] | None = None):
                               env=environment, cwd=ROOT, timeout=120)  # fmt: skip
     with open(stdout, "wb") as target:
         return subprocess.run([sys.executable, "-c", code, *args], stdout=target,
-                              stderr=subprocess.PIPE, env=environment, cwd=ROOT, timeout=120)  # fmt: skip
+                              stderr=subprocess.PIPE, env=environment, cwd=ROOT,
+                              timeout=120)  # fmt: skip
 
 
 def full_device(tmp_path: Path) -> Path:
@@ -178,9 +179,9 @@ def test_a_narrow_stdout_encoding_gets_plain_stand_ins(encoding: str) -> None:
 
 
 def test_the_stand_ins() -> None:
-    from generator.io import streams
-
     import codecs
+
+    from generator.io import streams
 
     codecs.register_error(streams.FALLBACK, streams._plain)
     text = "3 → 6 − 2 … Zoë ×"
@@ -247,11 +248,12 @@ def test_template_sizes_are_refused_before_they_are_made(run_cli, tmp_path: Path
 
 
 def test_a_long_text_within_the_limit_still_renders() -> None:
-    from generator.templating import MAX_TEXT, guarded
-    from generator.text import make_environment
+    from generator.text.templating import MAX_TEXT, guarded
+    from generator.text.words import make_environment
 
     env = make_environment()
-    source = "{% set a = 'x' * 90000 %}{{ a ~ 'y' ~ a }}|{{ ['a', 'b']|join('-') }}|{{ 'ab'|replace('a', 'c') }}"
+    source = "{% set a = 'x' * 90000 %}{{ a ~ 'y' ~ a }}|{{ ['a', 'b']|join('-') }}"
+    source += "|{{ 'ab'|replace('a', 'c') }}"
     with guarded("t.j2"):
         out = env.from_string(source).render()
     assert len(out) == 2 * 90000 + 1 + len("|a-b|cb") <= MAX_TEXT
@@ -259,7 +261,7 @@ def test_a_long_text_within_the_limit_still_renders() -> None:
 
 # 9. a UTF-8 class list with one bad byte
 def test_one_bad_byte_in_a_utf8_list_names_its_line() -> None:
-    from generator.errors import UserError
+    from generator.core.errors import UserError
     from generator.worksheet.roster import decode
 
     data = "Zoë\nŁukasz\n".encode() + b"Ben\xe9dikt\n" + "Ömer\n".encode()
@@ -318,7 +320,7 @@ def test_a_full_disk_during_the_previews_leaves_no_pdf(run_cli, tmp_path: Path, 
 
     real = tempfile.mkstemp
 
-    def mkstemp(prefix: str = "", suffix: str = "", dir=None):  # noqa: A002
+    def mkstemp(prefix: str = "", suffix: str = "", dir=None):
         if ".png." in prefix:
             raise OSError(errno.ENOSPC, "No space left on device")
         return real(prefix=prefix, suffix=suffix, dir=dir)

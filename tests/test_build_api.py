@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.built import Built
+from generator.core.built import Built
 from generator.io.catalog import Catalog
 from generator.io.writer import Previews, write_built
 from generator.render.draw import render_pdf
@@ -17,7 +17,7 @@ from generator.render.primitives import texts_of
 
 def _kniffel_block() -> Built:
     from generator.kniffel.build import BlockRequest, build_block
-    from generator.load.kniffel import load_block
+    from generator.kniffel.load import load_block
 
     req = BlockRequest(players=2, names="Zoë,Łukasz", games=3)
     return build_block(load_block(req), req)
@@ -25,7 +25,7 @@ def _kniffel_block() -> Built:
 
 def _kniffel_odds() -> Built:
     from generator.kniffel.build import OddsRequest, build_odds
-    from generator.load.kniffel import load_odds
+    from generator.kniffel.load import load_odds
 
     req = OddsRequest(games=2000, seed=4)
     return build_odds(load_odds(req), req)
@@ -33,7 +33,7 @@ def _kniffel_odds() -> Built:
 
 def _board() -> Built:
     from generator.koepfchen.build import BoardRequest, build_board
-    from generator.load.koepfchen import load_board
+    from generator.koepfchen.load import load_board
 
     req = BoardRequest("plus-minus", seed=5, lang="en")
     return build_board(load_board(req), req)
@@ -41,22 +41,22 @@ def _board() -> Built:
 
 def _kribbeln_block() -> Built:
     from generator.kribbeln.build import BlockRequest, build_block
-    from generator.load.kribbeln import load_block
+    from generator.kribbeln.load import load_block
 
     req = BlockRequest(pages=2, seed=3, players=3)
     return build_block(load_block(req), req)
 
 
 def _worksheet() -> Built:
-    from generator.load.worksheet import load_worksheet
     from generator.worksheet.build import WorksheetRequest, build_worksheet
+    from generator.worksheet.load import load_worksheet
 
     req = WorksheetRequest(level=1, problems=6, versions=2, seed=2)
     return build_worksheet(load_worksheet(req), req)
 
 
 def _report() -> Built:
-    from generator.balance_report import ReportRequest, build_report, load_report
+    from generator.report.balance import ReportRequest, build_report, load_report
 
     req = ReportRequest("kribbeln", pages=2, players=3, games=200, seed=3)
     return build_report(load_report(req), req)
@@ -88,9 +88,9 @@ def test_build_in_memory_then_write(command: str, tmp_path: Path) -> None:
 
 
 def test_the_run_catalog_is_passed_not_ambient(tmp_path: Path) -> None:
+    from generator.io.resources import templates_dir
     from generator.kniffel.build import BlockRequest, build_block
-    from generator.load.kniffel import load_block
-    from generator.resources import templates_dir
+    from generator.kniffel.load import load_block
 
     mine = tmp_path / "mine"
     (mine / "templates" / "de").mkdir(parents=True)

@@ -19,7 +19,7 @@ from generator.io.cache import DISK
 
 
 def _kniffel_rules():
-    from generator.load.kniffel import load_rules
+    from generator.kniffel.load import load_rules
 
     full = load_rules("kniffel")
     # three boxes instead of thirteen: the same solver and table, solved in milliseconds
@@ -27,20 +27,20 @@ def _kniffel_rules():
 
 
 def kniffel_table() -> Any:
-    from generator.load.kniffel import load_strategy
+    from generator.kniffel.load import load_strategy
 
     return load_strategy(_kniffel_rules()).values
 
 
 def kniffel_scores() -> Any:
+    from generator.kniffel.load import load_strategy
     from generator.kniffel.simulate import score_distribution
-    from generator.load.kniffel import load_strategy
 
     return score_distribution(load_strategy(_kniffel_rules()), 300, 5, store=DISK).counts
 
 
 def _kribbeln():
-    from generator.load.kribbeln import load_dice, load_tasks
+    from generator.kribbeln.load import load_dice, load_tasks
 
     dice, _ = load_dice(None)
     return dice, load_tasks(dice, None)
@@ -81,8 +81,8 @@ def kribbeln_holds() -> Any:
 
 
 def worksheet_pool() -> Any:
-    from generator.load.worksheet import load_family
     from generator.worksheet import pool
+    from generator.worksheet.load import load_family
 
     pool.clear_memo()  # the pool is also kept in memory: read it from disk
     found = pool.level_pool(load_family("koepfchen").level(1), store=DISK)
@@ -90,7 +90,7 @@ def worksheet_pool() -> Any:
 
 
 def template_bytecode() -> Any:
-    from generator import text
+    from generator.text import words as text
 
     text._ENVIRONMENTS.clear()  # compile again, through the bytecode cache of this folder
     return text.Texts("kniffel_block", "de")("game_label", n=2)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import generator
-from generator.errors import DoesNotFit, InputError
+from generator.core.errors import DoesNotFit, InputError
 
 PACKAGE = Path(generator.__file__).parent
 FLAG = re.compile(r"(?<![\w-])--[a-z][a-z-]+")
@@ -47,7 +47,7 @@ def test_no_module_outside_cli_names_a_command_line_option() -> None:
 def test_a_layout_that_does_not_fit_says_what_it_needed_and_what_the_page_has() -> None:
     from generator.kniffel.block import make_spec
     from generator.kniffel.block_layout import layout_block
-    from generator.load.kniffel import load_rules
+    from generator.kniffel.load import load_rules
 
     spec = make_spec(load_rules("kniffel"), "de", 2, 6, None, 1)
     with pytest.raises(DoesNotFit) as caught:

@@ -209,7 +209,7 @@ def test_ctrl_c_inside_a_string_exec_still_ends_with_130(tmp_path: Path, fixed: 
 # have), where Python cannot pass the handler's exception on
 IN_CALLBACK = r"""
 import signal, sys, time, weakref
-import generator.cli, generator.interrupts
+import generator.cli, generator.io.signals
 {unfix}
 
 class Thing:
@@ -242,7 +242,7 @@ def test_a_signal_inside_a_callback_still_ends_the_run(fixed: bool, sig: int) ->
     """The handler's exception, lost inside the callback, is raised again soon after it: no
     "Exception ignored" traceback, the run ends; without the hook (the check of the check)
     the traceback is printed and the run goes on to its end."""
-    unfix = "" if fixed else "generator.interrupts._Unraisable = lambda previous: previous"
+    unfix = "" if fixed else "generator.io.signals._Unraisable = lambda previous: previous"
     script = IN_CALLBACK.format(unfix=unfix, sig=int(sig))
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=60)
     if fixed:

@@ -15,8 +15,8 @@ import pytest
 
 from generator.io.cache import DISK
 from generator.io.catalog import Catalog
+from generator.kribbeln.load import load_files
 from generator.kribbeln.report import analyze, hold, row
-from generator.load.kribbeln import load_files
 
 BOXES = ("chance", "fives", "four_of_a_kind", "fours", "full_house", "kniffel", "large_straight",
          "ones", "sixes", "small_straight", "three_of_a_kind", "threes", "twos")  # fmt: skip

@@ -19,7 +19,7 @@ from generator.kniffel.block_layout import (
     geometry,
     layout_block,
 )
-from generator.load.kniffel import load_rules
+from generator.kniffel.load import load_rules
 from generator.render.primitives import MM, Line, Rect, texts_of
 from tests.pdfcheck import (
     A4,

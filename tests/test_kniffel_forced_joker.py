@@ -18,8 +18,8 @@ from math import factorial
 import numpy as np
 import pytest
 
+from generator.kniffel.load import load_rules, load_strategy
 from generator.kniffel.scoring import allowed_boxes, extra_bonus, score
-from generator.load.kniffel import load_rules, load_strategy
 
 ROLLS = tuple(combinations_with_replacement(range(1, 7), 5))  # the 252 rolls of five dice
 INDEX = {roll: i for i, roll in enumerate(ROLLS)}

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from generator.io.cache import DISK
+from generator.kniffel.load import load_rules
 from generator.kniffel.odds import pattern_odds
-from generator.load.kniffel import load_rules
 from generator.render.primitives import Rect, Text
 from generator.render.style import EDGE
 from tests.pdfcheck import (
@@ -104,9 +104,9 @@ def test_every_pattern_matches_the_enumeration() -> None:
 
 @pytest.fixture(scope="module")
 def card():
+    from generator.kniffel.load import load_strategy
     from generator.kniffel.oddscard import make_card
     from generator.kniffel.simulate import score_distribution
-    from generator.load.kniffel import load_strategy
 
     strategy = load_strategy(KNIFFEL)
     dist = score_distribution(strategy, 1000, 3, store=DISK)
@@ -157,7 +157,7 @@ def _squash(text: str) -> str:
     [("kniffel", "de", "a4", [], A4), ("yahtzee", "en", "letter", ["--landscape"], LETTER)],
 )
 def test_odds_card_pdf(run_cli, tmp_path: Path, rules, lang, paper, extra, size) -> None:
-    from generator.load.kniffel import load_strategy
+    from generator.kniffel.load import load_strategy
 
     out = tmp_path / "odds.pdf"
     result = run_cli("kniffel", "odds", "--rules", rules, "--lang", lang, "--paper", paper,
@@ -219,7 +219,7 @@ def test_a_card_whose_words_overflow_the_page_says_which_option(card, landscape:
     """A long text (a user's template) does not spill into the histogram's column or page."""
     import dataclasses
 
-    from generator.errors import DoesNotFit
+    from generator.core.errors import DoesNotFit
     from generator.kniffel.oddscard_layout import layout_odds
 
     words = dict(card.words, spread=" ".join(["Streuung"] * 900))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from generator.kniffel.load import load_rules
 from generator.kniffel.scoring import (
     allowed_boxes,
     extra_bonus,
@@ -11,7 +12,6 @@ from generator.kniffel.scoring import (
     score,
     totals,
 )
-from generator.load.kniffel import load_rules
 
 KNIFFEL = load_rules("kniffel")
 YAHTZEE = load_rules("yahtzee")

@@ -9,9 +9,11 @@ from itertools import product
 import numpy as np
 import pytest
 
+from generator.core.team import Solo
 from generator.io.pair import PAIR
 from generator.kniffel import simulate
 from generator.kniffel.coach import advise, make_position, parse_roll
+from generator.kniffel.load import load_rules, load_strategy
 from generator.kniffel.scoring import allowed_boxes, extra_bonus, score
 from generator.kniffel.simulate import Distribution, score_distribution, simulate_scores
 from generator.kniffel.solver import (
@@ -24,8 +26,6 @@ from generator.kniffel.solver import (
     terminal_values,
     with_joker,
 )
-from generator.load.kniffel import load_rules, load_strategy
-from generator.team import Solo
 
 KNIFFEL = load_rules("kniffel")
 YAHTZEE = load_rules("yahtzee")  # forced joker, as shipped
@@ -419,7 +419,7 @@ def test_advise_bad_input_exit_2(run_cli, args: list[str], option: str) -> None:
 
 
 def test_no_joker_for_a_rule_set_without_yahtzee_box() -> None:
-    from generator.errors import InputError
+    from generator.core.errors import InputError
 
     rules = KNIFFEL.__class__(**{**KNIFFEL.__dict__, "boxes": KNIFFEL.boxes[:6]})
     with pytest.raises(InputError, match="no Yahtzee box") as caught:

@@ -17,8 +17,8 @@ from generator.koepfchen.analysis import (
     turn_pmf,
     turn_stats,
 )
+from generator.koepfchen.load import load_profile
 from generator.koepfchen.sampler import sample_board
-from generator.load.koepfchen import load_profile
 from generator.numbers import KOEPFCHEN, reachable_targets
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
+from generator.io.resources import catalog_dir
 from generator.koepfchen.build import BoardRequest, build_board, make_board
 from generator.koepfchen.key import hardest_targets
 from generator.koepfchen.layout import (
@@ -22,13 +23,12 @@ from generator.koepfchen.layout import (
     target_baseline,
     target_size,
 )
+from generator.koepfchen.load import load_board, load_profile
 from generator.koepfchen.pages import board_view
-from generator.load.koepfchen import load_board, load_profile
 from generator.numbers import evaluate, numbers_in, parse, reachable_targets
 from generator.render.draw import render_pdf
 from generator.render.fonts import text_width
 from generator.render.primitives import PAPER, Circle, Line, Polygon, Rect, Text
-from generator.resources import catalog_dir
 from tests.pdfcheck import chars_outside, fonts, overlapping_words, page_sizes, page_texts
 
 PROFILES = ["classic", "plus-minus", "einmaleins", "challenge"]

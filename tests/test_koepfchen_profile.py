@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from generator.errors import CatalogError, UserError
-from generator.load.koepfchen import load_profile, profile_names
-from generator.resources import catalog_dir
+from generator.core.errors import CatalogError, UserError
+from generator.io.resources import catalog_dir
+from generator.koepfchen.load import load_profile, profile_names
 
 SHIPPED = ["challenge", "classic", "einmaleins", "plus-minus"]
 EINMALEINS = catalog_dir() / "koepfchen" / "einmaleins.yaml"

@@ -11,15 +11,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.errors import CatalogError
+from generator.core.errors import CatalogError
+from generator.io.resources import catalog_dir
 from generator.koepfchen.analysis import expected_turns
 from generator.koepfchen.board import check_board
+from generator.koepfchen.load import load_profile
 from generator.koepfchen.profile import Profile
 from generator.koepfchen.sampler import sample_board
-from generator.load.koepfchen import load_profile
 from generator.numbers import reachable_targets
 from generator.numbers.odds import odds_table
-from generator.resources import catalog_dir
 
 SEEDS = range(25)
 

@@ -14,18 +14,18 @@ import pytest
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
-from generator.errors import CatalogError
+from generator.core.errors import CatalogError
 from generator.io.cache import DISK
 from generator.kribbeln.balance import Balance, TaskFacts, violations
 from generator.kribbeln.block import N_ROWS, ROWS
 from generator.kribbeln.build import sample_block_of
 from generator.kribbeln.layout import BAND_W, PLAYER_MIN_W, sheet_geometry, sheet_items
+from generator.kribbeln.load import load_balance, load_block, load_dice, load_tasks
 from generator.kribbeln.pages import sheet_view
 from generator.kribbeln.sampler import sample_block
 from generator.kribbeln.solver import analyze_tasks
-from generator.load.kribbeln import load_balance, load_block, load_dice, load_tasks
 from generator.render.primitives import MM, Text, page_size
-from generator.text import difficulty_mark, number
+from generator.text.words import difficulty_mark, number
 from tests.pdfcheck import chars_outside, fonts, overlapping_words, page_sizes, page_texts
 
 NAMES = ("Anna", "Ben", "Cem", "Dörte")
@@ -341,7 +341,7 @@ def test_every_sheet_says_all_at_eight_points_or_more(lang: str) -> None:
     from generator.kribbeln.block import sheets_from_ids
     from generator.kribbeln.layout import PIP_MIN_W, hint_size, task_text_size
     from generator.kribbeln.tasks import TEMPLATE, task_text
-    from generator.text import Texts
+    from generator.text.words import Texts
 
     block = sample_block_of(load_block(), 1, 1)
     texts = Texts(TEMPLATE, lang)

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from generator.errors import CatalogError
+from generator.core.errors import CatalogError
 from generator.kribbeln.dice import DiceSet
+from generator.kribbeln.load import load_dice, load_dice_file, load_tasks, load_tasks_file
 from generator.kribbeln.masks import fulfilled, roll_states, task_mask
 from generator.kribbeln.tasks import FAMILIES, TASK_TYPES, TEMPLATE, Task, family_name, task_text
-from generator.load.kribbeln import load_dice, load_dice_file, load_tasks, load_tasks_file
-from generator.text import Texts
+from generator.text.words import Texts
 
 SHIPPED_DICE = Path(__file__).parent.parent / "task_catalog" / "kribbeln" / "dice.yaml"
 

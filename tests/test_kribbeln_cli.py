@@ -9,9 +9,9 @@ import sys
 import pytest
 
 from generator.io.cache import DISK
+from generator.kribbeln.load import load_dice, load_tasks
 from generator.kribbeln.solver import analyze_tasks
 from generator.kribbeln.tasks import FAMILIES
-from generator.load.kribbeln import load_dice, load_tasks
 
 
 @pytest.fixture(scope="module")

@@ -12,11 +12,11 @@ import pytest
 from generator.io.cache import DISK
 from generator.kribbeln.block import KRIBBELN_ROWS, Sheet, sheets_from_ids
 from generator.kribbeln.dice import DiceSet
+from generator.kribbeln.load import load_dice, load_tasks
 from generator.kribbeln.scoring import kribbeln_breaches, row_points, winners
 from generator.kribbeln.simulate import build_tables, outcome, play_sheet, rank_points, simulate
 from generator.kribbeln.solver import analyze_tasks
 from generator.kribbeln.tasks import TaskCatalog
-from generator.load.kribbeln import load_dice, load_tasks
 
 # one sheet, hard and easy tasks of all three families (row order: area 1, 2, 3)
 SHEET = [

@@ -13,9 +13,11 @@ import numpy as np
 import pytest
 
 from generator.core.rollhold import single_roll_probability, start_value
+from generator.core.store import NO_STORE
 from generator.io.cache import DISK
 from generator.kribbeln import solver
 from generator.kribbeln.dice import DiceSet
+from generator.kribbeln.load import load_dice, load_tasks
 from generator.kribbeln.masks import roll_states, task_mask
 from generator.kribbeln.solver import (
     analyze_tasks,
@@ -28,8 +30,6 @@ from generator.kribbeln.solver import (
     task_terminal,
 )
 from generator.kribbeln.tasks import Task
-from generator.load.kribbeln import load_dice, load_tasks
-from generator.store import NO_STORE
 
 T = Task
 TASKS = [

@@ -10,7 +10,7 @@ import pytest
 
 from generator.numbers import Rules, evaluate
 from generator.numbers.expr import canonical, parse
-from generator.text import maths
+from generator.text.words import maths
 from tests.pdfcheck import page_texts
 
 ALL = Rules(ops="+-*/")
@@ -74,8 +74,8 @@ def test_koepfchen_rules_and_key_in_school_notation(run_cli, tmp_path) -> None:
 
 
 def test_the_rules_ship_in_the_project_and_nothing_points_outside(tmp_path) -> None:
-    from generator.resources import catalog_dir, rules_file, templates_dir
-    from generator.starter import write_starter
+    from generator.io.resources import catalog_dir, rules_file, templates_dir
+    from generator.io.starter import write_starter
 
     rules = rules_file().read_text(encoding="utf-8")
     for heading in ("## 1. Kribbeln", "## 2. Kniffel", "## 3. Schlaues Köpfchen", "## 4."):

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.errors import UserError
+from generator.core.errors import UserError
 from generator.numbers import GAME_24, KOEPFCHEN, Rules, count_solutions, evaluate, solve
 from generator.numbers.batch import parse_line, parse_targets
 from generator.numbers.odds import hold_options, odds_table

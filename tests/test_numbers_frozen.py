@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from generator.errors import UserError
+from generator.core.errors import UserError
 from generator.numbers import COUNTDOWN, GAME_24, KOEPFCHEN, Rules, solve
 from generator.numbers.batch import Puzzle
 from generator.numbers.expr import BinOp, Num, parse

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.errors import UserError
+from generator.core.errors import UserError
 from generator.numbers import (
     COUNTDOWN,
     GAME_24,

@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 
-from generator.built import Built
+from generator.core.built import Built
 from generator.render.draw import render_pdf
 from generator.render.primitives import MM
 from tests.pagehealth import CHECKS, Expect, Field, page_health, report
@@ -59,7 +59,7 @@ class Case:
 @cache
 def _kniffel_inputs(rules: str) -> Any:
     from generator.kniffel.build import BlockRequest
-    from generator.load.kniffel import load_block
+    from generator.kniffel.load import load_block
 
     return load_block(BlockRequest(rules=rules))
 
@@ -67,7 +67,7 @@ def _kniffel_inputs(rules: str) -> Any:
 @cache
 def _odds_inputs(rules: str) -> Any:
     from generator.kniffel.build import OddsRequest
-    from generator.load.kniffel import load_odds
+    from generator.kniffel.load import load_odds
 
     return load_odds(OddsRequest(rules=rules, games=2000))
 
@@ -75,7 +75,7 @@ def _odds_inputs(rules: str) -> Any:
 @cache
 def _board_inputs(profile: str) -> Any:
     from generator.koepfchen.build import BoardRequest
-    from generator.load.koepfchen import load_board
+    from generator.koepfchen.load import load_board
 
     return load_board(BoardRequest(profile))
 
@@ -83,7 +83,7 @@ def _board_inputs(profile: str) -> Any:
 @cache
 def _kribbeln_inputs() -> Any:
     from generator.kribbeln.build import BlockRequest
-    from generator.load.kribbeln import load_block
+    from generator.kribbeln.load import load_block
 
     return load_block(BlockRequest(pages=2))
 
@@ -96,7 +96,7 @@ WORKSHEETS = (("koepfchen", 2, NAMES), ("24", 1, "Maximilian-Alexander, Nguyễn
 
 @cache
 def _worksheet_inputs(family: str, level: int, names: str, lang: str) -> Any:
-    from generator.load.worksheet import load_worksheet
+    from generator.worksheet.load import load_worksheet
 
     return load_worksheet(_worksheet_request(family, level, names, lang, "a4"))
 
@@ -112,7 +112,7 @@ def _worksheet_request(family: str, level: int, names: str, lang: str, paper: st
 
 @cache
 def _report_inputs(game: str) -> Any:
-    from generator.balance_report import ReportRequest, load_report
+    from generator.report.balance import ReportRequest, load_report
 
     return load_report(ReportRequest(game, pages=2, games=200))
 
@@ -254,7 +254,7 @@ def _worksheet(paper: str, landscape: bool, lang: str) -> list[Case]:
 
 
 def _reports(paper: str, landscape: bool, lang: str) -> list[Case]:
-    from generator.balance_report import ReportRequest, build_report
+    from generator.report.balance import ReportRequest, build_report
 
     cases = []
     for game in ("kribbeln", "koepfchen"):

@@ -9,9 +9,9 @@ import signal
 import numpy as np
 import pytest
 
+from generator.core.team import ALONE, Member, share
 from generator.io import pair
 from generator.io.pair import PAIR
-from generator.team import ALONE, Member, share
 
 pytestmark = pytest.mark.skipif(pair.pair_if_spare() is None, reason="needs fork, 2 processors")
 

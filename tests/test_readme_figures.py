@@ -10,8 +10,8 @@ import pytest
 from generator.io.cache import DISK
 from generator.kribbeln.balance import area_means
 from generator.kribbeln.build import sample_block_of
+from generator.kribbeln.load import load_block
 from generator.kribbeln.playtest import play
-from generator.load.kribbeln import load_block
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 NUMBER = r"(\d+(?:\.\d+)?)"

@@ -6,10 +6,10 @@ import re
 from pathlib import Path
 
 from generator.io.catalog import Catalog
-from generator.rehearsal import rehearse
-from generator.resources import templates_dir
-from generator.starter import GAMES
-from generator.text import read_templates, shipped_templates
+from generator.io.resources import templates_dir
+from generator.io.starter import GAMES
+from generator.text.words import read_templates, shipped_templates
+from generator.validate.rehearsal import rehearse
 
 
 def test_the_products_reach_every_macro_the_program_calls() -> None:

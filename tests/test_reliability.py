@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.resources import catalog_dir, templates_dir
+from generator.io.resources import catalog_dir, templates_dir
 
 KNIFFEL = (catalog_dir() / "kniffel" / "kniffel.yaml").read_text(encoding="utf-8")
 
@@ -54,7 +54,7 @@ def test_an_unsafe_rule_set_id_is_refused_and_nothing_is_written(
 
 
 def test_resolve_out_refuses_a_default_name_with_a_folder_part(tmp_path: Path) -> None:
-    from generator.errors import UserError
+    from generator.core.errors import UserError
     from generator.io.writer import resolve_out
 
     for name in ("../x.pdf", "a/b.pdf", ".x.pdf", "x\x00.pdf"):
@@ -277,7 +277,7 @@ def test_template_faults_are_one_line_with_file_and_line(
 
 
 def test_a_template_that_runs_too_long_is_stopped(run_cli, tmp_path: Path, monkeypatch) -> None:
-    from generator import templating
+    from generator.text import templating
 
     monkeypatch.setattr(templating, "TIME_BUDGET", 0.5)
     templates = tmp_path / "cat" / "templates" / "de"
@@ -342,7 +342,7 @@ def test_long_values_and_line_breaks_stay_on_one_short_line(run_cli, tmp_path: P
         ["kniffel", "block", "--paper", "a\nb"],
     ):
         assert "a\\nb" in one_line_error(run_cli(*args))
-    from generator.errors import UserError
+    from generator.core.errors import UserError
 
     assert "\n" not in str(UserError("line 1\nline 2\u2028x", where="w\n"))
 

@@ -10,9 +10,9 @@ import pytest
 
 from generator.koepfchen.analysis import race_exact, turn_stats
 from generator.koepfchen.build import make_board
+from generator.koepfchen.load import load_profile
 from generator.kribbeln.build import sample_block_of
-from generator.load.koepfchen import load_profile
-from generator.load.kribbeln import load_block
+from generator.kribbeln.load import load_block
 from tests.pdfcheck import chars_outside, fonts, page_texts
 
 
@@ -112,8 +112,8 @@ def test_kribbeln_report_simulates_the_very_sheets_it_charts(run_cli, tmp_path: 
 
 
 def test_report_builds_in_memory() -> None:
-    from generator.balance_report import ReportRequest, build_report, load_report
     from generator.render.draw import render_pdf
+    from generator.report.balance import ReportRequest, build_report, load_report
 
     req = ReportRequest("koepfchen", profile="classic", players=3, seed=2, lang="en")
     built = build_report(load_report(req), req)

@@ -11,7 +11,7 @@ import threading
 import time
 from pathlib import Path
 
-from generator.resources import catalog_dir, templates_dir
+from generator.io.resources import catalog_dir, templates_dir
 
 SHIPPED = (catalog_dir() / "kniffel" / "kniffel.yaml").read_text(encoding="utf-8")
 
@@ -68,7 +68,7 @@ def test_user_profile_is_added_next_to_the_shipped_ones(run_cli, tmp_path: Path)
 
 
 def test_user_template_overrides_text(run_cli, tmp_path: Path) -> None:
-    from generator.resources import templates_dir
+    from generator.io.resources import templates_dir
 
     cat = tmp_path / "mine"
     (cat / "templates" / "de").mkdir(parents=True)

@@ -7,8 +7,8 @@ from pathlib import Path
 import jinja2
 import pytest
 
-from generator import text
-from generator.text import Templates, Texts, read_templates
+from generator.text import words as text
+from generator.text.words import Templates, Texts, read_templates
 
 MACRO = "{% macro greeting(name) %}Hallo {{ name }}!{% endmacro %}\n"
 

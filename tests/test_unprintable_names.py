@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from generator.built import Built, font_warnings
-from generator.errors import Input, UserError
+from generator.core.built import Built, font_warnings
+from generator.core.errors import Input, UserError
 from generator.render.fonts import missing_glyphs
 
 NAMES = "Nguyễn Văn An, 王小明, Zoë"
@@ -26,7 +26,7 @@ def test_font_warnings_name_the_missing_letters_and_where() -> None:
 
 def _kniffel() -> Built:
     from generator.kniffel.build import BlockRequest, build_block
-    from generator.load.kniffel import load_block
+    from generator.kniffel.load import load_block
 
     req = BlockRequest(names=NAMES, games=2)
     return build_block(load_block(req), req)
@@ -34,15 +34,15 @@ def _kniffel() -> Built:
 
 def _kribbeln() -> Built:
     from generator.kribbeln.build import BlockRequest, build_block
-    from generator.load.kribbeln import load_block
+    from generator.kribbeln.load import load_block
 
     req = BlockRequest(pages=1, names=NAMES, rules=False, key=False)
     return build_block(load_block(req), req)
 
 
 def _worksheet() -> Built:
-    from generator.load.worksheet import load_worksheet
     from generator.worksheet.build import WorksheetRequest, build_worksheet
+    from generator.worksheet.load import load_worksheet
 
     req = WorksheetRequest(level=1, problems=4, names=NAMES)
     return build_worksheet(load_worksheet(req), req)

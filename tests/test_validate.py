@@ -9,8 +9,8 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator.resources import catalog_dir
-from generator.validate import validate
+from generator.io.resources import catalog_dir
+from generator.validate.checks import validate
 
 SHIPPED = catalog_dir()
 
@@ -206,8 +206,8 @@ def test_init_for_one_game_copies_only_what_it_uses(run_cli, tmp_path: Path) -> 
 
 def test_every_game_and_template_belongs_somewhere() -> None:
     from generator.cli.init import GAMES as CLI_GAMES
-    from generator.resources import templates_dir
-    from generator.starter import GAMES, starter_files
+    from generator.io.resources import templates_dir
+    from generator.io.starter import GAMES, starter_files
 
     assert set(CLI_GAMES) == set(GAMES)
     copied = {rel.as_posix() for _, rel in starter_files(GAMES)}

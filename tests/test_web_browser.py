@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from pypdf import PdfReader
 
-from generator.resources import catalog_dir
+from generator.io.resources import catalog_dir
 
 CHROMIUM = Path("/usr/bin/chromium")
 if not CHROMIUM.exists():

@@ -20,7 +20,7 @@ import click
 from pypdf import PdfReader
 from starlette.testclient import TestClient
 
-from generator.resources import catalog_dir
+from generator.io.resources import catalog_dir
 from generator.web.app import Settings, create_app
 from generator.web.forms import make_form, parse, to_args
 from generator.web.pages import PAGES, Words, catalog_for, field_names

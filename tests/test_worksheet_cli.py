@@ -249,9 +249,9 @@ def test_warnings_for_unprintable_names_and_unused_versions(run_cli, tmp_path: P
 
 
 def test_same_seed_same_bytes_in_memory_and_progress_is_reported() -> None:
-    from generator.load.worksheet import load_worksheet
     from generator.render.draw import render_pdf
     from generator.worksheet.build import WorksheetRequest, build_worksheet
+    from generator.worksheet.load import load_worksheet
 
     seen: list[tuple[str, int, int]] = []
     req = WorksheetRequest(level=1, problems=6, versions=2, seed=3)
@@ -267,8 +267,8 @@ def test_same_seed_same_bytes_in_memory_and_progress_is_reported() -> None:
 
 
 def test_separate_key_is_a_second_document_in_memory() -> None:
-    from generator.load.worksheet import load_worksheet
     from generator.worksheet.build import WorksheetRequest, build_worksheet
+    from generator.worksheet.load import load_worksheet
 
     req = WorksheetRequest(level=1, problems=6, versions=2, seed=3, key_file="key.pdf")
     built = build_worksheet(load_worksheet(req), req)
@@ -278,7 +278,7 @@ def test_separate_key_is_a_second_document_in_memory() -> None:
 
 
 def test_all_writes_a_level_two_worksheet_with_three_versions(tmp_path: Path) -> None:
-    from generator import defaults
+    from generator.cli import defaults
     from generator.io.writer import write_built
 
     # only the worksheet (the fourth default): the others have their own tests

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.errors import CatalogError, UserError
-from generator.load.worksheet import (
+from generator.core.errors import CatalogError, UserError
+from generator.worksheet.load import (
     load_family,
     load_family_file,
     load_spec,

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from generator.load.worksheet import load_family
 from generator.numbers.expr import SYMBOLS
 from generator.render.fonts import descent, text_width
 from generator.render.primitives import MM, Circle, Line, Rect, Text, texts_of
 from generator.render.style import DARK_GREY
-from generator.text import Texts, maths
+from generator.text.words import Texts, maths
 from generator.worksheet.layout import (
     LARGE,
     NORMAL,
@@ -21,6 +20,7 @@ from generator.worksheet.layout import (
     paginate,
     version_pages,
 )
+from generator.worksheet.load import load_family
 from generator.worksheet.model import SheetCopy, ShownProblem, ShownSection, VersionSheet
 from tests.test_worksheet_layout import WORDS
 

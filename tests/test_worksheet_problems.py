@@ -21,9 +21,9 @@ from click.testing import CliRunner
 
 from generator.cli import cli
 from generator.io.cache import DISK
-from generator.load.worksheet import load_family
 from generator.numbers import parse
 from generator.numbers.expr import Num, Tree
+from generator.worksheet.load import load_family
 from generator.worksheet.pool import level_pool
 from tests import numbers_bruteforce as brute
 

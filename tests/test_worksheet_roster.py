@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.errors import UserError
-from generator.load.worksheet import read_roster
+from generator.core.errors import UserError
+from generator.worksheet.load import read_roster
 from generator.worksheet.roster import decode, mark_large_print, names_roster, parse_roster
 
 GERMAN = "Name;Vorname;Klasse;Großdruck\r\nMüller;Anna;3b;\r\nÖzdemir;Cem;3b;x\r\nBöhm;Zoë;3a;\r\n"

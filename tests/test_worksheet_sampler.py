@@ -6,9 +6,9 @@ from collections import Counter
 
 import pytest
 
-from generator.errors import UserError
+from generator.core.errors import UserError
 from generator.io.cache import DISK
-from generator.load.worksheet import load_family
+from generator.worksheet.load import load_family
 from generator.worksheet.pool import level_pool
 from generator.worksheet.sampler import deal_section, max_solvable, plan_section
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from generator.errors import CatalogError
-from generator.fields import Fields, position
+from generator.core.errors import CatalogError
+from generator.core.fields import Fields, position
 from generator.io import yamlload
+from generator.io.resources import catalog_dir
 from generator.io.yamlload import load_text
-from generator.resources import catalog_dir
 
 
 def test_positions_of_keys_and_items() -> None:

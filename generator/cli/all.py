@@ -15,7 +15,7 @@ import click
 from generator.cli.options import run_catalog, seed_option, write_out
 
 if TYPE_CHECKING:
-    from generator.built import Built
+    from generator.core.built import Built
 
 
 @click.command("all")
@@ -31,7 +31,7 @@ def all_command(out: str, seed: int) -> None:
     """Write the default set of sheets into a folder."""
     from pathlib import Path
 
-    from generator.defaults import default_set
+    from generator.cli.defaults import default_set
 
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)

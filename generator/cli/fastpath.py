@@ -24,7 +24,7 @@ def run(args: list[str]) -> bool:
     read = _read(args)
     if read is None:
         return False
-    from generator.errors import UserError
+    from generator.core.errors import UserError
     from generator.numbers.batch import Puzzle, parse_numbers, parse_target, solve_record
     from generator.numbers.rules import Rules
 

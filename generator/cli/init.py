@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-GAMES = ("kribbeln", "kniffel", "koepfchen", "worksheet")  # generator.starter.GAMES, kept light
+GAMES = ("kribbeln", "kniffel", "koepfchen", "worksheet")  # generator.io.starter.GAMES, kept light
 
 # the README.txt of a starter folder: how to use it on the command line
 NOTE = """\
@@ -43,8 +43,8 @@ def init_command(folder: str, games: tuple[str, ...], force: bool) -> None:
     """Write commented copies of the shipped catalog and templates into DIR."""
     from pathlib import Path
 
-    from generator.errors import UserError
-    from generator.starter import AlreadyThere, write_starter
+    from generator.core.errors import UserError
+    from generator.io.starter import AlreadyThere, write_starter
 
     try:
         files = write_starter(Path(folder), games, force, NOTE)

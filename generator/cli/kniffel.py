@@ -73,7 +73,7 @@ def block(
 ) -> None:
     """A printable score block (one block per player; --lang defaults to the rule set's)."""
     from generator.kniffel.build import BlockRequest, build_block
-    from generator.load.kniffel import load_block
+    from generator.kniffel.load import load_block
 
     req = BlockRequest(rules, lang, players, games, names, copies, per_page, paper, landscape, seed)
     write_out(build_block(load_block(req, run_catalog()), req), out)
@@ -84,8 +84,8 @@ def block(
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def score(file: str, as_json: bool) -> None:
     """Check a filled-in game (YAML) and print the totals and the winner."""
+    from generator.kniffel.load import check_score_file
     from generator.kniffel.scorefile import format_result
-    from generator.load.kniffel import check_score_file
 
     result = check_score_file(file, run_catalog())
     if as_json:
@@ -123,9 +123,9 @@ def _games_option(f: Any) -> Any:
 
 
 def _strategy(rules: str, joker: str | None) -> Any:
+    from generator.io.progress import progress
+    from generator.kniffel.load import load_rules, load_strategy
     from generator.kniffel.solver import with_joker
-    from generator.load.kniffel import load_rules, load_strategy
-    from generator.progress import progress
 
     ruleset = with_joker(load_rules(rules, run_catalog()), joker)
     with progress(len(ruleset.boxes), "solving the optimal strategy") as tick:
@@ -134,8 +134,8 @@ def _strategy(rules: str, joker: str | None) -> Any:
 
 def _team() -> Any:
     """Who computes a cold table or simulation: this process and a helper where possible."""
+    from generator.core.team import ALONE
     from generator.io.pair import pair_if_spare
-    from generator.team import ALONE
 
     return pair_if_spare() or ALONE
 
@@ -176,14 +176,14 @@ def advise(
     """What to keep (or, with no roll left, which box to fill) under optimal play."""
     from generator.kniffel.coach import advise as make_advice
     from generator.kniffel.coach import format_advice, make_position, parse_roll
+    from generator.kniffel.load import load_rules
     from generator.kniffel.solver import with_joker
-    from generator.load.kniffel import load_rules
 
     ruleset = with_joker(load_rules(rules, run_catalog()), joker)
     dice = parse_roll((roll, *more_dice))
     position = make_position(ruleset, filled, upper)
     if not 0 <= rolls_left <= 2:
-        from generator.errors import OptionError
+        from generator.core.errors import OptionError
 
         raise OptionError("--rolls-left", f"expected 0, 1 or 2, found {rolls_left}")
     advice = make_advice(_strategy(rules, joker), position, dice, rolls_left)
@@ -201,8 +201,8 @@ def advise(
 def solve(rules: str, joker: str | None, games: int, seed: int, as_json: bool) -> None:
     """The optimal expected score (exact) and the score spread (seeded simulation)."""
     from generator.io.cache import DISK
+    from generator.io.progress import progress
     from generator.kniffel.simulate import format_report, solve_report
-    from generator.progress import progress
 
     check_games(games)
     strategy = _strategy(rules, joker)
@@ -231,7 +231,7 @@ def odds(
 ) -> None:
     """A one-page odds card: pattern odds, optimal expected score, score histogram."""
     from generator.kniffel.build import OddsRequest, build_odds
-    from generator.load.kniffel import load_odds
+    from generator.kniffel.load import load_odds
 
     req = OddsRequest(rules, joker, lang, games, paper, landscape, seed)
     write_out(build_odds(load_odds(req, run_catalog(), team=_team()), req), out)

@@ -58,7 +58,7 @@ def board(
     from dataclasses import replace
 
     from generator.koepfchen.build import BoardRequest, build_board
-    from generator.load.koepfchen import load_board
+    from generator.koepfchen.load import load_board
 
     chosen, drawn = fresh_seed(seed)
     req = BoardRequest(profile, chosen, lang, paper.lower(), landscape, key, rules)
@@ -94,7 +94,7 @@ def analyze(profile: str, seed: int, players: int, games: int, as_json: bool) ->
     """Every field's odds, exact game length (Markov chain) and a Monte Carlo cross-check."""
     from generator.koepfchen.build import analyze as run
     from generator.koepfchen.build import format_analysis
-    from generator.load.koepfchen import load_profile
+    from generator.koepfchen.load import load_profile
 
     analysis = run(load_profile(profile, run_catalog()), seed, players, games)
     if as_json:
@@ -106,7 +106,7 @@ def analyze(profile: str, seed: int, players: int, games: int, as_json: bool) ->
 @koepfchen.command()
 def profiles() -> None:
     """List the board profiles."""
-    from generator.load.koepfchen import load_profile, profile_names
+    from generator.koepfchen.load import load_profile, profile_names
 
     catalog = run_catalog()
     for name in profile_names(catalog):

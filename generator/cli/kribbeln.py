@@ -66,9 +66,9 @@ def analyze(
     expected_pips: the expected score (pip sum if fulfilled, else 0), playing for that.
     """
     from generator.io.cache import DISK
+    from generator.kribbeln.load import load_files
     from generator.kribbeln.report import analyze as run
     from generator.kribbeln.report import format_analysis
-    from generator.load.kribbeln import load_files
 
     catalog = run_catalog()
     dice, tasks, warnings = load_files(dice_file, tasks_file, catalog)
@@ -113,9 +113,9 @@ def hold(
     as_json: bool,
 ) -> None:
     """The best dice to keep from a roll, and the value of every option, best first."""
+    from generator.kribbeln.load import load_files
     from generator.kribbeln.report import format_hold
     from generator.kribbeln.report import hold as run
-    from generator.load.kribbeln import load_files
 
     catalog = run_catalog()
     dice, tasks, warnings = load_files(dice_file, tasks_file, catalog)
@@ -134,9 +134,9 @@ def hold(
 def row(dice_file: str | None, tasks_file: str | None, as_json: bool) -> None:
     """A Kribbeln row (no task): expected best pip sum and P(beating a previous value k)."""
     from generator.io.cache import DISK
+    from generator.kribbeln.load import load_files
     from generator.kribbeln.report import format_row
     from generator.kribbeln.report import row as run
-    from generator.load.kribbeln import load_files
 
     dice, tasks, warnings = load_files(dice_file, tasks_file, run_catalog())
     report = run(dice, tasks, store=DISK)
@@ -172,7 +172,7 @@ def export_tasks(fmt: str, target: str, dice_file: str | None, tasks_file: str |
     Reading the file back with --tasks gives the same tasks, so a catalog can be
     kept in a spreadsheet and turned back into YAML (or the other way round).
     """
-    from generator.load.kribbeln import export_tasks as run
+    from generator.kribbeln.load import export_tasks as run
 
     text, warnings = run(fmt, dice_file, tasks_file, run_catalog())
     warn(warnings)
@@ -241,7 +241,7 @@ def block(
     be met the command stops (exit 2) and names the constraint that binds.
     """
     from generator.kribbeln.build import BlockRequest, build_block
-    from generator.load.kribbeln import load_block
+    from generator.kribbeln.load import load_block
 
     seed, drawn = fresh_seed(seed)
     req = BlockRequest(
@@ -273,8 +273,8 @@ def score(file: str, as_json: bool) -> None:
     Checks the Kribbeln rising rule: a Kribbeln value not higher than the same
     player's previous one is reported with its row and scored as X.
     """
+    from generator.kribbeln.load import check_score_file
     from generator.kribbeln.scorefile import format_report
-    from generator.load.kribbeln import check_score_file
 
     result = check_score_file(file)
     if as_json:
@@ -339,11 +339,11 @@ def simulate(
     Kribbeln field whenever that is allowed (empty, and higher than the last
     Kribbeln value), then tries the task again.
     """
+    from generator.kribbeln.load import playtest as run
     from generator.kribbeln.playtest import format_result
-    from generator.load.kribbeln import playtest as run
 
     if pages_file and block_file:
-        from generator.errors import OptionError
+        from generator.core.errors import OptionError
 
         raise OptionError("--block", "give --pages FILE or --block FILE, not both")
     result, warnings = run(

@@ -13,7 +13,7 @@ from typing import IO, TYPE_CHECKING, Any
 import click
 
 from generator.cli.options import echo_json, json_option
-from generator.errors import OptionError, UserError
+from generator.core.errors import OptionError, UserError
 
 if TYPE_CHECKING:
     from generator.numbers.rules import Rules

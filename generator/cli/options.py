@@ -10,8 +10,8 @@ import click
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from generator.built import Built
-    from generator.errors import UserError
+    from generator.core.built import Built
+    from generator.core.errors import UserError
     from generator.io.catalog import Catalog
     from generator.io.writer import Written
 
@@ -70,7 +70,7 @@ def option_for(subject: str) -> str:
 def user_message(exc: UserError) -> str:
     """The one-line error text, with an input error's subject turned into its option
     (and for a layout that does not fit, the options that would make room)."""
-    from generator.errors import DoesNotFit, Input, InputError
+    from generator.core.errors import DoesNotFit, Input, InputError
 
     if isinstance(exc, DoesNotFit) and exc.remedies:
         remedies = " or ".join(option_for(r) for r in exc.remedies)
@@ -157,7 +157,7 @@ def fresh_seed(seed: int | None) -> tuple[int, bool]:
 
 def announce_seed(seed: int, lang: str) -> None:
     """Tell the user how to make the same sheet again (stderr, in the sheet's language)."""
-    from generator.text import Texts
+    from generator.text.words import Texts
 
     # the command line's own words (templates/<lang>/cli.j2), which a catalog does not change
     click.echo(Texts("cli", lang)("fresh_seed", seed=seed), err=True)
@@ -194,7 +194,7 @@ def run_catalog() -> Catalog:
 
 def warn(warnings: Any) -> None:
     """One line per warning on stderr (an input's warning names its option)."""
-    from generator.errors import UserError
+    from generator.core.errors import UserError
 
     for warning in warnings:
         text = user_message(warning) if isinstance(warning, UserError) else warning

@@ -63,7 +63,7 @@ def report_command(
     seed: int,
 ) -> None:
     """Charts and figures that show how a board or a block plays."""
-    from generator.balance_report import ReportRequest, build_report, load_report
+    from generator.report.balance import ReportRequest, build_report, load_report
 
     req = ReportRequest(
         game,

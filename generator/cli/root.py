@@ -15,7 +15,7 @@ from typing import Any
 import click
 
 from generator import __version__
-from generator.errors import UserError
+from generator.core.errors import UserError
 
 # command name → "module:attribute"; each module imports only click at load time
 COMMANDS = {
@@ -64,12 +64,12 @@ class RootGroup(LazyGroup):
         standalone_mode: bool = True,
         **extra: Any,
     ) -> Any:
-        from generator import interrupts
         from generator.cli import runopts
+        from generator.io import signals
 
         args = list(sys.argv[1:] if args is None else args)
         runopts.reset()
-        with interrupts.install():
+        with signals.install():
             try:
                 code, started, error = self._run_once(args, prog_name, complete_var, extra)
                 if not runopts.SETTINGS.watch or code in INTERRUPTED:
@@ -95,7 +95,7 @@ class RootGroup(LazyGroup):
                         sys.exit(code)
             except KeyboardInterrupt:
                 sys.exit(0)  # Ctrl-C while --watch waits for a change ends the watch
-            except interrupts.Terminated:
+            except signals.Terminated:
                 sys.exit(143)
             finally:
                 runopts.reset()  # a run's --catalog must not outlive it (tests, benchmarks)
@@ -104,7 +104,7 @@ class RootGroup(LazyGroup):
         self, args: list[str], prog_name: Any, complete_var: Any, extra: dict[str, Any]
     ) -> tuple[int, float, str | None]:
         """Run the command once: its exit status, start time and error line (errors → status)."""
-        from generator import interrupts
+        from generator.io import signals
 
         started = time.monotonic()
         try:
@@ -112,7 +112,7 @@ class RootGroup(LazyGroup):
             return code, started, error
         except BaseException as exc:
             # a signal wins over whatever a library made of it (e.g. a KeyError from ReportLab)
-            signalled = interrupts.exit_code()
+            signalled = signals.exit_code()
             if signalled is None and isinstance(exc, (KeyboardInterrupt, click.exceptions.Abort)):
                 signalled = 130
             if signalled is None:
@@ -125,7 +125,7 @@ class RootGroup(LazyGroup):
     ) -> tuple[int, str | None]:
         """Run the command; a user error, an OS error or bad arguments become one line, status 2."""
         from generator.cli import runopts
-        from generator.errors import os_error
+        from generator.core.errors import os_error
 
         runopts.SETTINGS.preview_dir, runopts.SETTINGS.previewed = None, []
         try:
@@ -151,7 +151,7 @@ class RootGroup(LazyGroup):
 
     @staticmethod
     def _failed(code: int, message: str) -> tuple[int, str]:
-        from generator.errors import one_line
+        from generator.core.errors import one_line
 
         message = one_line(message)  # whatever the source: one line of bounded length
         click.echo(f"dicesheets: error: {message}", err=True)

@@ -42,7 +42,7 @@ def _set(name: str) -> Callable[[click.Context, click.Parameter, Any], None]:
         from pathlib import Path
 
         if name == "catalog" and not Path(value).is_dir():
-            from generator.errors import OptionError
+            from generator.core.errors import OptionError
 
             raise OptionError("--catalog", f"'{value}' is not a folder")
         if name == "png":
@@ -170,7 +170,7 @@ def watched_files(args: Iterable[str], skip: Path | None = None) -> list[Path]:
     """
     from pathlib import Path
 
-    from generator.resources import catalog_dir, templates_dir
+    from generator.io.resources import catalog_dir, templates_dir
 
     roots = [catalog_dir(), templates_dir()]
     if SETTINGS.catalog is not None:

@@ -32,7 +32,7 @@ def serve(host: str, port: int, catalog: str | None, open_browser: bool, workers
     import os
     from pathlib import Path
 
-    from generator.errors import UserError
+    from generator.core.errors import UserError
 
     try:
         from generator.web import server

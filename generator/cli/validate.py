@@ -18,7 +18,7 @@ def validate_command(files: tuple[str, ...], folder: str | None, strict: bool) -
     """Check catalog files for form and meaning; list every problem as file:line:column."""
     from pathlib import Path
 
-    from generator.validate import counted, validate
+    from generator.validate.checks import counted, validate
 
     report = validate(Path(folder) if folder else None, [Path(f) for f in files])
     for line in report.errors:

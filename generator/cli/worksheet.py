@@ -129,9 +129,9 @@ def worksheet(
     Each version (A, B, …) has its own problems with the same difficulty profile;
     the answer key lists the simplest solution and how many solutions each has.
     """
-    from generator.errors import OptionError
-    from generator.load.worksheet import load_worksheet
+    from generator.core.errors import OptionError
     from generator.worksheet.build import WorksheetRequest, build_worksheet
+    from generator.worksheet.load import load_worksheet
 
     if spec is not None:
         for name in SINGLE_SECTION:
@@ -165,7 +165,7 @@ def worksheet(
         ops=ops,
         targets=targets,
     )
-    from generator.progress import staged_progress
+    from generator.io.progress import staged_progress
 
     with staged_progress() as progress:
         built = build_worksheet(load_worksheet(req, run_catalog(), progress), req, progress)

@@ -25,8 +25,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from generator import interrupts
-from generator.heap import keep_freed_memory
+from generator.io import signals
+from generator.io.heap import keep_freed_memory
 
 if TYPE_CHECKING:
     import numpy as np
@@ -77,7 +77,7 @@ def read_entry(path: Path) -> bytes | None:
 def store_entry(path: Path, payload: bytes) -> None:
     """Write an entry atomically; a read-only or full cache folder only costs time."""
     data = _seal(payload)
-    with interrupts.deferred():  # a kill waits until the temporary file is renamed or gone
+    with signals.deferred():  # a kill waits until the temporary file is renamed or gone
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -164,7 +164,7 @@ def cached_json(
 
 
 class DiskStore:
-    """The on-disk cache as a `generator.store.Store`: what the edge gives the solvers."""
+    """The on-disk cache as a `generator.core.store.Store`: what the edge gives the solvers."""
 
     arrays = staticmethod(cached_arrays)
     json = staticmethod(cached_json)

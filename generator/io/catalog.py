@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator.errors import CatalogError, InputError
-from generator.resources import catalog_dir
+from generator.core.errors import CatalogError, InputError
+from generator.io.resources import catalog_dir
 
 if TYPE_CHECKING:
-    from generator.text import Templates
+    from generator.text.words import Templates
 
 
 @dataclass(frozen=True)
@@ -37,7 +37,7 @@ class Catalog:
 
     def templates(self) -> Templates:
         """The templates of this catalog: each folder's `templates/`, then the shipped ones."""
-        from generator.text import read_templates
+        from generator.text.words import read_templates
 
         return read_templates([d / "templates" for d in self.dirs if d != catalog_dir()])
 

@@ -1,4 +1,4 @@
-"""A `generator.team.Team` of two processes: this one and a forked helper (Linux).
+"""A `generator.core.team.Team` of two processes: this one and a forked helper (Linux).
 
 The arrays of the work are copied into anonymous shared memory made before the fork,
 so both processes read and write the same table; `wait` is a barrier over two pipes
@@ -22,7 +22,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from generator.team import ALONE, Member, Solo
+from generator.core.team import ALONE, Member, Solo
 
 T = TypeVar("T")
 

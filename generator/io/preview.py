@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from generator.errors import InputError, UserError
+from generator.core.errors import InputError, UserError
 from generator.io.writer import write_files_atomic
 
 MIN_DPI, MAX_DPI = 20, 600

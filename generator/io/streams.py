@@ -19,7 +19,7 @@ import io
 import os
 import sys
 
-from generator.errors import UserError
+from generator.core.errors import UserError
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (3 ms); mypy reads True
 if TYPE_CHECKING:

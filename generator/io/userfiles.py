@@ -10,7 +10,7 @@ import os
 import stat
 from pathlib import Path
 
-from generator.errors import CatalogError, os_error
+from generator.core.errors import CatalogError, os_error
 
 
 def read_bytes(path: Path, name: str, max_bytes: int) -> bytes:

@@ -23,11 +23,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from generator import __version__, interrupts
-from generator.errors import InputError, os_error, shown
+from generator import __version__
+from generator.core.errors import InputError, os_error, shown
+from generator.io import signals
 
 if TYPE_CHECKING:
-    from generator.built import Built
+    from generator.core.built import Built
 
 DEFAULT_OUT = Path("output")
 # a default file name: one plain name, never a folder part, a hidden file or a control character
@@ -204,7 +205,7 @@ def write_files_atomic(files: Iterable[tuple[Path, bytes]], role: str = "pdf") -
     folders = [path.parent for path, _ in files]
     pending: list[tuple[str, Path]] = []
     created: list[Path] = []  # folders this call made: removed again if it fails
-    with interrupts.deferred():
+    with signals.deferred():
         try:
             for folder in folders:
                 _make_folder(folder, created)

@@ -21,8 +21,8 @@ from yaml.reader import Reader
 from yaml.resolver import Resolver
 from yaml.scanner import Scanner
 
-from generator.errors import CatalogError, shown
-from generator.fields import LocDict, LocList
+from generator.core.errors import CatalogError, shown
+from generator.core.fields import LocDict, LocList
 
 MAX_BYTES = 2_000_000
 MAX_DEPTH = 40

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from generator.errors import InputError
+from generator.core.errors import InputError
 from generator.kniffel.rules import RuleSet
-from generator.text import Templates, Texts, comma_names
+from generator.text.words import Templates, Texts, comma_names
 
 MAX_PLAYERS = 8
 MAX_GAMES = 6

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator.errors import DoesNotFit
+from generator.core.errors import DoesNotFit
 from generator.kniffel.block import BlockRow, BlockSpec, block_rows, block_words
 from generator.render.fonts import fit_size, text_width
 from generator.render.primitives import (

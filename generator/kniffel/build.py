@@ -1,6 +1,6 @@
 """The Kniffel products: requests and inputs, and the pure build → `Built`.
 
-`generator.load.kniffel.load_block` / `load_odds` are the edge (catalog, YAML,
+`generator.kniffel.load.load_block` / `load_odds` are the edge (catalog, YAML,
 the solver cache) and make the inputs; `build_block` / `build_odds` are pure:
 inputs and options in, layout document and manifest contents out. The CLI and
 the web page call the same functions.
@@ -11,12 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from generator.built import Built, font_warnings, invisible_warnings
-from generator.errors import Input
+from generator.core.built import Built, font_warnings, invisible_warnings
+from generator.core.errors import Input
 from generator.kniffel.block import block_rows, make_spec
 from generator.kniffel.oddsrequest import OddsRequest  # (there: the odds process needs no page)
 from generator.kniffel.rules import RuleSet
-from generator.text import Templates
+from generator.text.words import Templates
 
 if TYPE_CHECKING:  # the simulation needs numpy, which the block command does without
     from generator.kniffel.simulate import Distribution

@@ -17,8 +17,8 @@ from typing import Any
 
 import numpy as np
 
+from generator.core.errors import InputError
 from generator.core.rollhold import policy
-from generator.errors import InputError
 from generator.kniffel.rules import RuleSet
 from generator.kniffel.scoring import possible_scores
 from generator.kniffel.solver import DICE, FACES, ROLLS, Strategy, dice_space

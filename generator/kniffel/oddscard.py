@@ -21,7 +21,7 @@ from typing import Any
 from generator.kniffel.odds import UPPER_COUNT, PatternOdds
 from generator.kniffel.rules import RuleSet
 from generator.kniffel.simulate import PERCENTILES, Distribution
-from generator.text import Templates, Texts, percent
+from generator.text.words import Templates, Texts, percent
 
 BIN_WIDTH = 10  # points per histogram bar
 WINDOW = (0.5, 99.5)  # percentiles the histogram window covers (the rest is a note)

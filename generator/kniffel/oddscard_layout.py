@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from generator.errors import DoesNotFit
+from generator.core.errors import DoesNotFit
 from generator.kniffel.oddscard import OddsCard, share_ticks
 from generator.render.flow import (
     ColumnBreak,

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from generator.errors import CatalogError
-from generator.fields import Fields, position
-from generator.langs import LANGS
-from generator.problems import Problems, each, require_all
+from generator.core.errors import CatalogError
+from generator.core.fields import Fields, position
+from generator.core.problems import Problems, each, require_all
+from generator.text.langs import LANGS
 
 KINDS = ("upper", "of_a_kind", "full_house", "straight", "yahtzee", "chance")
 JOKERS = ("none", "free", "forced")

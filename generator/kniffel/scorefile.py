@@ -19,8 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from generator.errors import CatalogError, UserError
-from generator.fields import Fields
+from generator.core.errors import CatalogError, UserError
+from generator.core.fields import Fields
 from generator.kniffel.rules import RuleSet
 from generator.kniffel.scoring import Totals, possible_scores, totals
 

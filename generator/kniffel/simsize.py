@@ -5,7 +5,7 @@ Apart from `simulate` (numpy) so that the block command and the CLI can name the
 
 from __future__ import annotations
 
-from generator.errors import InputError
+from generator.core.errors import InputError
 
 DEFAULT_GAMES = 100_000
 MIN_GAMES = 100

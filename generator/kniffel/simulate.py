@@ -24,6 +24,8 @@ import numpy as np
 import numpy.typing as npt
 
 from generator.core.rollhold import IdenticalDice, column_keep_values, pick_keeps
+from generator.core.store import Store, key_for
+from generator.core.team import ALONE, Member, Team
 from generator.kniffel.rules import RuleSet
 from generator.kniffel.simsize import check_games
 from generator.kniffel.solver import (
@@ -37,8 +39,6 @@ from generator.kniffel.solver import (
     hopeless,
     rules_fingerprint,
 )
-from generator.store import Store, key_for
-from generator.team import ALONE, Member, Team
 
 # 3: keeps from rollhold.Policy (its tie rule) instead of the first exact maximum
 SIMULATION_VERSION = 3

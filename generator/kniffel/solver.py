@@ -41,12 +41,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from generator.core.errors import InputError, UserError
 from generator.core.rollhold import IdenticalDice, chunk_size, column_start_values
-from generator.errors import InputError, UserError
+from generator.core.store import Store, key_for
+from generator.core.team import ALONE, Member, Team, share
 from generator.kniffel.rules import JOKERS, Box, RuleSet
 from generator.kniffel.scoring import extra_bonus, raw_score, score
-from generator.store import Store, key_for
-from generator.team import ALONE, Member, Team, share
 
 # Bump when anything changes the stored values (part of every cache key).
 SOLVER_VERSION = 4

@@ -1,7 +1,7 @@
 """Köpfchen boards: load (profile, templates) → build (board, figures, pages) → `Built`;
 and the analysis of `dicesheets koepfchen analyze` as a value.
 
-`generator.load.koepfchen.load_board` is the edge; `build_board` is pure
+`generator.koepfchen.load.load_board` is the edge; `build_board` is pure
 (sampling, exact figures, layout and manifest contents in memory), and so is
 `analyze` (given the profile).
 """
@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from generator.built import Built
-from generator.errors import InputError
+from generator.core.built import Built
+from generator.core.errors import InputError
 from generator.koepfchen.analysis import (
     RaceStats,
     Simulation,
@@ -26,7 +26,7 @@ from generator.koepfchen.board import Board
 from generator.koepfchen.pages import Figures
 from generator.koepfchen.profile import Profile
 from generator.koepfchen.sampler import sample_board
-from generator.text import Templates, difficulty_mark, page_label
+from generator.text.words import Templates, difficulty_mark, page_label
 
 RACE_PLAYERS = (2, 3, 4, 5, 6)
 MAX_GAMES = 1_000_000

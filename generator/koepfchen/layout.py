@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Protocol
 
-from generator.errors import DoesNotFit
+from generator.core.errors import DoesNotFit
 from generator.koepfchen.pages import BoardView
 from generator.render.flow import (
     BulletStyle,

@@ -25,7 +25,7 @@ from generator.render.flow import (
     Paragraph,
     Table,
 )
-from generator.text import Templates, Texts, difficulty_mark, maths, number, percent
+from generator.text.words import Templates, Texts, difficulty_mark, maths, number, percent
 
 OPS_SHORT = {"+": "+", "-": "−", "*": "×", "/": "÷"}
 

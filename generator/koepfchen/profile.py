@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from generator.errors import CatalogError, UserError
-from generator.fields import Fields, position
+from generator.core.errors import CatalogError, UserError
+from generator.core.fields import Fields, position
 from generator.numbers.rules import DIVISIONS, Rules
 
 SUBDIR = "koepfchen"

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator.errors import CatalogError
-from generator.fields import Fields, position
+from generator.core.errors import CatalogError
+from generator.core.fields import Fields, position
 from generator.kribbeln.dice import SUBDIR
 from generator.kribbeln.tasks import FAMILIES
 

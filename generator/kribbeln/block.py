@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from generator.errors import CatalogError, shown
-from generator.fields import Fields, position
+from generator.core.errors import CatalogError, shown
+from generator.core.fields import Fields, position
 from generator.kribbeln.balance import AREAS, TASKS_PER_AREA, TASKS_PER_SHEET
 from generator.kribbeln.tasks import Task, TaskCatalog
 

@@ -1,6 +1,6 @@
 """The Kribbeln block: requests and inputs → sample → build → `Built`.
 
-`generator.load.kribbeln.load_block` is the edge: it reads the dice, the task
+`generator.kribbeln.load.load_block` is the edge: it reads the dice, the task
 catalog and the balance constraints and takes every task's figures from the
 solver (cached).
 `sample_block_of` draws the balanced sheets (pure, seeded) as a `KribbelnBlock`
@@ -15,15 +15,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from generator.built import Built, font_warnings, invisible_warnings
-from generator.errors import Input, InputError, UserError
+from generator.core.built import Built, font_warnings, invisible_warnings
+from generator.core.errors import Input, InputError, UserError
 from generator.kribbeln.balance import Balance, TaskFacts, area_means, violations
 from generator.kribbeln.block import Sheet, sheets_from_ids
 from generator.kribbeln.dice import DiceSet
 from generator.kribbeln.sampler import MAX_PAGES, sample_block
 from generator.kribbeln.solver import TaskFigures
 from generator.kribbeln.tasks import TEMPLATE, TaskCatalog, task_text
-from generator.text import Templates, Texts, comma_names, page_label
+from generator.text.words import Templates, Texts, comma_names, page_label
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8

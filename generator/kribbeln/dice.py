@@ -14,10 +14,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from generator.errors import CatalogError
-from generator.fields import Fields, LocList, position
-from generator.problems import Problems, each, require_all
-from generator.text import LANGS
+from generator.core.errors import CatalogError
+from generator.core.fields import Fields, LocList, position
+from generator.core.problems import Problems, each, require_all
+from generator.text.words import LANGS
 
 N_DICE = 6
 N_FACES = 6

@@ -20,7 +20,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from generator.errors import DoesNotFit
+from generator.core.errors import DoesNotFit
 from generator.kribbeln.pages import KeyView, RowView, SheetView
 from generator.kribbeln.swatches import any_color_swatch, legend_row, legend_width, swatch
 from generator.render.flow import (

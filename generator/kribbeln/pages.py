@@ -17,7 +17,7 @@ from generator.kribbeln.solver import TaskFigures
 from generator.kribbeln.swatches import Swatch, legend_figure
 from generator.kribbeln.tasks import TEMPLATE, family_name, task_text
 from generator.render.flow import Bullet, Flowable, Heading, Paragraph
-from generator.text import Templates, Texts, difficulty_mark, number, percent
+from generator.text.words import Templates, Texts, difficulty_mark, number, percent
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
 The sheets come from a pages file (`--pages`), from a block's manifest
 (`--block`), or — with neither — from the block `dicesheets kribbeln block
 --seed S` would print with the same files; the edge reads them
-(`generator.load.kribbeln.playtest`).
+(`generator.kribbeln.load.playtest`).
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from generator.errors import InputError
+from generator.core.errors import InputError
+from generator.core.store import Store
 from generator.kribbeln.block import Sheet
 from generator.kribbeln.dice import DiceSet
 from generator.kribbeln.solver import analyze_tasks
-from generator.store import Store
 
 if TYPE_CHECKING:
     from generator.kribbeln.simulate import Simulation

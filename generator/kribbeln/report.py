@@ -1,7 +1,7 @@
 """What `dicesheets kribbeln analyze|hold|row` report: the results as values, and plain tables.
 
 No click and no file here: each function takes the dice and the task catalog (read
-at the edge, `generator.load.kribbeln`) and the option values, asks the solver and
+at the edge, `generator.kribbeln.load`) and the option values, asks the solver and
 returns a frozen result; its `to_json()` is the command's `--json` output.
 """
 
@@ -13,13 +13,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from generator.errors import InputError
+from generator.core.errors import InputError
+from generator.core.store import Store
 from generator.kribbeln.dice import N_FACES, DiceSet
 from generator.kribbeln.masks import fulfilled
 from generator.kribbeln.solver import GOALS, HoldOption, analyze_tasks, hold_options, row_figures
 from generator.kribbeln.tasks import FAMILIES, TEMPLATE, Task, TaskCatalog, task_text
-from generator.store import Store
-from generator.text import LANGS, Templates, Texts
+from generator.text.words import LANGS, Templates, Texts
 
 SORTS = ("catalog", "p_success", "expected_pips", "id", "family")
 _DIGITS = 10  # JSON figures are rounded so that output is identical across machines

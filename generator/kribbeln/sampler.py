@@ -25,7 +25,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from generator.errors import CatalogError, InputError
+from generator.core.errors import CatalogError, InputError
 from generator.kribbeln.balance import (
     AREAS,
     TASKS_PER_SHEET,

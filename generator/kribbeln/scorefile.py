@@ -20,8 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from generator.errors import CatalogError
-from generator.fields import Fields, position
+from generator.core.errors import CatalogError
+from generator.core.fields import Fields, position
 from generator.kribbeln.block import FINAL_AREA, MAX_PIPS, MIN_PIPS, N_ROWS, ROWS, Row
 from generator.kribbeln.scoring import GameScore, Pips, score_game
 

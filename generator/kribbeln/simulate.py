@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from generator.core.store import Store, key_for
 from generator.kribbeln.block import FINAL_AREA, MAX_PIPS, N_ROWS, ROWS, Sheet
 from generator.kribbeln.dice import N_FACES, DiceSet
 from generator.kribbeln.masks import roll_states, task_mask
@@ -46,7 +47,6 @@ from generator.kribbeln.solver import (
     task_policy,
 )
 from generator.kribbeln.tasks import DEFAULT_ROLLS, Task
-from generator.store import Store, key_for
 
 GOALS = ("pips", "success")
 MIN_PLAYERS = 2

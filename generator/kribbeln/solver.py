@@ -35,10 +35,10 @@ import numpy as np
 import numpy.typing as npt
 
 from generator.core.rollhold import DistinctDice, best_keeps, policy, solve, start_value
+from generator.core.store import Store, key_for
 from generator.kribbeln.dice import N_FACES, DiceSet
 from generator.kribbeln.masks import roll_states, task_mask
 from generator.kribbeln.tasks import DEFAULT_ROLLS, Task
-from generator.store import Store, key_for
 
 # Bump when a change alters any cached figure (masks, goals, solver).
 SOLVER_VERSION = 1

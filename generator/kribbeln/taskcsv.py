@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING
 
 import yaml
 
-from generator.errors import CatalogError
-from generator.fields import LocDict, LocList
+from generator.core.errors import CatalogError
+from generator.core.fields import LocDict, LocList
 
 if TYPE_CHECKING:
     from generator.kribbeln.tasks import Task

@@ -27,11 +27,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator.errors import CatalogError
-from generator.fields import Fields, position
+from generator.core.errors import CatalogError
+from generator.core.fields import Fields, position
+from generator.core.problems import Problems, each, report_problem
 from generator.kribbeln.dice import SUBDIR, DiceSet
-from generator.problems import Problems, each, report_problem
-from generator.text import Texts
+from generator.text.words import Texts
 
 FAMILIES = ("exact", "free", "comparison")
 DEFAULT_FILE = f"{SUBDIR}/tasks.yaml"

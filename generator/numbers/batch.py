@@ -17,7 +17,7 @@ the batch is still solved. Pure: the caller reads the lines and writes the recor
 
 from __future__ import annotations
 
-from generator.errors import InputError, UserError
+from generator.core.errors import InputError, UserError
 from generator.numbers.frozen import Frozen
 from generator.numbers.rules import MAX_NUMBERS, validate_numbers
 from generator.numbers.solver import solve

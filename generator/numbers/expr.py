@@ -53,7 +53,7 @@ operations (so with ops "-" alone, 7 − (3 − 1) is not offered: it prints as 
 
 from __future__ import annotations
 
-from generator.errors import UserError
+from generator.core.errors import UserError
 from generator.numbers.frozen import Frozen
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (3 ms); mypy reads True

@@ -15,9 +15,9 @@ from functools import lru_cache
 
 import numpy as np
 
+from generator.core.errors import Input, UserError
 from generator.core.rollhold import IdenticalDice, Policy, policy, single_roll_probability
 from generator.core.rollhold import start_value as rollhold_start_value
-from generator.errors import Input, UserError
 from generator.numbers.rules import KOEPFCHEN, Rules
 from generator.numbers.solver import reachable_targets
 

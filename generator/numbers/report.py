@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from generator.errors import Input, UserError
+from generator.core.errors import Input, UserError
 from generator.numbers.expr import SYMBOLS
 from generator.numbers.rules import Rules
 from generator.numbers.solver import simplest

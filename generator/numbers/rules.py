@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import operator
 
-from generator.errors import UserError
+from generator.core.errors import UserError
 from generator.numbers.frozen import Frozen
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (3 ms); mypy reads True

@@ -7,7 +7,7 @@ from functools import cache, lru_cache
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
-from generator.resources import fonts_dir
+from generator.io.resources import fonts_dir
 
 REGULAR = "DejaVuSans"
 BOLD = "DejaVuSans-Bold"

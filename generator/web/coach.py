@@ -41,8 +41,8 @@ def field_for(option: str | None) -> str | None:
 @cache
 def boxes(rules_id: str, catalog: Any) -> list[dict[str, Any]]:
     """The rule set's boxes with the points each can hold (the menus of the form)."""
+    from generator.kniffel.load import load_rules
     from generator.kniffel.scoring import possible_scores
-    from generator.load.kniffel import load_rules
 
     rules = load_rules(rules_id, catalog)
     return [

@@ -19,8 +19,8 @@ import jinja2
 from markupsafe import Markup
 
 from generator.io.catalog import Catalog
-from generator.resources import templates_dir
-from generator.text import LANGS
+from generator.io.resources import templates_dir
+from generator.text.words import LANGS
 from generator.web.forms import Form, flag_of, make_form, name_of
 
 
@@ -76,7 +76,7 @@ def _command(path: str) -> Any:
 
 
 def _worksheet_choices(catalog: Catalog) -> dict[str, list[str]]:
-    from generator.load.worksheet import family_names, spec_names
+    from generator.worksheet.load import family_names, spec_names
 
     return {"family": family_names(catalog), "spec": spec_names(catalog)}
 
@@ -86,7 +86,7 @@ def _rules_choices(catalog: Catalog) -> dict[str, list[str]]:
 
 
 def _profile_choices(catalog: Catalog) -> dict[str, list[str]]:
-    from generator.load.koepfchen import profile_names
+    from generator.koepfchen.load import profile_names
 
     return {"profile": profile_names(catalog)}
 
@@ -140,7 +140,7 @@ def environment() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    from generator.text import number, percent
+    from generator.text.words import number, percent
 
     env.filters["number"] = number
     env.filters["percent"] = percent

@@ -13,11 +13,11 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from generator.errors import Input, InputError, OptionError, UserError
+from generator.core.errors import Input, InputError, OptionError, UserError
 from generator.io.catalog import Catalog
 
 if TYPE_CHECKING:
-    from generator.built import Built
+    from generator.core.built import Built
 
 R = TypeVar("R")
 PREVIEW_DPI = 60
@@ -142,8 +142,8 @@ def request(cls: type[R], params: dict[str, Any], **fixed: Any) -> R:
 
 
 def _worksheet(job: Job) -> Result:
-    from generator.load.worksheet import load_worksheet
     from generator.worksheet.build import WorksheetRequest, build_worksheet
+    from generator.worksheet.load import load_worksheet
     from generator.worksheet.roster import roster_from_bytes
 
     # "sheets" and "key" are the CLI's --key-file: the key as a document of its own
@@ -169,7 +169,7 @@ def _worksheet(job: Job) -> Result:
 
 def _kniffel_block(job: Job) -> Result:
     from generator.kniffel.build import BlockRequest, build_block
-    from generator.load.kniffel import load_block
+    from generator.kniffel.load import load_block
 
     req = request(BlockRequest, job.params)
     return _finish(job, build_block(load_block(req, catalog()), req))
@@ -177,7 +177,7 @@ def _kniffel_block(job: Job) -> Result:
 
 def _kniffel_odds(job: Job) -> Result:
     from generator.kniffel.build import OddsRequest, build_odds
-    from generator.load.kniffel import load_odds
+    from generator.kniffel.load import load_odds
 
     req = request(OddsRequest, job.params)
     return _finish(job, build_odds(load_odds(req, catalog()), req))
@@ -185,7 +185,7 @@ def _kniffel_odds(job: Job) -> Result:
 
 def _koepfchen(job: Job) -> Result:
     from generator.koepfchen.build import BoardRequest, build_board
-    from generator.load.koepfchen import load_board
+    from generator.koepfchen.load import load_board
 
     req = request(BoardRequest, job.params)
     built = build_board(load_board(req, catalog()), req)
@@ -195,7 +195,7 @@ def _koepfchen(job: Job) -> Result:
 
 def _kribbeln(job: Job) -> Result:
     from generator.kribbeln.build import BlockRequest, build_block
-    from generator.load.kribbeln import load_block
+    from generator.kribbeln.load import load_block
 
     req = request(BlockRequest, job.params)
     built = build_block(load_block(req, catalog()), req)
@@ -219,8 +219,8 @@ _STRATEGIES: dict[Any, Any] = {}  # per worker process: solved tables stay loade
 
 def strategy_for(rules: Any) -> Any:
     """The solved Kniffel table for a rule set (the on-disk cache, then kept in memory)."""
+    from generator.kniffel.load import load_strategy
     from generator.kniffel.solver import table_key
-    from generator.load.kniffel import load_strategy
 
     key = table_key(rules)
     if key not in _STRATEGIES:
@@ -230,8 +230,8 @@ def strategy_for(rules: Any) -> Any:
 
 def _coach(job: Job) -> Result:
     from generator.kniffel.coach import advise, make_position, parse_roll
+    from generator.kniffel.load import load_rules
     from generator.kniffel.solver import with_joker
-    from generator.load.kniffel import load_rules
 
     p = job.params
     rules = with_joker(load_rules(p["rules"], catalog()), p.get("joker"))
@@ -244,7 +244,7 @@ def _coach(job: Job) -> Result:
 
 
 def _validate(job: Job) -> Result:
-    from generator.validate import validate
+    from generator.validate.checks import validate
 
     report = validate(Path(job.params["folder"]))
     figures = {"errors": report.errors, "warnings": report.warnings, "files": report.files}

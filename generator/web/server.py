@@ -21,7 +21,7 @@ from typing import Any
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from generator.errors import InputError
+from generator.core.errors import InputError
 from generator.web.guard import HEADERS
 
 HEADER_TIMEOUT = 10.0  # seconds for a request's line and headers (a browser needs milliseconds)

@@ -1,6 +1,6 @@
 """The worksheet: requests, inputs and the pure build (versions, key) → `Built`.
 
-`generator.load.worksheet.load_worksheet` is the edge: it reads the spec and
+`generator.worksheet.load.load_worksheet` is the edge: it reads the spec and
 the roster and takes each level's pool of problems from the solver cache
 (computing it once; a long run reports through an optional
 `progress(stage, done, total)` callback).
@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 
-from generator.built import Built, font_warnings, invisible_warnings, visible
-from generator.errors import DoesNotFit, Input, InputError, UserError
+from generator.core.built import Built, font_warnings, invisible_warnings, visible
+from generator.core.errors import DoesNotFit, Input, InputError, UserError
 from generator.numbers.expr import SYMBOLS
-from generator.text import Templates, Texts, maths
+from generator.text.words import Templates, Texts, maths
 from generator.worksheet.difficulty import BRACKET_POINTS, FRACTION_POINTS, OP_POINTS
 from generator.worksheet.levels import Family, Level, rules_json
 from generator.worksheet.model import (

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from generator.errors import UserError
+from generator.core.errors import UserError
 from generator.numbers import Rules, Solution, evaluate, solve
 from generator.numbers.expr import MINUS
 

@@ -12,10 +12,10 @@ from dataclasses import dataclass, field, replace
 from itertools import combinations_with_replacement
 from typing import Any
 
-from generator.errors import CatalogError, Input, UserError
-from generator.fields import Fields, position
+from generator.core.errors import CatalogError, Input, UserError
+from generator.core.fields import Fields, position
+from generator.core.problems import Problems, each, require_all
 from generator.numbers.rules import OPS, Rules
-from generator.problems import Problems, each, require_all
 
 SUBDIR = "worksheet"
 KINDS = ("dice", "cards")

@@ -15,7 +15,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
-from generator.store import Store, key_for
+from generator.core.store import Store, key_for
 from generator.worksheet.difficulty import Difficulty, assess, uses_op
 from generator.worksheet.levels import Level
 

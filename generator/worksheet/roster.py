@@ -33,8 +33,8 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from generator.built import invisible_note, visible
-from generator.errors import Input, InputError, UserError
+from generator.core.built import invisible_note, visible
+from generator.core.errors import Input, InputError, UserError
 
 MAX_NAMES = 500
 MAX_BYTES = 200_000

@@ -31,7 +31,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from generator.errors import UserError
+from generator.core.errors import UserError
 from generator.worksheet.difficulty import Difficulty
 from generator.worksheet.pool import Candidate, Pool, ProblemKey
 

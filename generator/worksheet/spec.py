@@ -17,8 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator.errors import CatalogError, Input, UserError
-from generator.fields import Fields
+from generator.core.errors import CatalogError, Input, UserError
+from generator.core.fields import Fields
 
 SPEC_DIR = "worksheet/specs"
 MAX_PROBLEMS = 100

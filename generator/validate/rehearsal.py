@@ -15,11 +15,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from generator.errors import CatalogError, UserError
-from generator.text import LANGS, Templates, Texts, tidy
+from generator.core.errors import CatalogError, UserError
+from generator.text.words import LANGS, Templates, Texts, tidy
 
 if TYPE_CHECKING:
-    from generator.built import Built
+    from generator.core.built import Built
     from generator.io.catalog import Catalog
 
 
@@ -82,15 +82,15 @@ def _jobs() -> Iterator[tuple[str, frozenset[str], Callable[[Catalog, Templates,
     large print, impossible problems, cards, mixed sections and a class list, a board on
     two pages, a board with fractions allowed.
     """
-    from generator import balance_report as report
     from generator.kniffel import build as kniffel
+    from generator.kniffel import load as load_kniffel
     from generator.koepfchen import build as koepfchen
+    from generator.koepfchen import load as load_koepfchen
     from generator.kribbeln import build as kribbeln
-    from generator.load import kniffel as load_kniffel
-    from generator.load import koepfchen as load_koepfchen
-    from generator.load import kribbeln as load_kribbeln
-    from generator.load import worksheet as load_worksheet
+    from generator.kribbeln import load as load_kribbeln
+    from generator.report import balance as report
     from generator.worksheet import build as worksheet
+    from generator.worksheet import load as load_worksheet
     from generator.worksheet.roster import parse_roster
 
     def kniffel_block(rules: str) -> Job:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.errors import CatalogError, Input, InputError, UserError
+from generator.core.errors import CatalogError, Input, InputError, UserError
+from generator.core.problems import Problems
 from generator.io.cache import DISK
 from generator.io.catalog import Catalog
 from generator.io.userfiles import read_bytes
 from generator.io.yamlload import load_file
-from generator.problems import Problems
 from generator.worksheet.build import LoadedSection, WorksheetInputs, WorksheetRequest
 from generator.worksheet.levels import SUBDIR, Family, customised, parse_family
 from generator.worksheet.pool import Progress, level_pool

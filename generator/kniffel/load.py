@@ -11,14 +11,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator.errors import Input, UserError
+from generator.core.errors import Input, UserError
+from generator.core.problems import Problems
+from generator.core.team import ALONE, Team
 from generator.io.cache import DISK
 from generator.io.catalog import Catalog
 from generator.io.yamlload import load_file
 from generator.kniffel.rules import SUBDIR, RuleSet, parse_rules
 from generator.kniffel.simsize import check_games
-from generator.problems import Problems
-from generator.team import ALONE, Team
 
 if TYPE_CHECKING:
     # the solver needs numpy, which the block command does without; the pages' modules
@@ -112,7 +112,7 @@ def prepare_odds(
     base, rules = _odds_rules(req, catalog)
     templates = catalog.templates()
     if load_texts:
-        from generator.text import Texts
+        from generator.text.words import Texts
 
         Texts("kniffel_odds", req.lang or rules.lang, templates)
     try:
@@ -121,9 +121,9 @@ def prepare_odds(
         stored = None
 
     def rest() -> OddsInputs:
+        from generator.io.progress import progress
         from generator.kniffel.build import OddsInputs
         from generator.kniffel.simulate import score_distribution
-        from generator.progress import progress
 
         turns = len(rules.boxes)
         with progress(turns, "solving the optimal strategy") as tick:

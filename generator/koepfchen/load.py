@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.errors import Input, UserError
+from generator.core.errors import Input, UserError
 from generator.io.catalog import Catalog
 from generator.io.yamlload import load_file
 from generator.koepfchen.build import BoardInputs, BoardRequest

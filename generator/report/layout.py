@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from functools import partial
 
-from generator.balance_report import BalanceReport, Chart
 from generator.render import chart as ch
 from generator.render.flow import (
     Column,
@@ -26,7 +25,8 @@ from generator.render.flow import (
 )
 from generator.render.primitives import MM, Document, Item, Page, Text, page_size
 from generator.render.style import TEXT_TITLE
-from generator.text import number
+from generator.report.balance import BalanceReport, Chart
+from generator.text.words import number
 
 MARGIN = 15 * MM
 HEADER_H = 36.0  # title and subtitle

@@ -6,7 +6,7 @@ template is an error, not a blank, and a template cannot reach Python internals.
 The template sources are read at the edge (`Catalog.templates()`: the user's
 `<catalog>/templates` over the shipped ones) into a `Templates` value, so
 building text reads no file. Rendering runs in the limited sandbox of
-`generator.templating`: any template error is one line with the template's file
+`generator.text.templating`: any template error is one line with the template's file
 and line, and a user's template is bounded in size and time.
 """
 
@@ -21,13 +21,13 @@ from typing import TYPE_CHECKING, Any
 import jinja2
 import jinja2.bccache
 
-from generator.errors import CatalogError, Input, InputError, UserError
-from generator.langs import LANGS
-from generator.resources import templates_dir
-from generator.templating import COMPILED, Budget, LimitedSandbox, bounded, guarded, is_shipped
+from generator.core.errors import CatalogError, Input, InputError, UserError
+from generator.io.resources import templates_dir
+from generator.text.langs import LANGS
+from generator.text.templating import COMPILED, Budget, LimitedSandbox, bounded, guarded, is_shipped
 
 if TYPE_CHECKING:
-    from generator.rehearsal import Rehearsal
+    from generator.validate.rehearsal import Rehearsal
 
 SPACES = re.compile(r"[^\S\u00a0]+")  # any run of whitespace but the no-break space
 
@@ -66,7 +66,7 @@ def percent(value: float, lang: str, digits: int = 1) -> str:
 
 def comma_names(names: str) -> tuple[str, ...]:
     """The players' names of a `"Anna, Ben, Cem"` list; an empty one is an input error."""
-    from generator.built import visible
+    from generator.core.built import visible
 
     # (invisible format characters are dropped; the build warns with `invisible_warnings`)
     parts = tuple(visible(part).strip() for part in names.split(","))
@@ -111,8 +111,8 @@ class _BytecodeCache(jinja2.FileSystemBytecodeCache):
 
 
 def _bytecode_cache() -> _BytecodeCache:
+    from generator.core.store import key_for
     from generator.io.cache import cache_dir
-    from generator.store import key_for
 
     # what the compiled code depends on besides the source: Jinja2 and the settings
     key = key_for("templates", jinja2.__version__, _SETTINGS, COMPILED)[:16]

@@ -1,14 +1,14 @@
 """`dicesheets validate`: check catalog files for form and meaning, reporting every problem.
 
 Each problem is one line `file:line:column: message`. A file's item-level problems are
-all collected (`generator.problems`), and every file is checked even after another
+all collected (`generator.core.problems`), and every file is checked even after another
 failed. Meaning checks go beyond the schema: unknown colours and task types, dice
 that are no Latin square (a warning), tasks no roll can fulfil, board profiles whose
 targets the dice cannot reach or whose constraints contradict each other or cannot
 be met, balance files that the task catalog cannot satisfy, templates that do not
 parse or lack a text the program needs. Templates are also rendered: every product
 that uses a checked template is built in memory in every language
-(`generator.rehearsal`), and whatever a macro would fail on is reported at its line.
+(`generator.validate.rehearsal`), and whatever a macro would fail on is reported at its line.
 """
 
 from __future__ import annotations
@@ -18,12 +18,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator.errors import CatalogError, UserError
+from generator.core.errors import CatalogError, UserError
+from generator.core.problems import Incomplete, Problems, report_problem
 from generator.io.cache import DISK
 from generator.io.catalog import Catalog, confined_error, inside
+from generator.io.resources import catalog_dir, templates_dir
 from generator.io.yamlload import load_file
-from generator.problems import Incomplete, Problems, report_problem
-from generator.resources import catalog_dir, templates_dir
 
 if TYPE_CHECKING:
     from generator.kribbeln.dice import DiceSet
@@ -111,7 +111,7 @@ def _kind_by_keys(path: Path, label: str) -> str:
 def _check_kniffel(
     path: Path, label: str, report: Report, catalog: Catalog, problems: Problems
 ) -> None:
-    from generator.load.kniffel import load_rules_file
+    from generator.kniffel.load import load_rules_file
 
     load_rules_file(path, label, problems)
 
@@ -119,7 +119,7 @@ def _check_kniffel(
 def _check_dice(
     path: Path, label: str, report: Report, catalog: Catalog, problems: Problems
 ) -> None:
-    from generator.load.kribbeln import load_dice_file
+    from generator.kribbeln.load import load_dice_file
 
     _, warnings = load_dice_file(path, label, problems)
     report.warnings += warnings
@@ -127,7 +127,7 @@ def _check_dice(
 
 def _catalog_dice(catalog: Catalog, report: Report, label: str) -> DiceSet:
     """The catalog's dice; the shipped dice (with a warning) when the user's are broken."""
-    from generator.load.kribbeln import load_dice
+    from generator.kribbeln.load import load_dice
 
     try:
         return load_dice(catalog=catalog)[0]
@@ -141,8 +141,8 @@ def _check_tasks(
 ) -> None:
     import numpy as np
 
+    from generator.kribbeln.load import load_tasks_file
     from generator.kribbeln.masks import roll_states, task_mask
-    from generator.load.kribbeln import load_tasks_file
 
     dice = _catalog_dice(catalog, report, label)
     tasks = load_tasks_file(path, label, dice, problems)  # the tasks without problems
@@ -157,9 +157,9 @@ def _check_balance(
     path: Path, label: str, report: Report, catalog: Catalog, problems: Problems
 ) -> None:
     from generator.kribbeln.balance import TaskFacts
+    from generator.kribbeln.load import load_balance_file, load_tasks
     from generator.kribbeln.sampler import sample_block
     from generator.kribbeln.solver import analyze_tasks
-    from generator.load.kribbeln import load_balance_file, load_tasks
 
     balance = load_balance_file(path, label)
     dice = _catalog_dice(catalog, report, label)
@@ -188,8 +188,8 @@ def _check_balance(
 def _check_profile(
     path: Path, label: str, report: Report, catalog: Catalog, problems: Problems
 ) -> None:
+    from generator.koepfchen.load import load_profile_file
     from generator.koepfchen.sampler import sample_board
-    from generator.load.koepfchen import load_profile_file
 
     profile = load_profile_file(path, label)
     try:
@@ -202,7 +202,7 @@ def _check_profile(
 def _check_worksheet(
     path: Path, label: str, report: Report, catalog: Catalog, problems: Problems
 ) -> None:
-    from generator.load.worksheet import load_family_file
+    from generator.worksheet.load import load_family_file
 
     load_family_file(path, label, problems)
 
@@ -210,7 +210,7 @@ def _check_worksheet(
 def _check_spec(
     path: Path, label: str, report: Report, catalog: Catalog, problems: Problems
 ) -> None:
-    from generator.load.worksheet import load_spec_file
+    from generator.worksheet.load import load_spec_file
 
     load_spec_file(path, label)
 
@@ -219,8 +219,8 @@ def _check_template(
     path: Path, label: str, report: Report, catalog: Catalog, problems: Problems
 ) -> None:
     from generator.io.userfiles import read_text
-    from generator.templating import Budget, guarded
-    from generator.text import MAX_TEMPLATE_BYTES, make_environment
+    from generator.text.templating import Budget, guarded
+    from generator.text.words import MAX_TEMPLATE_BYTES, make_environment
 
     for problem in report.rendered.pop(label, []):
         report_problem(problem, problems)
@@ -289,14 +289,14 @@ def _files(folder: Path) -> Iterable[Path]:
 def _render_products(catalog_folder: Path | None, files: list[Path], report: Report) -> None:
     """Build every product whose templates are checked, in every language, with them."""
     from generator.io.userfiles import read_text
-    from generator.rehearsal import rehearse
-    from generator.text import (
+    from generator.text.words import (
         LANGS,
         MAX_TEMPLATE_BYTES,
         Templates,
         read_templates,
         shipped_templates,
     )
+    from generator.validate.rehearsal import rehearse
 
     shipped_data = Catalog.default()
     names: set[str] | None

@@ -12,9 +12,12 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator.errors import CatalogError, InputError, shown
+from generator.core.errors import CatalogError, InputError, shown
+from generator.core.problems import Problems
 from generator.io.cache import DISK
 from generator.io.catalog import Catalog, find_file
+from generator.io.progress import progress
+from generator.io.resources import catalog_dir
 from generator.io.userfiles import read_text
 from generator.io.yamlload import MAX_BYTES, load_file
 from generator.kribbeln.balance import DEFAULT_FILE as BALANCE_FILE
@@ -30,9 +33,6 @@ from generator.kribbeln.taskcsv import tasks_csv, tasks_yaml
 from generator.kribbeln.tasks import CSV_FILE as TASKS_CSV
 from generator.kribbeln.tasks import DEFAULT_FILE as TASKS_FILE
 from generator.kribbeln.tasks import DEFAULT_ROLLS, TaskCatalog, parse_csv_tasks, parse_tasks
-from generator.problems import Problems
-from generator.progress import progress
-from generator.resources import catalog_dir
 
 if TYPE_CHECKING:
     from generator.kribbeln.simulate import Simulation

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from generator.errors import UserError
+    from generator.core.errors import UserError
     from generator.render.primitives import Document
 
 
@@ -50,7 +50,7 @@ def font_warnings(texts: Iterable[tuple[str, str]]) -> tuple[UserError, ...]:
     Names and titles a user typed (王小明) would print as boxes without a word; every
     build that prints them warns through this, and the CLI and the web page show it.
     """
-    from generator.errors import UserError, shown
+    from generator.core.errors import UserError, shown
     from generator.render.fonts import missing_glyphs
 
     return tuple(
@@ -93,7 +93,7 @@ def invisible_note(text: str) -> str | None:
 
 def invisible_warnings(texts: Iterable[tuple[str, str | None]]) -> tuple[UserError, ...]:
     """A warning for every (where, text) that had invisible format characters removed."""
-    from generator.errors import UserError
+    from generator.core.errors import UserError
 
     return tuple(
         UserError(note, where=where)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import TypeVar
 
-from generator.errors import CatalogError
+from generator.core.errors import CatalogError
 
 T = TypeVar("T")
 Item = TypeVar("Item")

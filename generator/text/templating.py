@@ -43,8 +43,8 @@ from jinja2 import nodes
 from jinja2.compiler import CodeGenerator, Frame
 from jinja2.sandbox import SandboxedEnvironment
 
-from generator.errors import CatalogError, shown
-from generator.resources import templates_dir
+from generator.core.errors import CatalogError, shown
+from generator.io.resources import templates_dir
 
 MAX_TEXT = 200_000  # characters; the longest shipped text (a rules page) has ~5,000
 MAX_WIDTH = 10_000

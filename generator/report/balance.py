@@ -13,10 +13,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from generator.built import Built
-from generator.errors import InputError
+from generator.core.built import Built
+from generator.core.errors import InputError
 from generator.io.catalog import Catalog
-from generator.text import Templates, Texts, number, percent
+from generator.text.words import Templates, Texts, number, percent
 
 if TYPE_CHECKING:
     from generator.koepfchen.profile import Profile
@@ -116,15 +116,15 @@ def load_report(req: ReportRequest, catalog: Catalog | None = None) -> ReportInp
     """Read the files; for Kribbeln sample the block and play `req.games` games on it."""
     catalog = catalog or Catalog.default()
     if req.game == "koepfchen":
-        from generator.load.koepfchen import load_profile
+        from generator.koepfchen.load import load_profile
 
         check_players(req.players)
         return ReportInputs(catalog.templates(), profile=load_profile(req.profile, catalog))
     from generator.io.cache import DISK
+    from generator.io.progress import progress
     from generator.kribbeln.build import BlockRequest, sample_block_of
+    from generator.kribbeln.load import load_block
     from generator.kribbeln.playtest import play
-    from generator.load.kribbeln import load_block
-    from generator.progress import progress
 
     block_req = BlockRequest(req.pages, req.seed, req.balance_file, req.dice_file, req.tasks_file)
     block = sample_block_of(load_block(block_req, catalog), req.pages, req.seed)
@@ -147,7 +147,7 @@ def load_report(req: ReportRequest, catalog: Catalog | None = None) -> ReportInp
 
 def build_report(inputs: ReportInputs, req: ReportRequest) -> Built:
     """The report: charts and figures laid out, with the manifest contents (pure)."""
-    from generator.balance_report_layout import layout_report
+    from generator.report.layout import layout_report
 
     options: dict[str, Any] = {
         "game": req.game,

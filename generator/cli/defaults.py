@@ -9,7 +9,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from generator.built import Built
+    from generator.core.built import Built
     from generator.io.catalog import Catalog
     from generator.kniffel.oddsrequest import OddsRequest
 
@@ -66,7 +66,7 @@ def default_set(seed: int = 1, catalog: Catalog | None = None) -> Iterator[Defau
 
 def _kniffel_block(rules: str, lang: str, seed: int, catalog: Catalog) -> Built:
     from generator.kniffel.build import BlockRequest, build_block
-    from generator.load.kniffel import load_block
+    from generator.kniffel.load import load_block
 
     req = BlockRequest(rules=rules, lang=lang, players=4, seed=seed)
     return build_block(load_block(req, catalog), req)
@@ -80,7 +80,7 @@ def _odds_request(seed: int) -> OddsRequest:
 
 def _odds(seed: int, catalog: Catalog) -> Built:
     from generator.kniffel.build import build_odds
-    from generator.load.kniffel import load_odds
+    from generator.kniffel.load import load_odds
 
     req = _odds_request(seed)
     return build_odds(load_odds(req, catalog), req)
@@ -89,7 +89,7 @@ def _odds(seed: int, catalog: Catalog) -> Built:
 def _odds_prepared(seed: int, catalog: Catalog) -> Callable[[], Built]:
     """`_odds` in two steps: rule sets, templates and (if stored) the table now; then the rest."""
     from generator.kniffel.build import build_odds
-    from generator.load.kniffel import prepare_odds
+    from generator.kniffel.load import prepare_odds
 
     req = _odds_request(seed)
     rest = prepare_odds(req, catalog, load_texts=True)
@@ -98,7 +98,7 @@ def _odds_prepared(seed: int, catalog: Catalog) -> Callable[[], Built]:
 
 
 def _odds_solved(seed: int, catalog: Catalog) -> None:
-    from generator.load.kniffel import warm_odds
+    from generator.kniffel.load import warm_odds
 
     warm_odds(_odds_request(seed), catalog)
 
@@ -106,7 +106,7 @@ def _odds_solved(seed: int, catalog: Catalog) -> None:
 # everything `_odds_solved` imports: the table, the simulation, the pair of processes (numpy
 # with them), the rule-set reader; none of the pages' modules, Jinja2 or ReportLab
 ODDS_WARM_IMPORTS = (
-    "generator.load.kniffel",
+    "generator.kniffel.load",
     "generator.kniffel.oddsrequest",
     "generator.kniffel.simulate",
     "generator.io.pair",
@@ -115,8 +115,8 @@ ODDS_WARM_IMPORTS = (
 
 
 def _worksheet(seed: int, catalog: Catalog) -> Built:
-    from generator.load.worksheet import load_worksheet
     from generator.worksheet.build import WorksheetRequest, build_worksheet
+    from generator.worksheet.load import load_worksheet
 
     req = WorksheetRequest(level=2, versions=3, seed=seed, lang="de")
     return build_worksheet(load_worksheet(req, catalog), req)
@@ -124,7 +124,7 @@ def _worksheet(seed: int, catalog: Catalog) -> Built:
 
 def _board(profile: str, seed: int, catalog: Catalog) -> Built:
     from generator.koepfchen.build import BoardRequest, build_board
-    from generator.load.koepfchen import load_board
+    from generator.koepfchen.load import load_board
 
     req = BoardRequest(profile=profile, seed=seed)
     return build_board(load_board(req, catalog), req)
@@ -132,7 +132,7 @@ def _board(profile: str, seed: int, catalog: Catalog) -> Built:
 
 def _kribbeln(seed: int, catalog: Catalog) -> Built:
     from generator.kribbeln.build import BlockRequest, build_block
-    from generator.load.kribbeln import load_block
+    from generator.kribbeln.load import load_block
 
     req = BlockRequest(pages=6, lang="de", seed=seed)
     return build_block(load_block(req, catalog), req)

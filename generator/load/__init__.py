@@ -1,1 +1,0 @@
-"""The edge that reads: catalog entries, YAML and user files, the solver cache → frozen inputs."""
