@@ -96,8 +96,13 @@ def test_a_fifo_as_a_pdf_target_is_refused(run_cli, tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["b.pdf"]
 
 
-def test_export_tasks_to_dev_stdout_writes_standard_output() -> None:
-    done = entry("kribbeln", "export-tasks", "--out", "/dev/stdout")
+def test_export_tasks_to_standard_output_by_name_writes_into_it() -> None:
+    from generator.io.writer import is_stdout
+
+    # (never run with /dev/stdout itself: a writer that renames would replace the
+    # machine's /dev/stdout; /proc/self/fd/1 cannot be renamed onto, so a fault fails safely)
+    assert all(is_stdout(name) for name in ("-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"))
+    done = entry("kribbeln", "export-tasks", "--out", "/proc/self/fd/1")
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(b"id,type,")
 

@@ -4,7 +4,8 @@
 
 - a closed stream (`>&-`) is opened on the null device, so no file the run opens takes
   its number (a helper process or a library writing to fd 1 would write into it);
-  what the run prints then goes nowhere, as into `/dev/null`;
+  what the run prints then goes nowhere, as into `/dev/null`, and sys.stdout is a
+  stream as always (Python makes it None);
 - an encoding that cannot say every character (`PYTHONIOENCODING=latin-1`, a cp1252
   console) gets what it can: `→` as `->`, `−` as `-`, `é` as `é` or `e`, else `?`;
 - a write or flush of standard output that fails (a full disk behind `> file`,
@@ -104,10 +105,13 @@ def _reserve_closed() -> None:
 
 def prepare() -> None:
     """Set up the standard streams of a `dicesheets` process (see the module docstring)."""
-    closed = sys.stdout is None
     _reserve_closed()
-    if closed:
-        return  # (click prints nothing where sys.stdout is None)
+    # a closed stream is now the null device on its number: a stream over it, so that
+    # code which flushes sys.stdout (before a fork, say) finds one
+    if sys.stderr is None:
+        sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace", closefd=False)  # noqa: SIM115
+    if sys.stdout is None:
+        sys.stdout = open(1, "w", encoding="utf-8", closefd=False)  # noqa: SIM115 (for the run)
     out: Any = sys.stdout
     if not isinstance(out, io.TextIOWrapper) or isinstance(out, _Stdout):
         return  # a stand-in (a test's capture): left as it is
@@ -128,7 +132,10 @@ def prepare() -> None:
         line_buffering=line_buffering,
         write_through=write_through,
     )
-    sys.stdout = wrapped  # (sys.__stdout__ keeps the detached original, as Python made it)
+    sys.stdout = wrapped
+    # (Python's shutdown puts sys.__stdout__ back as sys.stdout: the wrapper, not the
+    # detached original, so what an object's teardown prints is still written)
+    setattr(sys, "__stdout__", wrapped)  # noqa: B010 (a "final" name for mypy)
 
 
 def finish() -> None:
