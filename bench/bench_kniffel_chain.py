@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 RUNS = 3
 RUN = r"""
 import hashlib, json, resource, time
-from generator.io.heap import keep_freed_memory  # what the commands do before solving
+from generator.io.cache import keep_freed_memory  # what the commands do before solving
 keep_freed_memory()
 import numpy as np
 from generator.kniffel.load import load_rules

@@ -12,10 +12,11 @@ import tempfile
 from pathlib import Path
 
 from bench.common import dicesheets, line, median_time, process_times
+from generator.core.resources import catalog_dir
 from generator.io import yamlload
-from generator.io.resources import catalog_dir
+from generator.io.templates import read_templates
 from generator.text import words as text
-from generator.text.words import Texts, shipped_templates
+from generator.text.words import Texts
 
 # the CLI with ReportLab's C accelerator hidden, for the baseline
 HIDE_ACCEL = (
@@ -40,7 +41,7 @@ def yaml_figures() -> None:
 
 
 def template_figures() -> None:
-    templates = shipped_templates()
+    templates = read_templates(())  # the shipped ones, with the disk's compiled cache
     names = sorted(name for name, _, _ in templates.sources)
 
     def load_all(bytecode: bool) -> None:

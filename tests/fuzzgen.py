@@ -1,14 +1,14 @@
 """A seeded generator of hostile command lines and input files for the fuzz test.
 
-Every command's options come from click itself (so a new option is fuzzed without
-touching this file); values are drawn per option type and name from pools of
-valid, boundary and hostile values. Input files of every kind are the shipped
-ones and small valid examples, mutated (lines dropped or doubled, numbers made
-negative, huge or fractional, values turned into text or lists, control
-characters, truncation, non-UTF-8 bytes, alias bombs, deep nesting, values that
+Every command comes from the registry and its options from the click command made of it
+(so a new command or option is fuzzed without touching this file); values are drawn per
+option type and name from pools of valid, boundary and hostile values. Input files of
+every kind are the shipped ones and small valid examples, mutated (lines dropped or
+doubled, numbers made negative, huge or fractional, values turned into text or lists,
+control characters, truncation, non-UTF-8 bytes, alias bombs, deep nesting, values that
 contain themselves, one bad byte in UTF-8), plus user catalogs with mutated YAML and
-hostile templates — among them every filter, operator and string or list method of
-the sandbox against the size limits (`size_attacks`). Texts carry invisible format
+hostile templates — among them every filter, operator and string or list method of the
+sandbox against the size limits (`size_attacks`). Texts carry invisible format
 characters (U+202E …), numbers non-ASCII digits, and `--out` names special files (a
 FIFO, a device node, standard output) that must survive every run.
 """
@@ -23,8 +23,9 @@ from pathlib import Path
 
 import click
 
-from generator.cli import COMMANDS, cli
-from generator.io.resources import catalog_dir, templates_dir
+from generator import registry
+from generator.cli import cli
+from generator.core.resources import catalog_dir, templates_dir
 
 # not one-shot commands: a server and a file watcher never end by themselves
 SKIPPED_COMMANDS = {"serve"}
@@ -301,17 +302,17 @@ ARGUMENT_KINDS = {("kniffel", "score"): "kniffel-game", ("kribbeln", "score"): "
 
 
 def leaf_commands() -> Iterator[tuple[list[str], click.Command]]:
-    """(words, command) for every command the CLI offers (subcommands of groups included)."""
+    """(words, command) for every command of the registry, as the CLI made it."""
     ctx = click.Context(cli)
-    for name in sorted(COMMANDS):
-        if name in SKIPPED_COMMANDS:
+    for path in sorted(registry.COMMANDS):
+        words = path.split()
+        if words[0] in SKIPPED_COMMANDS:
             continue
-        command = cli.get_command(ctx, name)
+        command = cli.get_command(ctx, words[0])
         if isinstance(command, click.Group):
-            for sub in sorted(command.commands):
-                yield [name, sub], command.commands[sub]
-        else:
-            yield [name], command
+            command = command.commands[words[1]]
+        assert command is not None, path
+        yield words, command
 
 
 def _value(words: list[str], param: click.Parameter, inputs: Inputs, rng: random.Random) -> str:

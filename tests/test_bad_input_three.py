@@ -13,9 +13,9 @@ import threading
 from pathlib import Path
 
 import pytest
+from generator.io.resources import templates_dir
 from pypdf import PdfReader
 
-from generator.io.resources import templates_dir
 from tests.test_reliability import one_line_error
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -97,7 +97,7 @@ def test_a_fifo_as_a_pdf_target_is_refused(run_cli, tmp_path: Path) -> None:
 
 
 def test_export_tasks_to_standard_output_by_name_writes_into_it() -> None:
-    from generator.io.writer import is_stdout
+    from generator.io.files import is_stdout
 
     # (never run with /dev/stdout itself: a writer that renames would replace the
     # machine's /dev/stdout; /proc/self/fd/1 cannot be renamed onto, so a fault fails safely)

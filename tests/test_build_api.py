@@ -88,7 +88,7 @@ def test_build_in_memory_then_write(command: str, tmp_path: Path) -> None:
 
 
 def test_the_run_catalog_is_passed_not_ambient(tmp_path: Path) -> None:
-    from generator.io.resources import templates_dir
+    from generator.core.resources import templates_dir
     from generator.kniffel.build import BlockRequest, build_block
     from generator.kniffel.load import load_block
 

@@ -32,6 +32,16 @@ def kniffel_table() -> Any:
     return load_strategy(_kniffel_rules()).values
 
 
+def kniffel_coach() -> Any:
+    """An answer of the coach, which reads the table entry value by value (no numpy)."""
+    from generator.kniffel.coach import advise, make_position, parse_roll
+    from generator.kniffel.load import load_table
+
+    rules = _kniffel_rules()
+    table = load_table(rules)
+    return advise(table, make_position(rules, "", None), parse_roll(["13356"]), 2).to_json()
+
+
 def kniffel_scores() -> Any:
     from generator.kniffel.load import load_strategy
     from generator.kniffel.simulate import score_distribution
@@ -90,14 +100,16 @@ def worksheet_pool() -> Any:
 
 
 def template_bytecode() -> Any:
+    from generator.io.templates import read_templates
     from generator.text import words as text
 
     text._ENVIRONMENTS.clear()  # compile again, through the bytecode cache of this folder
-    return text.Texts("kniffel_block", "de")("game_label", n=2)
+    return text.Texts("kniffel_block", "de", read_templates(()))("game_label", n=2)
 
 
 KINDS: dict[str, Callable[[], Any]] = {
     "kniffel table": kniffel_table,
+    "kniffel coach": kniffel_coach,
     "kniffel scores": kniffel_scores,
     "kribbeln row": kribbeln_row,
     "kribbeln task figures": kribbeln_tasks,

@@ -1,4 +1,4 @@
-"""The console entry: a finished `dicesheets all` ends without the interpreter's teardown."""
+"""The console entry: a finished command ends without the interpreter's teardown."""
 
 from __future__ import annotations
 
@@ -35,16 +35,18 @@ def _entry(*args: str) -> tuple[int, str]:
     return done.returncode, done.stdout
 
 
-def test_a_finished_all_ends_at_once_after_its_exit_functions() -> None:
-    assert _entry("all", "0") == (0, "wrote exitfunc")
+@pytest.mark.parametrize("args", [("all", "0"), ("kniffel", "0"), ("kniffel", "2")])
+def test_a_finished_command_ends_at_once_after_its_exit_functions(
+    args: tuple[str, ...],
+) -> None:
+    assert _entry(*args) == (int(args[1]), "wrote exitfunc")
 
 
 @pytest.mark.parametrize(
     "args",
     [
-        ("all", "2"),  # an error: Python's own end, the status kept
         ("all", "130"),  # interrupted
-        ("kniffel", "0"),  # another command
+        ("kniffel", "143"),  # terminated
         ("all", "0", "thread"),  # a thread still running: it is waited for
     ],
 )

@@ -36,7 +36,8 @@ def _strings(tree: ast.AST) -> list[tuple[int, str]]:
 def test_no_module_outside_cli_names_a_command_line_option() -> None:
     found = []
     for path in sorted(PACKAGE.rglob("*.py")):
-        if path.relative_to(PACKAGE).parts[0] == "cli":  # the web page derives its from cli's
+        # the registry declares every option once; the CLI's actions name theirs in messages
+        if path.relative_to(PACKAGE).parts[0] in ("cli", "registry.py"):
             continue
         for line, text in _strings(ast.parse(path.read_text(encoding="utf-8"))):
             if FLAG.search(text) and text not in FORMAT_VALUES:

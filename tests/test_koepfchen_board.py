@@ -10,7 +10,7 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
-from generator.io.resources import catalog_dir
+from generator.core.resources import catalog_dir
 from generator.koepfchen.build import BoardRequest, build_board, make_board
 from generator.koepfchen.key import hardest_targets
 from generator.koepfchen.layout import (

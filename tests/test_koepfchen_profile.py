@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import re
-import time
 from pathlib import Path
 
 import pytest
 
 from generator.core.errors import CatalogError, UserError
-from generator.io.resources import catalog_dir
+from generator.core.resources import catalog_dir
 from generator.koepfchen.load import load_profile, profile_names
 
 SHIPPED = ["challenge", "classic", "einmaleins", "plus-minus"]
@@ -97,9 +96,7 @@ def test_the_fixed_board_must_meet_its_own_constraints(tmp_path: Path) -> None:
         load_profile(str(path))
 
 
-def test_refusals_are_quick(tmp_path: Path) -> None:
+def test_a_band_above_every_target_is_refused_at_load(tmp_path: Path) -> None:
     path = variant(tmp_path, "    band: [0.45, 0.95]", "    band: [0.97, 0.99]")
-    start = time.perf_counter()
     with pytest.raises(CatalogError, match=r"balance\.curve|no_repeat_window"):
         load_profile(str(path))
-    assert time.perf_counter() - start < 2

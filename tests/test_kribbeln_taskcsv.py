@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from generator.core.errors import CatalogError
-from generator.io.resources import catalog_dir
+from generator.core.resources import catalog_dir
 from generator.kribbeln.load import load_dice, load_tasks, load_tasks_file
 from generator.kribbeln.taskcsv import COLUMNS, tasks_csv
 from generator.kribbeln.tasks import TASK_TYPES

@@ -74,7 +74,7 @@ def test_koepfchen_rules_and_key_in_school_notation(run_cli, tmp_path) -> None:
 
 
 def test_the_rules_ship_in_the_project_and_nothing_points_outside(tmp_path) -> None:
-    from generator.io.resources import catalog_dir, rules_file, templates_dir
+    from generator.core.resources import catalog_dir, rules_file, templates_dir
     from generator.io.starter import write_starter
 
     rules = rules_file().read_text(encoding="utf-8")

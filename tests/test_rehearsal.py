@@ -5,10 +5,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from generator.core.resources import templates_dir
 from generator.io.catalog import Catalog
-from generator.io.resources import templates_dir
 from generator.io.starter import GAMES
-from generator.text.words import read_templates, shipped_templates
+from generator.io.templates import read_templates
+from generator.text.words import shipped_templates
 from generator.validate.rehearsal import rehearse
 
 

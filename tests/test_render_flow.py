@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from generator.render.flow import Column, Cursor, paragraph, table, wrap
+from generator.render.fit import wrap
+from generator.render.flow import Column, Cursor, paragraph, table
 from generator.render.fonts import text_width
 from generator.render.primitives import MM, Text
 

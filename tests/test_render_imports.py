@@ -8,7 +8,7 @@ from pathlib import Path
 import generator
 
 ROOT = Path(generator.__file__).parent.parent
-RENDER_MAY_IMPORT = ("generator.render", "generator.io.resources")
+RENDER_MAY_IMPORT = ("generator.render",)
 
 
 def imported_modules(path: Path, root: Path) -> list[str]:

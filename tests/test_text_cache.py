@@ -7,8 +7,9 @@ from pathlib import Path
 import jinja2
 import pytest
 
+from generator.io.templates import read_templates
 from generator.text import words as text
-from generator.text.words import Templates, Texts, read_templates
+from generator.text.words import Templates, Texts
 
 MACRO = "{% macro greeting(name) %}Hallo {{ name }}!{% endmacro %}\n"
 

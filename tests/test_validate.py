@@ -9,7 +9,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator.io.resources import catalog_dir
+from generator.core.resources import catalog_dir
 from generator.validate.checks import validate
 
 SHIPPED = catalog_dir()
@@ -205,9 +205,9 @@ def test_init_for_one_game_copies_only_what_it_uses(run_cli, tmp_path: Path) -> 
 
 
 def test_every_game_and_template_belongs_somewhere() -> None:
-    from generator.cli.init import GAMES as CLI_GAMES
-    from generator.io.resources import templates_dir
+    from generator.core.resources import templates_dir
     from generator.io.starter import GAMES, starter_files
+    from generator.registry import STARTER_GAMES as CLI_GAMES  # init --game's choices
 
     assert set(CLI_GAMES) == set(GAMES)
     copied = {rel.as_posix() for _, rel in starter_files(GAMES)}

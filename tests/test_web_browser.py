@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from pypdf import PdfReader
 
-from generator.io.resources import catalog_dir
+from generator.core.resources import catalog_dir
 
 CHROMIUM = Path("/usr/bin/chromium")
 if not CHROMIUM.exists():
@@ -27,6 +27,8 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="browser tests: no 
 pytest.importorskip("uvicorn", reason="browser tests skipped: the web extra is missing")
 expect = sync_api.expect
 Page = Any
+WAIT = 120_000  # ms: the cap on a wait for the page, met at once when it holds (a busy machine)
+expect.set_options(timeout=WAIT)
 
 FLAGS = [
     "--no-sandbox",
@@ -75,6 +77,7 @@ def browser(tmp_path_factory):
 @pytest.fixture
 def page(browser) -> Page:
     page = browser.new_page()
+    page.set_default_timeout(WAIT)
     yield page
     page.close()
 
@@ -86,7 +89,7 @@ def preview_version(page: Page) -> int:
 def wait_for_new_preview(page: Page, before: int) -> None:
     page.wait_for_function(
         f"() => Number(document.querySelector('#preview-pages').dataset.version || 0) > {before}",
-        timeout=20_000,
+        timeout=WAIT,
     )
 
 
@@ -208,10 +211,10 @@ def test_playtest_preview_follows_the_catalog(page: Page, server: str, catalog: 
     before = preview_version(page)
     time.sleep(0.1)
     (catalog / "koepfchen" / "broken.yaml").write_text("length: [1,\n", encoding="utf-8")
-    expect(page.locator("#problems")).to_contain_text("broken.yaml:", timeout=10_000)
+    expect(page.locator("#problems")).to_contain_text("broken.yaml:", timeout=WAIT)
     wait_for_new_preview(page, before)  # the preview was rebuilt by itself
     (catalog / "koepfchen" / "broken.yaml").unlink()
-    expect(page.locator("#problems")).to_contain_text("0 problems", timeout=10_000)
+    expect(page.locator("#problems")).to_contain_text("0 problems", timeout=WAIT)
 
 
 def test_screenshots_of_every_page(page: Page, server: str, tmp_path: Path) -> None:
@@ -228,7 +231,7 @@ def test_screenshots_of_every_page(page: Page, server: str, tmp_path: Path) -> N
             if page.locator("#preview-pages").count():
                 page.wait_for_function(
                     "() => document.querySelectorAll('#preview-pages img').length > 0",
-                    timeout=20_000,
+                    timeout=WAIT,
                 )
             name = re.sub(r"\W+", "-", path.strip("/")) or "worksheet"
             target = folder / f"{name}-{lang}.png"

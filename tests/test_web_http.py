@@ -16,11 +16,10 @@ import pytest
 pytest.importorskip("starlette", reason="the web extra is not installed")
 pytest.importorskip("httpx", reason="httpx (Starlette's test client) is not installed")
 
-import click
 from pypdf import PdfReader
 from starlette.testclient import TestClient
 
-from generator.io.resources import catalog_dir
+from generator.core.resources import catalog_dir
 from generator.web.app import Settings, create_app
 from generator.web.forms import make_form, parse, to_args
 from generator.web.pages import PAGES, Words, catalog_for, field_names
@@ -96,26 +95,29 @@ def test_every_field_has_words_in_both_languages() -> None:
 
 def test_the_form_follows_the_command() -> None:
     """Every worksheet option is a field, except those naming files; a new option appears."""
-    from generator.cli.worksheet import worksheet
+    from generator.registry import COMMANDS
+    from generator.surface.model import Command, File, Option
 
     form = PAGES["worksheet"].form(catalog_for(None))
     names = {f.name for f in form.fields}
-    options = {p.name for p in worksheet.params if isinstance(p, click.Option)}
+    options = {o.name for o in COMMANDS["worksheet"].options()}
     # the class list box stands for --roster (and --names: the same list, typed)
-    left_out = {"roster", "names", "key_file", "out", "catalog", "png", "dpi", "watch"}
+    left_out = {"roster", "names", "key_file", "out"}
     assert names == options - left_out
     assert form.field("family").kind == "choice" and "24" in form.field("family").choices
     assert form.field("large_print").kind == "flag"
 
-    @click.command()
-    @click.option("--class-name", default=None)
-    @click.option("--duplex", is_flag=True)
-    @click.option("--key/--no-key", default=True)
-    @click.option("--out", type=click.Path())
-    def grown(class_name: str | None, duplex: bool, key: bool, out: str | None) -> None:
-        """A command that grew options."""
-
-    grown_form = make_form(grown, "grown")
+    grown = Command(
+        "grown",
+        "A command that grew options.",
+        (
+            Option(("--class-name",), default=None),
+            Option(("--duplex",), is_flag=True),
+            Option(("--key/--no-key",), default=True),
+            Option(("--out",), File()),
+        ),
+    )
+    grown_form = make_form(grown)
     assert [f.kind for f in grown_form.fields] == ["text", "flag", "switch"]
     params, args = parse(grown_form, {"class_name": "3b", "duplex": "1", "key__shown": "1"})
     assert args == ["--class-name", "3b", "--duplex", "--no-key"]
@@ -511,6 +513,18 @@ def test_coach_errors_are_the_cli_messages(client, run_cli) -> None:
 # --- playtesters ------------------------------------------------------------------------------
 
 
+def _next_stamp(client: TestClient, stamp: Any, cap: float = 120.0) -> Any:
+    """The playtest state's stamp once it differs from `stamp` (the watcher polls; the cap is
+    for a busy machine, not a speed the test expects)."""
+    import time
+
+    deadline = time.monotonic() + cap
+    while (now := client.get("/api/playtest/state").json()["stamp"]) == stamp:
+        assert time.monotonic() < deadline, "the playtest state never changed"
+        time.sleep(0.05)
+    return now
+
+
 def test_playtest_page_shows_problems_and_follows_changes(tmp_path: Path) -> None:
     folder = tmp_path / "mine"
     (folder / "koepfchen").mkdir(parents=True)
@@ -520,17 +534,14 @@ def test_playtest_page_shows_problems_and_follows_changes(tmp_path: Path) -> Non
         assert page.status_code == 200 and "0 problems" in page.text
         stamp = c.get("/api/playtest/state").json()["stamp"]
         (folder / "koepfchen" / "broken.yaml").write_text("length: [1,\n", encoding="utf-8")
-        import time
-
-        time.sleep(0.6)
-        assert c.get("/api/playtest/state").json()["stamp"] != stamp
+        stamp = _next_stamp(c, stamp)  # the watcher saw the new file
         report = c.get("/api/playtest/report?lang=en").json()["html"]
         assert re.search(r"broken\.yaml:\d+:\d+", report), report
         assert "Playtest" in c.get("/?lang=en").text  # in the navigation with --catalog
         # a profile added to the catalog is a choice at once
         (folder / "koepfchen" / "broken.yaml").unlink()
         shutil.copy(folder / "koepfchen" / "plus-minus.yaml", folder / "koepfchen" / "mine.yaml")
-        time.sleep(0.6)
+        _next_stamp(c, stamp)
         board = c.post("/api/preview/koepfchen?lang=en", data={"profile": "mine", "seed": "2"})
         assert board.status_code == 200, board.text
 

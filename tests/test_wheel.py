@@ -34,6 +34,10 @@ def test_wheel_contains_the_data(wheel: Path) -> None:
     assert "generator/fonts/LICENSE-DejaVu.txt" in names
     assert "generator/_data/task_catalog/kniffel/kniffel.yaml" in names
     assert "generator/_data/templates/de/kniffel_block.j2" in names
+    # the docs ship too: every page the README links, with its pictures and examples
+    docs = {Path(n).name for n in names if n.startswith("generator/_data/docs/")}
+    assert {"rules.md", "kniffel.md", "performance.md", "koepfchen-board.png"} <= docs
+    assert {"kniffel-game.yaml", "kribbeln-seed-1.json"} <= docs
 
 
 def test_wheel_installs_into_a_fresh_venv_and_generates(wheel: Path, tmp_path: Path) -> None:

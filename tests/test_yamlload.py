@@ -6,8 +6,8 @@ import pytest
 
 from generator.core.errors import CatalogError
 from generator.core.fields import Fields, position
+from generator.core.resources import catalog_dir
 from generator.io import yamlload
-from generator.io.resources import catalog_dir
 from generator.io.yamlload import load_text
 
 

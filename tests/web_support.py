@@ -52,9 +52,11 @@ def live_server(app: Any, header_timeout: float | None = None) -> Iterator[str]:
     server = uvicorn.Server(uvicorn.Config(app, http=http, log_level="warning", access_log=False))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started and time.monotonic() < deadline:
+    deadline = time.monotonic() + 120  # a cap for a busy machine; it starts in milliseconds
+    while not server.started and thread.is_alive() and time.monotonic() < deadline:
         time.sleep(0.02)
+    if not server.started:
+        raise RuntimeError(f"uvicorn did not start on port {port}")
     try:
         yield f"http://127.0.0.1:{port}"
     finally:

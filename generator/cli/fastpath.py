@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import sys
 
+HELP_OPTIONS = ("-h", "--help")  # every command's (the entry's stored help reads them too)
 _FLAGS = {"--all": "all_solutions", "--use-all": "use_all", "--json": "as_json"}
 _VALUES = {"--target": "target", "--ops": "ops", "--division": "division"}
 _DIVISIONS = ("integer", "rational")

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import click
 
-GAMES = ("kribbeln", "kniffel", "koepfchen", "worksheet")  # generator.io.starter.GAMES, kept light
-
 # the README.txt of a starter folder: how to use it on the command line
 NOTE = """\
 dicesheets catalog folder
@@ -29,16 +27,6 @@ Add another game's files with `dicesheets init {folder} --game NAME`.
 """
 
 
-@click.command("init")
-@click.argument("folder", metavar="DIR", type=click.Path(file_okay=True))
-@click.option(
-    "--game",
-    "games",
-    multiple=True,
-    type=click.Choice(GAMES, case_sensitive=False),
-    help="Only the files this game uses (repeat for several; default: all).",
-)
-@click.option("--force", is_flag=True, help="Overwrite starter files that already exist.")
 def init_command(folder: str, games: tuple[str, ...], force: bool) -> None:
     """Write commented copies of the shipped catalog and templates into DIR."""
     from pathlib import Path

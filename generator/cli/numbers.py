@@ -1,46 +1,26 @@
 """`dicesheets numbers …`: solve a numbers puzzle (one or a batch), target odds, hold advice.
 
-Click only: parse, call `generator.numbers`, report. Limits and the batch format are in
+The commands' options are declared in `generator.registry`; these are their actions:
+call `generator.numbers`, report. Limits and the batch format are in
 `generator.numbers.batch`; the tables in `generator.numbers.report`.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
-from typing import IO, TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import IO, TYPE_CHECKING
 
 import click
 
-from generator.cli.options import echo_json, json_option
+from generator.cli.options import echo_json
 from generator.core.errors import OptionError, UserError
 
 if TYPE_CHECKING:
     from generator.numbers.rules import Rules
 
-F = Callable[..., Any]
-
 # A token in the numbers that starts like an option and not like a number: a mistyped option.
 _OPTION_LIKE = re.compile(r"-[^\d]")
-
-
-def rules_options(f: F) -> F:
-    """--division and --ops: the arithmetic rules, shared by every numbers command."""
-    f = click.option(
-        "--ops",
-        metavar="OPS",
-        default="+-*/",
-        show_default=True,
-        help="Allowed operations, any of + - * / (young pupils: +-).",
-    )(f)
-    return click.option(
-        "--division",
-        type=click.Choice(["integer", "rational"], case_sensitive=False),
-        default="integer",
-        show_default=True,
-        help="integer: every intermediate result a whole number ≥ 0; "
-        "rational: fractions and negatives allowed along the way (24 game).",
-    )(f)
 
 
 def _rules(ops: str, division: str, use_all: bool = False) -> Rules:
@@ -62,31 +42,7 @@ def _number_tokens(ctx: click.Context, tokens: Sequence[str]) -> None:
             raise click.NoSuchOption(token, possibilities=[n for n in names if "--" in n], ctx=ctx)
 
 
-@click.group()
-def numbers() -> None:
-    """Numbers puzzles (Schlaues Köpfchen, 24, Countdown): solve, odds, hold advice."""
-
-
-@numbers.command(context_settings={"ignore_unknown_options": True})
-@click.argument("numbers_", metavar="NUMBERS...", nargs=-1)
-@click.option("--target", metavar="N", default=None, help="The number to make, 0–1000000.")
-@click.option(
-    "--batch",
-    type=click.File("r", encoding="utf-8-sig"),
-    metavar="FILE",
-    default=None,
-    help="Solve one puzzle per line of FILE ('-': stdin), e.g. '3 6 1 -> 8'; "
-    "prints one JSON object per line.",
-)
-@click.option(
-    "--all", "all_solutions", is_flag=True, help="List every distinct solution, simplest first."
-)
-@click.option("--use-all", is_flag=True, help="Every number must be used (24 game).")
-@rules_options
-@json_option
-@click.pass_context
 def solve(
-    ctx: click.Context,
     numbers_: tuple[str, ...],
     target: str | None,
     batch: IO[str] | None,
@@ -96,13 +52,8 @@ def solve(
     ops: str,
     as_json: bool,
 ) -> None:
-    """Make a target from NUMBERS: can it be done, in how many ways, how most simply?
-
-    NUMBERS: 1–6 whole numbers, each used at most once. Distinct solutions differ by
-    more than the order of terms or factors and the way they are bracketed. With
-    --batch, blank lines and '#' comments are skipped; a bad line prints
-    {"line": N, "error": "..."}, the rest is still solved, and the exit status is 2.
-    """
+    """Make a target from NUMBERS (or each line of --batch)."""
+    ctx = click.get_current_context()
     _number_tokens(ctx, numbers_)
     rules = _rules(ops, division, use_all)
     if batch is not None:
@@ -148,19 +99,6 @@ def _solve_batch(ctx: click.Context, lines: IO[str], rules: Rules, all_solutions
         ctx.exit(2)
 
 
-@numbers.command()
-@click.option("--dice", type=int, default=3, show_default=True, help="Number of dice, 1–5.")
-@click.option("--faces", type=int, default=6, show_default=True, help="Faces per die, 2–20.")
-@click.option("--rolls", type=int, default=3, show_default=True, help="Rolls per turn, 1–6.")
-@click.option(
-    "--targets",
-    metavar="SPEC",
-    default="1-40",
-    show_default=True,
-    help="Targets: ranges and lists such as 1-40 or 1,2,5-9 (at most 1000, each 0–1000000).",
-)
-@rules_options
-@json_option
 def odds(
     dice: int, faces: int, rolls: int, targets: str, division: str, ops: str, as_json: bool
 ) -> None:
@@ -179,21 +117,7 @@ def odds(
         click.echo(format_odds(record))
 
 
-@numbers.command(context_settings={"ignore_unknown_options": True})
-@click.argument("dice", metavar="DICE...", nargs=-1)
-@click.option("--target", metavar="N", required=True, help="The number to make, 0–1000000.")
-@click.option(
-    "--rolls-left",
-    type=int,
-    required=True,
-    help="Re-rolls still allowed after this roll (0–2 with three rolls per turn).",
-)
-@click.option("--faces", type=int, default=6, show_default=True, help="Faces per die, 2–20.")
-@rules_options
-@json_option
-@click.pass_context
 def hold(
-    ctx: click.Context,
     dice: tuple[str, ...],
     target: str,
     rolls_left: int,
@@ -202,11 +126,8 @@ def hold(
     ops: str,
     as_json: bool,
 ) -> None:
-    """Which dice to keep: every choice with its chance of success, best first.
-
-    DICE: the values the dice show now, e.g. 2 5 6.
-    """
-    _number_tokens(ctx, dice)
+    """Which dice to keep: every choice with its chance of success, best first."""
+    _number_tokens(click.get_current_context(), dice)
     from generator.numbers.batch import parse_target, whole_number
     from generator.numbers.report import check_roll, check_rolls_left, format_hold, hold_record
 

@@ -2,50 +2,9 @@
 
 from __future__ import annotations
 
-import click
-
-from generator.cli.options import (
-    KRIBBELN_PAGES,
-    REPORT_PLAYERS,
-    echo_json,
-    lang_option,
-    run_catalog,
-    sheet_options,
-    write_out,
-)
+from generator.cli.options import echo_json, run_catalog, write_out
 
 
-@click.command("report")
-@click.option(
-    "--game",
-    type=click.Choice(["kribbeln", "koepfchen"], case_sensitive=False),
-    required=True,
-    help="Which game's balance to report.",
-)
-@click.option("--profile", default="classic", show_default=True, help="Köpfchen board profile.")
-@click.option(
-    "--players",
-    type=REPORT_PLAYERS,
-    default=4,
-    show_default=True,
-    help="Players: Köpfchen 2–6, Kribbeln 2–8 (2–5 in the real game).",
-)
-@click.option(
-    "--pages", type=KRIBBELN_PAGES, default=6, show_default=True, help="Kribbeln: sheets, 1–100."
-)
-@click.option(
-    "--games",
-    type=int,
-    default=2000,
-    show_default=True,
-    help="Kribbeln: simulated games, 1–1,000,000.",
-)
-@click.option("--balance", "balance_file", default=None, help="Kribbeln: balance file.")
-@click.option("--dice", "dice_file", default=None, help="Kribbeln: dice file.")
-@click.option("--tasks", "tasks_file", default=None, help="Kribbeln: task file.")
-@click.option("--json", "as_json", is_flag=True, help="Also print the figures as JSON.")
-@lang_option()
-@sheet_options
 def report_command(
     game: str,
     profile: str,

@@ -1,59 +1,49 @@
-"""The `dicesheets` command: a click group whose subcommands load only when used.
+"""The `dicesheets` command: a click group whose commands are made from `generator.registry`.
 
-Heavy imports (ReportLab, numpy) happen inside commands, so `--help` is instant.
+A command's action module is imported only when it runs, and heavy imports (ReportLab,
+numpy) happen inside the actions, so `--help` imports only click and the registry.
 Errors: a `UserError` or a click usage error prints one line on stderr and
 exits 2; any other exception is a bug (traceback, exit 1).
 """
 
 from __future__ import annotations
 
-import importlib
 import sys
 import time
 from typing import Any
 
 import click
 
-from generator import __version__
+from generator import __version__, registry
+from generator.cli.fastpath import HELP_OPTIONS
 from generator.core.errors import UserError
 
-# command name → "module:attribute"; each module imports only click at load time
-COMMANDS = {
-    "all": "generator.cli.all:all_command",
-    "init": "generator.cli.init:init_command",
-    "kniffel": "generator.cli.kniffel:kniffel",
-    "koepfchen": "generator.cli.koepfchen:koepfchen",
-    "kribbeln": "generator.cli.kribbeln:kribbeln",
-    "numbers": "generator.cli.numbers:numbers",
-    "preview": "generator.cli.preview:preview",
-    "report": "generator.cli.report:report_command",
-    "serve": "generator.cli.serve:serve",
-    "validate": "generator.cli.validate:validate_command",
-    "worksheet": "generator.cli.worksheet:worksheet",
-}
+# every command and group `dicesheets` takes, as the registry declares them
+COMMANDS = tuple(registry.top_names())
 
 
-class LazyGroup(click.Group):
-    """A group that imports a subcommand's module only when that subcommand is needed."""
+class RegistryGroup(click.Group):
+    """A group whose commands are made from the registry when first asked for."""
 
-    def __init__(self, *args: Any, lazy: dict[str, str] | None = None, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.lazy = dict(lazy or {})
+        self.made: dict[str, click.Command] = {}
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(set(super().list_commands(ctx)) | set(self.lazy))
+        return list(COMMANDS)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        from generator.cli.runopts import add_run_options
+        if cmd_name not in COMMANDS:
+            return None
+        if cmd_name not in self.made:
+            from generator.cli.commands import make
+            from generator.cli.runopts import add_run_options
 
-        if cmd_name in self.lazy:
-            module_name, attr = self.lazy[cmd_name].split(":")
-            return add_run_options(getattr(importlib.import_module(module_name), attr))
-        command = super().get_command(ctx, cmd_name)
-        return add_run_options(command) if command is not None else None
+            self.made[cmd_name] = add_run_options(make(cmd_name))
+        return self.made[cmd_name]
 
 
-class RootGroup(LazyGroup):
+class RootGroup(RegistryGroup):
     """The top-level group: turns user errors into one line and exit status 2."""
 
     def main(
@@ -174,7 +164,7 @@ def check_arguments(args: list[str]) -> None:
             ) from None
 
 
-@click.group(cls=RootGroup, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=RootGroup, context_settings={"help_option_names": list(HELP_OPTIONS)})
 @click.version_option(__version__, prog_name="dicesheets")
 def cli() -> None:
     """Printable, solver-verified sheets for Kribbeln, Kniffel and Schlaues Köpfchen.

@@ -46,7 +46,7 @@ def _set(name: str) -> Callable[[click.Context, click.Parameter, Any], None]:
 
             raise OptionError("--catalog", f"'{value}' is not a folder")
         if name == "png":
-            from generator.io.writer import check_folder
+            from generator.io.files import check_folder
 
             check_folder(Path(value), "--png")  # before any PDF is written
         setattr(SETTINGS, name, Path(value) if name in ("png", "catalog") else value)
@@ -170,7 +170,7 @@ def watched_files(args: Iterable[str], skip: Path | None = None) -> list[Path]:
     """
     from pathlib import Path
 
-    from generator.io.resources import catalog_dir, templates_dir
+    from generator.core.resources import catalog_dir, templates_dir
 
     roots = [catalog_dir(), templates_dir()]
     if SETTINGS.catalog is not None:

@@ -5,15 +5,6 @@ from __future__ import annotations
 import click
 
 
-@click.command("validate")
-@click.argument("files", nargs=-1, type=click.Path(dir_okay=False))
-@click.option(
-    "--catalog",
-    "folder",
-    type=click.Path(file_okay=False, exists=True),
-    help="Check this catalog folder (default: the shipped catalog).",
-)
-@click.option("--strict", is_flag=True, help="Treat warnings as problems too.")
 def validate_command(files: tuple[str, ...], folder: str | None, strict: bool) -> int:
     """Check catalog files for form and meaning; list every problem as file:line:column."""
     from pathlib import Path

@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from generator.core.errors import CatalogError, shown
-from generator.text.langs import LANGS
+from generator.core.langs import LANGS
 
 # every id that can reach a file name (rule sets, profiles, families): one safe pattern
 ID_PATTERN = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")

@@ -43,6 +43,16 @@ class Store(Protocol):
         valid: Callable[[Any], bool] | None = None,
     ) -> Any: ...
 
+    def table(
+        self,
+        namespace: str,
+        key: str,
+        compute: Callable[[], np.ndarray],
+        valid: Callable[[np.ndarray], bool] | None = None,
+    ) -> np.ndarray:
+        """One large float64 array, kept so that a reader may take a few values of it."""
+        ...
+
 
 class NoStore:
     """Keeps nothing: every result is computed."""
@@ -63,6 +73,15 @@ class NoStore:
         compute: Callable[[], Any],
         valid: Callable[[Any], bool] | None = None,
     ) -> Any:
+        return compute()
+
+    def table(
+        self,
+        namespace: str,
+        key: str,
+        compute: Callable[[], np.ndarray],
+        valid: Callable[[np.ndarray], bool] | None = None,
+    ) -> np.ndarray:
         return compute()
 
 

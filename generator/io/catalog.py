@@ -7,13 +7,13 @@ passed to every loader (the CLI makes it from `--catalog`); there is no ambient 
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from generator.core.errors import CatalogError, InputError
-from generator.io.resources import catalog_dir
+from generator.core.resources import catalog_dir
+from generator.io.userfiles import confined, inside
 
 if TYPE_CHECKING:
     from generator.text.words import Templates
@@ -37,7 +37,7 @@ class Catalog:
 
     def templates(self) -> Templates:
         """The templates of this catalog: each folder's `templates/`, then the shipped ones."""
-        from generator.text.words import read_templates
+        from generator.io.templates import read_templates
 
         return read_templates([d / "templates" for d in self.dirs if d != catalog_dir()])
 
@@ -69,27 +69,6 @@ class Catalog:
             prefix = "task_catalog" if folder == catalog_dir() else str(folder)
             return f"{prefix}/{rel.as_posix()}"
         return str(path)
-
-
-def inside(path: Path, folder: Path) -> bool:
-    """Whether `path` is a regular file that, links resolved, lies inside `folder`."""
-    real = Path(os.path.realpath(path))
-    return real.is_file() and real.is_relative_to(os.path.realpath(folder))
-
-
-def confined_error(path: Path) -> CatalogError:
-    """The error for a file that lies outside its catalog folder (a link or `..`)."""
-    return CatalogError(
-        "is a link (or a path) out of the catalog folder; copy the file into the folder",
-        file=str(path),
-    )
-
-
-def confined(path: Path, folder: Path) -> Path:
-    """`path` if it stays inside `folder`; a link out of the catalog (or `..`) is refused."""
-    if not inside(path, folder):
-        raise confined_error(path)
-    return path
 
 
 def find_file(

@@ -6,7 +6,7 @@ import io
 from pathlib import Path
 
 from generator.core.errors import InputError, UserError
-from generator.io.writer import write_files_atomic
+from generator.io.files import write_files_atomic
 
 MIN_DPI, MAX_DPI = 20, 600
 

@@ -12,7 +12,7 @@ import html
 from collections.abc import Sequence
 from pathlib import Path
 
-from generator.io.writer import write_files_atomic
+from generator.io.files import write_files_atomic
 
 PAGE = "index.html"
 RELOAD_SECONDS = 1

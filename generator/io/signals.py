@@ -10,7 +10,8 @@ old files or the complete new ones are in place.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (3 ms); mypy reads True
+from typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     import signal
     from collections.abc import Callable

@@ -6,8 +6,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from generator.core.errors import Input, UserError, shown
-from generator.io.resources import catalog_dir, rules_file, templates_dir
-from generator.io.writer import write_files_atomic
+from generator.core.resources import catalog_dir, rules_file, templates_dir
+from generator.io.files import write_files_atomic
 
 # What each game reads: its catalog folder (named like the game) and its templates.
 # The balance report (`report.j2`) belongs to both games that have one, the footers' page

@@ -1,4 +1,5 @@
-"""Reading a file the user named: regular files only, a size limit, one-line errors.
+"""Reading a file the user named: regular files only, a size limit, one-line errors, and
+never a file outside its catalog folder (`confined`).
 
 A FIFO, a device such as /dev/zero or a folder would hang or exhaust memory if
 read blindly; every input file (YAML, manifests, rosters) is read through here.
@@ -42,3 +43,24 @@ def read_text(path: Path, name: str, max_bytes: int, advice: str = "save it as U
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise CatalogError(f"not UTF-8 text (byte {exc.start}); {advice}", file=name) from None
+
+
+def inside(path: Path, folder: Path) -> bool:
+    """Whether `path` is a regular file that, links resolved, lies inside `folder`."""
+    real = Path(os.path.realpath(path))
+    return real.is_file() and real.is_relative_to(os.path.realpath(folder))
+
+
+def confined_error(path: Path) -> CatalogError:
+    """The error for a file that lies outside its catalog folder (a link or `..`)."""
+    return CatalogError(
+        "is a link (or a path) out of the catalog folder; copy the file into the folder",
+        file=str(path),
+    )
+
+
+def confined(path: Path, folder: Path) -> Path:
+    """`path` if it stays inside `folder`; a link out of the catalog (or `..`) is refused."""
+    if not inside(path, folder):
+        raise confined_error(path)
+    return path

@@ -7,21 +7,44 @@ re-rolls left (0–2). The upper sum is the sum of the filled upper boxes;
 source). Every option is valued as the expected final score: the points already
 on the sheet plus the expected points still to come under optimal play
 (extra Yahtzee bonuses already earned are not on the sheet and not counted).
+
+An answer is worked out here in plain Python from the few table values it needs
+(a few dozen: the states one box later), with the same sums in the same order as
+`generator.core.rollhold` and `kniffel.solver.terminal_values`, so the figures are
+theirs bit for bit (a test compares them) — and a fresh process does without numpy.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
-
-import numpy as np
+from functools import cache
+from itertools import combinations_with_replacement, product
+from typing import Any, Protocol
 
 from generator.core.errors import InputError
-from generator.core.rollhold import policy
 from generator.kniffel.rules import RuleSet
-from generator.kniffel.scoring import possible_scores
-from generator.kniffel.solver import DICE, FACES, ROLLS, Strategy, dice_space
+from generator.kniffel.scoring import (
+    allowed_boxes,
+    extra_bonus,
+    is_yahtzee,
+    possible_scores,
+    raw_score,
+    score,
+)
+from generator.kniffel.table import DICE, FACES, ROLLS
+
+# option values equal to this many decimals are tied (`generator.core.rollhold`'s rule)
+_TIE_SCALE = 10.0**12
+
+
+class Values(Protocol):
+    """A solved table as the coach asks it (`kniffel.table.Table`, `kniffel.solver.Strategy`)."""
+
+    @property
+    def rules(self) -> RuleSet: ...
+
+    def value(self, filled: int, upper: int, flag: int = 0) -> float: ...
 
 
 @dataclass(frozen=True)
@@ -150,50 +173,158 @@ def parse_roll(tokens: Sequence[str]) -> tuple[int, ...]:
     return tuple(sorted(dice))
 
 
-def advise(
-    strategy: Strategy, position: Position, roll: tuple[int, ...], rolls_left: int
-) -> Advice:
+def advise(table: Values, position: Position, roll: tuple[int, ...], rolls_left: int) -> Advice:
     """Every keep (rolls left) or every allowed box (no roll left), best first."""
     if not 0 <= rolls_left < ROLLS:
         raise InputError("rolls_left", f"expected 0–{ROLLS - 1}, found {rolls_left}")
-    space = dice_space()
-    state = space.index(roll)
-    terminal, choice = strategy.terminal(
-        np.array([position.mask]),
-        np.array([position.upper]),
-        np.array([position.flag]),
-        with_choice=True,
-    )
-    assert choice is not None
     if rolls_left == 0:
-        options = _box_options(strategy, position, state)
-        return Advice(position, roll, 0, tuple(options), None)
-    ranked = policy(space, terminal[0], ROLLS).ranked(roll, rolls_left)
+        return Advice(position, roll, 0, tuple(_box_options(table, position, roll)), None)
+    terminal, choice = _terminal(table, position)
+    ranked = _ranked(_keep_values(terminal, rolls_left), roll)
     best = ranked[0][1]
     keeps = tuple(
         Option(keep, None, None, 0, position.points + value, best - value) for keep, value in ranked
     )
-    stop_box = strategy.rules.boxes[int(choice[0, state])].id
+    stop_box = table.rules.boxes[choice[_states().index[roll]]].id
     return Advice(position, roll, rolls_left, keeps, stop_box)
 
 
-def _box_options(strategy: Strategy, position: Position, state: int) -> list[Option]:
-    game = strategy.game
-    allowed = game.allowed(np.asarray(position.mask))  # (boxes, 6)
-    face = max(range(1, FACES + 1), key=lambda f: game.counts[f, state])
-    five = state in set(game.yahtzee_states.tolist())
-    rows = []
-    for box, cat in enumerate(game.rules.boxes):
-        if position.mask >> box & 1 or (five and not allowed[box, face - 1]):
+class _Dice:
+    """Five dice as multisets: the keeps by size (sorted tuples, lexicographic), the states last.
+
+    `index[k]` is a keep's place in its level; `add[m][i]` the places in level m + 1 of keep
+    i of level m with one die 1..6 added; `less[m][i]` the places in level m − 1 of keep i
+    with one die of each of its faces taken away.
+    """
+
+    def __init__(self) -> None:
+        faces = range(1, FACES + 1)
+        self.levels = [list(combinations_with_replacement(faces, m)) for m in range(DICE + 1)]
+        self.index = {k: i for level in self.levels for i, k in enumerate(level)}
+        self.add = [
+            [[self.index[tuple(sorted((*k, f)))] for f in faces] for k in level]
+            for level in self.levels[:-1]
+        ]
+        self.less: list[list[list[int]]] = [[]] + [
+            [[self.index[k[: k.index(f)] + k[k.index(f) + 1 :]] for f in sorted(set(k))]
+             for k in level]
+            for level in self.levels[1:]
+        ]  # fmt: skip
+
+
+@cache
+def _states() -> _Dice:
+    return _Dice()
+
+
+def _terminal(table: Values, position: Position) -> tuple[list[float], list[int]]:
+    """Per final dice state: the best box's value (points, extra bonus, V after) and that box.
+
+    `kniffel.solver.terminal_values` for one state (F, u, y): each candidate is one
+    addition, the extra bonus added after the maximum; ties go to the first box.
+    """
+    rules, filled, mask = table.rules, position.filled, position.mask
+    u, y = position.upper, position.flag
+    states = _states().levels[DICE]
+    best = [float("-inf")] * len(states)
+    choice = [-1] * len(states)
+    fives = {i for i, s in enumerate(states) if is_yahtzee(s)}
+    for box, cat in enumerate(rules.boxes):
+        if mask >> box & 1:
             continue
-        where = np.asarray(box), np.asarray(state), np.asarray(position.mask)
-        points = int(game.points(*where))
-        extra = game.extra if five and position.flag else 0
+        after = mask | 1 << box
+        if cat.kind == "upper":
+            later = [table.value(after, u + cat.face * k, y) for k in range(DICE + 1)]
+            cands = [s.count(cat.face) * cat.face + later[s.count(cat.face)] for s in states]
+        elif cat.kind == "yahtzee":
+            zero = table.value(after, u, 0)
+            cands = [raw_score(s, cat) + zero for s in states]
+            full = table.value(after, u, 1) + cat.score
+            for i in fives:
+                cands[i] = full
+        else:
+            later_v = table.value(after, u, y)
+            cands = [raw_score(s, cat) + later_v for s in states]
+        for i in fives:  # the joker's choice and points (`scoring`) for five equal dice
+            s = states[i]
+            if cat in allowed_boxes(s, rules, filled):
+                points = score(s, cat, rules, filled)
+                if cat.kind == "upper":
+                    cands[i] = points + later[points // cat.face]
+                elif cat.kind != "yahtzee":
+                    cands[i] = points + later_v
+            else:
+                cands[i] = float("-inf")
+        for i, cand in enumerate(cands):
+            if cand > best[i]:
+                best[i], choice[i] = cand, box
+    for i in fives:
+        best[i] += extra_bonus(states[i], rules, filled)
+    return best, choice
+
+
+def _keep_values(terminal: list[float], rolls_left: int) -> list[list[float]]:
+    """Every keep's value with `rolls_left` re-rolls left, by level; keeping all is stopping.
+
+    `rollhold`'s recurrence in its order: a keep's expectation sums its six one-die-more
+    keeps from face 1 up, then divides by 6; the best keep inside a state is a maximum.
+    """
+    dice = _states()
+    top = terminal
+    for step in range(rolls_left):
+        levels = [top]
+        for m in range(DICE - 1, -1, -1):
+            above = levels[0]
+            row = []
+            for adds in dice.add[m]:
+                total = above[adds[0]]
+                for j in adds[1:]:
+                    total = total + above[j]
+                row.append(total / FACES)
+            levels.insert(0, row)
+        if step == rolls_left - 1:
+            levels[DICE] = terminal
+            return levels
+        best = [levels[0]]
+        for m in range(1, DICE + 1):
+            below = best[-1]
+            best.append(
+                [max(e, *(below[j] for j in less)) for e, less in zip(levels[m], dice.less[m])]
+            )
+        top = best[DICE]
+    raise AssertionError("rolls_left ≥ 1")  # pragma: no cover
+
+
+def _ranked(
+    values: list[list[float]], roll: tuple[int, ...]
+) -> list[tuple[tuple[int, ...], float]]:
+    """The keeps of `roll` with their values, best first (`rollhold.Policy.ranked`'s order)."""
+    counts = sorted({f: roll.count(f) for f in roll}.items())
+    keeps = [
+        tuple(f for (f, _), t in zip(counts, taken, strict=True) for _ in range(t))
+        for taken in product(*(range(c + 1) for _, c in counts))
+    ]
+    keeps.sort(key=lambda k: (-len(k), k))
+    index = _states().index
+    found = [(k, values[len(k)][index[k]]) for k in keeps]
+    # stable: values equal to 12 decimals keep the tie order (more dice, then smaller)
+    return sorted(found, key=lambda kv: -round(kv[1] * _TIE_SCALE))
+
+
+def _box_options(table: Values, position: Position, roll: tuple[int, ...]) -> list[Option]:
+    rules, filled = table.rules, position.filled
+    allowed = allowed_boxes(roll, rules, filled)
+    rows = []
+    for box, cat in enumerate(rules.boxes):
+        if position.mask >> box & 1 or cat not in allowed:
+            continue
+        points = score(roll, cat, rules, filled)
+        extra = extra_bonus(roll, rules, filled)
         upper = position.upper + (points if cat.kind == "upper" else 0)
         flag = position.flag
-        if box == game.yahtzee_box:
+        if cat.kind == "yahtzee":
             flag = int(points == cat.score)
-        later = strategy.value(position.mask | 1 << box, upper, flag)
+        later = table.value(position.mask | 1 << box, upper, flag)
         rows.append((cat.id, points, extra, points + extra + later))
     best = max(value for *_, value in rows)
     rows.sort(key=lambda row: -round(row[3], 9))  # stable: ties stay in rule order

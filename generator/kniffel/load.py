@@ -19,6 +19,7 @@ from generator.io.catalog import Catalog
 from generator.io.yamlload import load_file
 from generator.kniffel.rules import SUBDIR, RuleSet, parse_rules
 from generator.kniffel.simsize import check_games
+from generator.kniffel.table import Table
 
 if TYPE_CHECKING:
     # the solver needs numpy, which the block command does without; the pages' modules
@@ -69,6 +70,36 @@ def load_strategy(
     from generator.kniffel.solver import solve_strategy
 
     return solve_strategy(rules, tick, store=DISK, team=team)
+
+
+def load_table(rules: RuleSet, solve: Callable[[RuleSet], Strategy] | None = None) -> Table:
+    """The solved table for `rules` as the coach reads it: a few values of the cache entry.
+
+    Without numpy while the entry is sound; a missing or damaged one is computed by
+    `solve` (default `load_strategy`, which rewrites the entry), also when the damage is
+    found only mid-answer.
+    """
+    from generator.io.cache import DamagedTable, stored_table
+    from generator.kniffel.table import shape_of, table_key
+
+    stored = stored_table("kniffel", table_key(rules))
+    sound = stored is not None and stored.dims == shape_of(rules).dims
+    reads: list[Callable[[int], float]] = [stored.at] if stored is not None and sound else []
+
+    def solved() -> Callable[[int], float]:
+        flat = (solve or load_strategy)(rules).values.reshape(-1)
+        return lambda index: float(flat[index])
+
+    def at(index: int) -> float:
+        if not reads:
+            reads.append(solved())
+        try:
+            return reads[-1](index)
+        except DamagedTable:
+            reads.append(solved())
+            return reads[-1](index)
+
+    return Table(rules, at)
 
 
 def load_block(req: BlockRequest, catalog: Catalog | None = None) -> BlockInputs:

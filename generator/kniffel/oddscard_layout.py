@@ -11,6 +11,7 @@ from functools import partial
 
 from generator.core.errors import DoesNotFit
 from generator.kniffel.oddscard import OddsCard, share_ticks
+from generator.render.fit import wrap
 from generator.render.flow import (
     ColumnBreak,
     Columns,
@@ -25,7 +26,6 @@ from generator.render.flow import (
     Theme,
     flow_story,
     footer_line,
-    wrap,
 )
 from generator.render.fonts import fit_size, text_width
 from generator.render.primitives import MM, Document, Item, Line, Page, Rect, Text, page_size

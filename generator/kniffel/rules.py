@@ -7,8 +7,8 @@ from typing import Any
 
 from generator.core.errors import CatalogError
 from generator.core.fields import Fields, position
+from generator.core.langs import LANGS
 from generator.core.problems import Problems, each, require_all
-from generator.text.langs import LANGS
 
 KINDS = ("upper", "of_a_kind", "full_house", "straight", "yahtzee", "chance")
 JOKERS = ("none", "free", "forced")

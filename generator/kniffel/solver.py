@@ -36,25 +36,33 @@ import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, cached_property, partial
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from generator.core.errors import InputError, UserError
+from generator.core.errors import UserError
 from generator.core.rollhold import IdenticalDice, chunk_size, column_start_values
-from generator.core.store import Store, key_for
+from generator.core.store import Store
 from generator.core.team import ALONE, Member, Team, share
-from generator.kniffel.rules import JOKERS, Box, RuleSet
+from generator.kniffel.rules import Box, RuleSet
 from generator.kniffel.scoring import extra_bonus, raw_score, score
+from generator.kniffel.table import (
+    DICE,
+    FACES,
+    JOKER_SETTINGS,
+    MAX_BOXES,
+    ROLLS,
+    SOLVER_VERSION,
+    rules_fingerprint,
+    shape_of,
+    table_key,
+    with_joker,
+)
 
-# Bump when anything changes the stored values (part of every cache key).
-SOLVER_VERSION = 4
-DICE = 5
-FACES = 6
-ROLLS = 3
-MAX_BOXES = 16  # the table has 2**boxes rows
-JOKER_SETTINGS = JOKERS
+__all__ = [
+    "DICE", "FACES", "JOKER_SETTINGS", "MAX_BOXES", "ROLLS", "SOLVER_VERSION",
+    "rules_fingerprint", "table_key", "with_joker",
+]  # fmt: skip  # (the numpy-free parts live in `generator.kniffel.table`)
 # Turns per batch of a layer (numpy's per-call overhead is spread over many turns).
 # Each batch is solved in pieces of STEP of the roll-and-hold solver's chunks, whose
 # work arrays (462 × 564 floats, 2 MB) stay near the processor: measured 15 % faster
@@ -165,29 +173,6 @@ class Game:
         return pts.reshape(shape)
 
 
-def rules_fingerprint(rules: RuleSet) -> dict[str, Any]:
-    """Everything about a rule set the values depend on (not its words): a cache-key part."""
-    return {
-        "boxes": [
-            [c.id, c.section, c.kind, c.face, c.count, c.length, c.score] for c in rules.boxes
-        ],
-        "bonus": [rules.bonus_threshold, rules.bonus_value],
-        "extra": rules.extra_yahtzee_bonus,
-        "joker": rules.joker,
-    }
-
-
-def with_joker(rules: RuleSet, joker: str | None) -> RuleSet:
-    """The rule set with its joker setting replaced (None: unchanged)."""
-    if joker is None or joker == rules.joker:
-        return rules
-    if joker not in JOKER_SETTINGS:
-        raise InputError("joker", f"expected one of {', '.join(JOKER_SETTINGS)}, found '{joker}'")
-    if joker != "none" and rules.yahtzee_box is None:
-        raise InputError("joker", f"rule set '{rules.id}' has no Yahtzee box for a joker")
-    return dataclasses.replace(rules, joker=joker)
-
-
 def make_game(rules: RuleSet) -> Game:
     """Turn a rule set into the arrays the solver works with (points from `scoring`)."""
     n = len(rules.boxes)
@@ -215,15 +200,14 @@ def make_game(rules: RuleSet) -> Game:
         joker = np.array([[full(s, c) for s in fives] for c in rules.boxes], dtype=np.int64)
     counts = np.array([[s.count(f) for s in rolls] for f in range(FACES + 1)], dtype=np.intp)
     faces = tuple(c.face if c.kind == "upper" else 0 for c in rules.boxes)
-    max_upper = DICE * sum(faces)
-    reachable_bonus = rules.bonus_value > 0 and rules.bonus_threshold <= max_upper
     extra = 0 if ycat is None else extra_bonus(fives[0], rules, {ycat.id: ycat.score})
+    shape = shape_of(rules)
     return Game(
         rules=rules,
         n_boxes=n,
-        cap=rules.bonus_threshold if reachable_bonus else 0,
-        bonus=rules.bonus_value if reachable_bonus else 0,
-        n_flags=2 if extra else 1,
+        cap=shape.cap,
+        bonus=shape.bonus,
+        n_flags=shape.n_flags,
         faces=faces,
         yahtzee_box=rules.boxes.index(ycat) if ycat is not None else -1,
         raw_points=raw,
@@ -678,11 +662,6 @@ class Strategy:
         return terminal_values(self.game, self.values, filled, upper, flag, with_choice=with_choice)
 
 
-def table_key(rules: RuleSet) -> str:
-    """The cache key of a rule set's table: its fingerprint and the solver version."""
-    return key_for("kniffel-values", SOLVER_VERSION, rules_fingerprint(rules))
-
-
 def solve_strategy(
     rules: RuleSet,
     tick: Callable[[int], None] | None = None,
@@ -697,21 +676,16 @@ def solve_strategy(
     game = make_game(rules)
     layer_done = None if tick is None else (lambda _layer: tick(1))
 
-    def valid(arrays: dict[str, np.ndarray]) -> bool:
-        values = arrays["values"]
+    def valid(values: np.ndarray) -> bool:
         return (
-            set(arrays) == {"values"}
-            and values.shape == game.shape
+            values.shape == game.shape
             and values.dtype.kind == "f"
             # unreachable states hold NaN; every other value is an expected score ≥ 0
             and not bool(np.isinf(values).any())
             and not bool((values < 0).any())
         )
 
-    arrays = store.arrays(
-        "kniffel",
-        table_key(rules),
-        lambda: {"values": solve_values(game, layer_done, team=team)},
-        valid,
+    values = store.table(
+        "kniffel", table_key(rules), lambda: solve_values(game, layer_done, team=team), valid
     )
-    return Strategy(game, arrays["values"])
+    return Strategy(game, values)

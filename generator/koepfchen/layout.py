@@ -19,6 +19,7 @@ from typing import Protocol
 
 from generator.core.errors import DoesNotFit
 from generator.koepfchen.pages import BoardView
+from generator.render.fit import wrap
 from generator.render.flow import (
     BulletStyle,
     Columns,
@@ -30,7 +31,6 @@ from generator.render.flow import (
     Theme,
     flow_story,
     footer_line,
-    wrap,
 )
 from generator.render.fonts import ascent, fit_size, text_width
 from generator.render.primitives import (

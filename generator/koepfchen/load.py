@@ -8,12 +8,15 @@ from generator.core.errors import Input, UserError
 from generator.io.catalog import Catalog
 from generator.io.yamlload import load_file
 from generator.koepfchen.build import BoardInputs, BoardRequest
+from generator.koepfchen.feasibility import check_feasible
 from generator.koepfchen.profile import SUBDIR, Profile, parse_profile
 
 
 def load_profile_file(path: Path, label: str) -> Profile:
-    """Read and validate one profile file."""
-    return parse_profile(load_file(path, label), label)
+    """Read and validate one profile file: its structure, then whether it can be met."""
+    profile = parse_profile(load_file(path, label), label)
+    check_feasible(profile)
+    return profile
 
 
 def profile_names(catalog: Catalog | None = None) -> list[str]:

@@ -1,10 +1,11 @@
 """Board profiles: `task_catalog/koepfchen/<id>.yaml` (or a user's file) as frozen dataclasses.
 
 A profile fixes the track, the dice, the arithmetic rules, where targets come
-from, and the balance constraints a board must meet. Loading checks the file
-(types, unknown keys, ranges) and then, with the exact odds of every target,
-whether the constraints can be met together at all; every complaint is a
-`CatalogError` that names the file, line, column and key.
+from, and the balance constraints a board must meet. `parse_profile` checks the
+file (types, unknown keys, ranges); `koepfchen.feasibility.check_feasible` then
+decides, with the exact odds of every target, whether the constraints can be
+met together at all (the loader runs both); every complaint is a `CatalogError`
+that names the file, line, column and key.
 """
 
 from __future__ import annotations
@@ -251,7 +252,8 @@ class _Reader:
 
 
 def parse_profile(data: Any, label: str) -> Profile:
-    """Validate one profile file's data (structure first, then feasibility)."""
+    """Validate one profile file's data: its structure (`check_feasible` then checks that its
+    constraints can be met; it needs the board's checks, which need the profile)."""
     positions: dict[str, tuple[int, int]] = {}
     top = _Reader(data, label, "", positions)
     top.f.unknown_keys(
@@ -332,9 +334,6 @@ def parse_profile(data: Any, label: str) -> Profile:
         source=label,
         positions=positions,
     )
-    from generator.koepfchen.feasibility import check_feasible
-
-    check_feasible(profile)
     return profile
 
 

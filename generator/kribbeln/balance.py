@@ -39,8 +39,7 @@ class Balance:
     area_mean_tolerance: float = 0.04
     max_color_per_sheet: int = 2
     stars: tuple[float, float] = (0.85, 0.70)
-    attempts: int = 12
-    seconds: float = 4.0
+    attempts: int = 12  # restarts of the sampler's search (a count: no clock decides)
     source: str = "defaults"
     positions: dict[str, tuple[int, int]] = field(default_factory=dict, compare=False, repr=False)
 
@@ -143,12 +142,14 @@ def parse_balance(data: Any, label: str) -> Balance:
             "stars",
             "key 'stars': expected two p_success limits, high then low, e.g. [0.85, 0.70]",
         )
-    attempts, seconds = d.attempts, d.seconds
+    attempts = d.attempts
     if "search" in f.data:
         s = Fields(f.get("search", dict), label, "search")
         s.unknown_keys({"attempts", "seconds"})
         attempts = s.int_in("attempts", 1, 1000, d.attempts)
-        seconds = _number(s, "seconds", 0.1, 60.0, d.seconds)
+        # older files give a time limit too: still checked, no longer used (a seed gives
+        # the same block on any machine only if no clock ends the search)
+        _number(s, "seconds", 0.1, 60.0, 4.0)
     positions = {}
     for k in f.data:
         line, column = position(data, k)
@@ -166,7 +167,6 @@ def parse_balance(data: Any, label: str) -> Balance:
         max_color_per_sheet=f.int_in("max_color_per_sheet", 0, TASKS_PER_SHEET, 2),
         stars=(float(stars[0]), float(stars[1])),
         attempts=attempts,
-        seconds=seconds,
         source=label,
         positions=positions,
     )

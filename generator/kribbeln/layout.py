@@ -15,14 +15,13 @@ what it says.
 
 from __future__ import annotations
 
-import functools
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from generator.core.errors import DoesNotFit
 from generator.kribbeln.pages import KeyView, RowView, SheetView
 from generator.kribbeln.swatches import any_color_swatch, legend_row, legend_width, swatch
+from generator.render.fit import balanced_lines, broken_lines, name_lines, wrap
 from generator.render.flow import (
     Balanced,
     BulletStyle,
@@ -41,7 +40,6 @@ from generator.render.flow import (
     Theme,
     flow_story,
     footer_line,
-    wrap,
 )
 from generator.render.fonts import ascent, descent, fit_size, text_width
 from generator.render.primitives import (
@@ -120,7 +118,6 @@ AREA_STYLES = {
 NAME_SIZES = (10.5, 10.0, 9.5, 9.0, 8.5, BODY)
 NAME_PAD = 0.8 * MM
 NAME_LEADING = 1.12
-ELLIPSIS = "…"
 
 
 @dataclass(frozen=True)
@@ -130,99 +127,6 @@ class NameSet:
     size: float
     bold: bool
     lines: tuple[tuple[str, ...], ...]  # per player column; () = blank
-
-
-def _tokens(name: str) -> list[str]:
-    """Where a name may break: after spaces and hyphens ("Anna-" "Lena", "Nguyễn " …)."""
-    tokens, current = [], ""
-    for ch in name:
-        current += ch
-        if ch in " -‐":
-            tokens.append(current)
-            current = ""
-    return [*tokens, current] if current else tokens
-
-
-def _fit_lines(name: str, size: float, bold: bool, width: float, lines: int) -> tuple[str, ...]:
-    """The name in at most `lines` lines of `width`, broken between words; () if it cannot be."""
-
-    def fits(text: str) -> bool:
-        return text_width(text.strip(), size, bold) <= width
-
-    if fits(name):
-        return (name,)
-    tokens = _tokens(name)
-    if lines < 2:
-        return ()
-    options = [
-        ("".join(tokens[:k]).strip(), "".join(tokens[k:]).strip()) for k in range(1, len(tokens))
-    ]
-    fitting = [o for o in options if fits(o[0]) and fits(o[1])]
-    if not fitting:
-        return ()
-    return min(fitting, key=lambda o: max(text_width(x, size, bold) for x in o))
-
-
-def _vowel(ch: str) -> bool:
-    return unicodedata.normalize("NFD", ch)[:1].lower() in "aeiouy"
-
-
-KEEP_TOGETHER = ("sch", "ch", "ck", "ph", "th", "sh")  # never split inside these
-
-
-def _syllable_breaks(word: str) -> list[int]:
-    """Where a word may be broken with a hyphen: before a consonant (or ch, sch …) and a vowel.
-
-    A rough rule of German and English hyphenation (Ma-xi-mi-li-an, Kier-ke-gaard,
-    Chris-to-pher), enough for a name that is too long for its cell; two letters
-    at least stay on either side.
-    """
-    breaks = []
-    i = 2
-    while i < len(word) - 1:
-        group = next((g for g in KEEP_TOGETHER if word[i:].lower().startswith(g)), word[i])
-        after = i + len(group)
-        if (
-            after < len(word)
-            and _vowel(word[after])
-            and not _vowel(group[0])
-            and any(_vowel(ch) for ch in word[:i])
-        ):
-            breaks.append(i)
-        i = after if len(group) > 1 else i + 1
-    return breaks
-
-
-def _shortened(name: str, size: float, bold: bool, width: float, lines: int) -> tuple[str, ...]:
-    """A name too long for its cell: broken inside words where needed, the last line ending "…"."""
-
-    def fits(text: str) -> bool:
-        return text_width(text, size, bold) <= width
-
-    out: list[str] = []
-    rest = name.strip()
-    while rest:
-        if fits(rest):
-            return (*out, rest)
-        if len(out) == lines - 1:  # the last line: as much as fits, then "…"
-            k = len(rest)
-            while k > 1 and not fits(rest[:k].rstrip(" -‐") + ELLIPSIS):
-                k -= 1
-            return (*out, rest[:k].rstrip(" -‐") + ELLIPSIS)
-        # the longest start that fits: at a space or hyphen, else at a syllable, else anywhere
-        spaces = [i + 1 for i, ch in enumerate(rest) if ch in " -‐" and fits(rest[: i + 1].strip())]
-        word_end = next((i for i, ch in enumerate(rest) if ch in " -‐"), len(rest))
-        syllables = [i for i in _syllable_breaks(rest[:word_end]) if fits(rest[:i] + "-")]
-        if spaces:
-            cut = max(spaces)
-            out.append(rest[:cut].strip())
-        else:
-            cut = max(syllables, default=0)
-            if not cut:
-                cut = max((k for k in range(1, len(rest)) if fits(rest[:k] + "-")), default=1)
-            out.append(rest[:cut] + "-")
-        rest = rest[cut:].strip()
-    return tuple(out)
 
 
 def name_set(names: Sequence[str], width: float, height: float = NAME_H) -> NameSet:
@@ -239,39 +143,17 @@ def name_set(names: Sequence[str], width: float, height: float = NAME_H) -> Name
 
     for size in NAME_SIZES:
         for bold in (True, False):
-            fitted = [_fit_lines(n, size, bold, room, lines_at(size)) if n else () for n in names]
+            fitted = [name_lines(n, size, room, lines_at(size), bold) if n else () for n in names]
             if all(f or not n for f, n in zip(fitted, names)):
                 return NameSet(size, bold, tuple(fitted))
     size = NAME_SIZES[-1]
     fitted = [
-        (
-            _fit_lines(n, size, False, room, lines_at(size))
-            or _shortened(n, size, False, room, lines_at(size))
-        )
+        (name_lines(n, size, room, lines_at(size)) or broken_lines(n, size, room, lines_at(size)))
         if n
         else ()
         for n in names
     ]
     return NameSet(size, False, tuple(fitted))
-
-
-@functools.lru_cache(maxsize=4096)  # the size searches ask for the same lines again and again
-def even_wrap(text: str, size: float, width: float, bold: bool = False) -> tuple[str, ...]:
-    """`wrap`, with the lines made as even as the same number of lines allows.
-
-    A task or hint in a wide cell would otherwise leave one word alone on its last line.
-    """
-    lines = wrap(text, size, width, bold)
-    if len(lines) < 2:
-        return tuple(lines)
-    low, high = width / len(lines), width
-    for _ in range(12):  # the narrowest width that keeps the number of lines
-        middle = (low + high) / 2
-        if len(wrap(text, size, middle, bold)) == len(lines):
-            high = middle
-        else:
-            low = middle
-    return tuple(wrap(text, size, high, bold))
 
 
 # --- the notes below the table ----------------------------------------------------------
@@ -519,7 +401,7 @@ def _text_height(lines: int, size: float, leading: float) -> float:
 
 def _task_block(row: RowView, size: float, box: TextBox) -> tuple[tuple[str, ...], float, float]:
     """The task's lines, the height of swatches and text together, and the text's drop in it."""
-    lines = even_wrap(row.text, size, box.width, bold=True)
+    lines = balanced_lines(row.text, size, box.width, bold=True)
     text_h = _text_height(len(lines), size, TASK_LEADING)
     if box.stacked:
         return lines, box.swatch + SWATCH_GAP + text_h, box.swatch + SWATCH_GAP
@@ -597,7 +479,7 @@ def _hint_boxes(row: RowView, w: float, h: float) -> list[HintBox]:
 
 
 def _hint_lines(row: RowView, size: float, width: float) -> list[str]:
-    return [line for hint in row.hints for line in even_wrap(hint, size, width)]
+    return [line for hint in row.hints for line in balanced_lines(hint, size, width)]
 
 
 def _hints_fit(row: RowView, size: float, box: HintBox) -> bool:

@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING
 
 from generator.core.errors import CatalogError, InputError, shown
 from generator.core.problems import Problems
+from generator.core.resources import catalog_dir
 from generator.io.cache import DISK
 from generator.io.catalog import Catalog, find_file
 from generator.io.progress import progress
-from generator.io.resources import catalog_dir
 from generator.io.userfiles import read_text
 from generator.io.yamlload import MAX_BYTES, load_file
 from generator.kribbeln.balance import DEFAULT_FILE as BALANCE_FILE
@@ -29,10 +29,10 @@ from generator.kribbeln.dice import DiceSet, parse_dice
 from generator.kribbeln.playtest import DEFAULT_PAGES, check_game_options, play
 from generator.kribbeln.scorefile import ScoreSheet, parse_score_file, score_report
 from generator.kribbeln.solver import analyze_tasks
-from generator.kribbeln.taskcsv import tasks_csv, tasks_yaml
+from generator.kribbeln.taskcsv import parse_csv_tasks, tasks_csv, tasks_yaml
 from generator.kribbeln.tasks import CSV_FILE as TASKS_CSV
 from generator.kribbeln.tasks import DEFAULT_FILE as TASKS_FILE
-from generator.kribbeln.tasks import DEFAULT_ROLLS, TaskCatalog, parse_csv_tasks, parse_tasks
+from generator.kribbeln.tasks import DEFAULT_ROLLS, TaskCatalog, parse_tasks
 
 if TYPE_CHECKING:
     from generator.kribbeln.simulate import Simulation

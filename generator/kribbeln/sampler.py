@@ -9,9 +9,11 @@ kept in row order, so its pairing into areas is part of what the search
 chooses. Only a block of cost 0 — checked once more by `balance.violations`
 — is ever returned.
 
-When no block is found within the search budget (restarts and seconds, from the
-balance file), the search is rerun with one constraint dropped at a time: the
-constraint whose removal lets a block be found is named as the one that binds.
+The search is bounded by a count, never by a clock: at most `attempts` restarts
+(from the balance file) of `MOVES` moves each, so a seed gives the same block on
+any machine under any load. When no block is found within that many restarts,
+the search is rerun with one constraint dropped at a time: the constraint whose
+removal lets a block be found is named as the one that binds.
 Impossible requests that need no search (too few tasks in the p range, a family
 too small for the pages) are refused before searching. Either way the result
 is a `CatalogError` pointing at the balance file's key (exit status 2).
@@ -21,7 +23,6 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -35,8 +36,8 @@ from generator.kribbeln.balance import (
 )
 
 MAX_PAGES = 100
-ITERATIONS = 4000  # moves per attempt
-RELAX_SHARE = 0.15  # share of the budget each "drop one constraint" probe may take
+MOVES = 4000  # moves per attempt (restart); a default block is found in 1–3 attempts
+RELAX_SHARE = 3  # each "drop one constraint" probe makes a third of the attempts
 SCALE = 0.01  # p_success distances are counted in hundredths against the whole-number terms
 SOFT = ("mean_tolerance", "area_mean_tolerance", "areas", "max_color_per_sheet", "families")
 
@@ -116,7 +117,7 @@ class _Search:
         cost /= SCALE
         return 0.0 if cost < 1e-7 else cost
 
-    def run(self, rng: random.Random, iterations: int, deadline: float) -> list[list[int]] | None:
+    def run(self, rng: random.Random, moves: int) -> list[list[int]] | None:
         """One attempt from a random start; the sheets if a block of cost 0 was found."""
         order = list(range(len(self.pool)))
         rng.shuffle(order)
@@ -126,11 +127,9 @@ class _Search:
         areas = [self.areas_of(s) for s in sheets]
         total = sum(sheet_costs) + self.block_cost(areas)
         temperature = 0.3
-        for step in range(iterations):
+        for _ in range(moves):
             if total == 0.0:
                 return sheets
-            if step % 256 == 0 and time.monotonic() > deadline:
-                return None
             s = rng.randrange(self.pages)
             i = rng.randrange(TASKS_PER_SHEET)
             move = rng.random()
@@ -233,15 +232,13 @@ def _arrange(
 
 
 def _attempts(
-    search: _Search, seed: int, attempts: int, deadline: float
+    search: _Search, seed: int, attempts: int
 ) -> tuple[list[list[int]] | None, int, random.Random]:
     rng = random.Random(seed)
     for attempt in range(1, attempts + 1):
-        found = search.run(rng, ITERATIONS, deadline)
+        found = search.run(rng, MOVES)
         if found is not None:
             return found, attempt, rng
-        if time.monotonic() > deadline:
-            break
     return None, attempts, rng
 
 
@@ -250,19 +247,17 @@ def sample_block(
 ) -> SampledBlock:
     """`pages` sheets of six different tasks meeting every constraint of `balance`.
 
-    Deterministic for a seed (the time limit only ends a search that would fail).
+    Deterministic for a seed: the search is bounded by its count of attempts alone.
     Raises `CatalogError` naming the binding constraint when no block is found.
     """
     if not 1 <= pages <= MAX_PAGES:
         raise InputError("pages", f"expected 1–{MAX_PAGES} sheets, found {pages}")
     pool = [t for t in tasks if balance.p_min - 1e-12 <= t.p_success <= balance.p_max + 1e-12]
     _precheck(pool, balance, pages, len(tasks))
-    start = time.monotonic()
     search = _Search(pool, balance, pages, drop=None)
-    main_deadline = start + balance.seconds
-    found, used, rng = _attempts(search, seed, balance.attempts, main_deadline)
+    found, used, rng = _attempts(search, seed, balance.attempts)
     if found is None:
-        raise _infeasible(pool, balance, pages, seed, time.monotonic() - start)
+        raise _infeasible(pool, balance, pages, seed)
     sheets = _arrange(search, found, rng)
     facts = {t.id: t for t in pool}
     broken = violations([[facts[i] for i in sheet] for sheet in sheets], balance)
@@ -271,21 +266,18 @@ def sample_block(
     return SampledBlock(sheets, used)
 
 
-def _infeasible(
-    pool: Sequence[TaskFacts], balance: Balance, pages: int, seed: int, spent: float
-) -> CatalogError:
+def _infeasible(pool: Sequence[TaskFacts], balance: Balance, pages: int, seed: int) -> CatalogError:
     """The error for a search that failed: which constraint binds, found by dropping each."""
-    budget = max(0.2, balance.seconds * RELAX_SHARE)
-    attempts = max(1, balance.attempts // 3)
+    attempts = max(1, balance.attempts // RELAX_SHARE)
     freed = []
     for constraint in SOFT:
         probe = _Search(pool, balance, pages, drop=constraint)
-        found, _, _ = _attempts(probe, seed, attempts, time.monotonic() + budget)
+        found, _, _ = _attempts(probe, seed, attempts)
         if found is not None:
             freed.append(constraint)
     key = {"areas": "area_step" if balance.areas == "rising" else "area_tolerance"}
     where = f"no block of {pages} sheets meets every constraint " + (
-        f"(searched {balance.attempts} restarts / {spent:.1f} s)"
+        f"(searched {balance.attempts} restarts of {MOVES} moves)"
     )
     if len(freed) == 1:
         name = freed[0]

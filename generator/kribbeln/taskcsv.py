@@ -19,15 +19,20 @@ import csv
 import io
 import re
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING
 
 import yaml
 
 from generator.core.errors import CatalogError
 from generator.core.fields import LocDict, LocList
-
-if TYPE_CHECKING:
-    from generator.kribbeln.tasks import Task
+from generator.core.problems import Problems
+from generator.kribbeln.dice import DiceSet
+from generator.kribbeln.tasks import (
+    DEFAULT_ROLLS,
+    MAX_ROLLS,
+    Task,
+    TaskCatalog,
+    parse_task_items,
+)
 
 COLUMNS = ("id", "type", "colors", "color", "count", "one", "none", "more", "than", "at_least",
            "family")  # fmt: skip
@@ -184,6 +189,23 @@ def _item(row: list[Cell], header: list[Cell], label: str) -> LocDict:
             item[name] = value
             item.key_pos[name] = cell[1:]
     return item
+
+
+def parse_csv_tasks(
+    text: str, label: str, dice: DiceSet, problems: Problems | None = None
+) -> TaskCatalog:
+    """Validate one CSV task file's text against the dice."""
+    raw, rolls, (line, column) = task_rows(text, label)
+    if rolls is None:
+        rolls = DEFAULT_ROLLS
+    elif not 1 <= rolls <= MAX_ROLLS:
+        message = f"'# rolls:' expects a whole number 1–{MAX_ROLLS}, found {rolls}"
+        raise CatalogError(message, file=label, line=line, column=column)
+    if not raw:
+        raise CatalogError("expected at least one task row under the header", file=label)
+    return TaskCatalog(
+        tasks=parse_task_items(raw, label, dice, problems), rolls=rolls, source=label
+    )
 
 
 def tasks_csv(tasks: Sequence[Task], rolls: int, default_rolls: int) -> str:

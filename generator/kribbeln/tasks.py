@@ -206,30 +206,16 @@ def parse_tasks(
     raw = top.get("tasks", list)
     if not raw:
         raise top.error("tasks", "tasks: expected at least one task")
-    return TaskCatalog(tasks=_parse_tasks(raw, label, dice, problems), rolls=rolls, source=label)
+    return TaskCatalog(
+        tasks=parse_task_items(raw, label, dice, problems), rolls=rolls, source=label
+    )
 
 
-def parse_csv_tasks(
-    text: str, label: str, dice: DiceSet, problems: Problems | None = None
-) -> TaskCatalog:
-    """Validate one CSV task file's text against the dice."""
-    from generator.kribbeln.taskcsv import task_rows
-
-    raw, rolls, (line, column) = task_rows(text, label)
-    if rolls is None:
-        rolls = DEFAULT_ROLLS
-    elif not 1 <= rolls <= MAX_ROLLS:
-        message = f"'# rolls:' expects a whole number 1–{MAX_ROLLS}, found {rolls}"
-        raise CatalogError(message, file=label, line=line, column=column)
-    if not raw:
-        raise CatalogError("expected at least one task row under the header", file=label)
-    return TaskCatalog(tasks=_parse_tasks(raw, label, dice, problems), rolls=rolls, source=label)
-
-
-def _parse_tasks(
+def parse_task_items(
     raw: list, label: str, dice: DiceSet, problems: Problems | None
 ) -> tuple[Task, ...]:
-    """Every item as a task; a repeated id is a problem of its item like any other.
+    """Every item (of a YAML list or CSV rows) as a task; a repeated id is a problem of its
+    item like any other.
 
     The problems come in the order of the lines: the first is raised, or (while
     given `problems`, for `validate`) all are recorded and the tasks without problems

@@ -8,13 +8,13 @@ solver gives them; only the text rounds them, to percentages with two decimals.
 from __future__ import annotations
 
 from collections import Counter
+from typing import TYPE_CHECKING
 
 from generator.core.errors import Input, UserError
 from generator.numbers.expr import SYMBOLS
 from generator.numbers.rules import Rules
 from generator.numbers.solver import simplest
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (3 ms); mypy reads True
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import Any

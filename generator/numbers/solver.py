@@ -18,14 +18,14 @@ without ×, then without brackets (all judged on the printed form), then by text
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from generator.numbers.expr import Expr, divide, normalize, unit_free_key
-from generator.numbers.frozen import Frozen
 from generator.numbers.rules import KOEPFCHEN, Rules, validate_numbers, validate_target
 from generator.numbers.values import arith_of, first_blocks, splits, sub_multisets, tables
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (3 ms); mypy reads True
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
@@ -37,22 +37,10 @@ if TYPE_CHECKING:
 _CACHE_SIZE = 1 << 17
 
 
-class Solution(Frozen):
+@dataclass(frozen=True, slots=True)
+class Solution:
     """One distinct solution, as printed on an answer key (equal and shown without `expr`)."""
 
-    _fields = (
-        "numbers_used",
-        "n_ops",
-        "uses_division",
-        "uses_multiplication",
-        "needs_brackets",
-        "text",
-        "value",
-        "key",
-        "expr",
-    )
-    __slots__ = _fields
-    _compared = _fields[:-1]
     numbers_used: tuple[int, ...]  # sorted, with repeats
     n_ops: int
     uses_division: bool
@@ -61,31 +49,7 @@ class Solution(Frozen):
     text: str  # e.g. "(3 + 1) × 2"
     value: Value
     key: str  # the canonical key: equal exactly for equal solutions
-    expr: Expr
-
-    def __init__(
-        self,
-        numbers_used: tuple[int, ...],
-        n_ops: int,
-        uses_division: bool,
-        uses_multiplication: bool,
-        needs_brackets: bool,
-        text: str,
-        value: Value,
-        key: str,
-        expr: Expr,
-    ) -> None:
-        self._set(
-            numbers_used=numbers_used,
-            n_ops=n_ops,
-            uses_division=uses_division,
-            uses_multiplication=uses_multiplication,
-            needs_brackets=needs_brackets,
-            text=text,
-            value=value,
-            key=key,
-            expr=expr,
-        )
+    expr: Expr = field(compare=False, repr=False)
 
     @classmethod
     def of(cls, expr: Expr) -> Solution:

@@ -5,8 +5,8 @@ continue across columns and pages with their header repeated, figures,
 columns, keep-together groups); `flow_story` pours it into the columns of as
 many pages as it needs and adds each page's footer ("page k of N"). A `Theme`
 says how each kind of flowable looks, so a game's view decides what is said
-and its layout how it looks. The helpers (`wrap`, `paragraph`,
-`table`) return layout items (`primitives`) and never draw.
+and its layout how it looks. The helpers (`paragraph`, `table`; lines come from
+`generator.render.fit`) return layout items (`primitives`) and never draw.
 
 Rules every story keeps: a heading never ends a column (it moves on with the
 first line(s) of what follows); a group moves on whole when it fits a fresh
@@ -17,10 +17,10 @@ dropped at the top of a column.
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from generator.render.fit import clipped, wrap
 from generator.render.fonts import fit_size, text_width
 from generator.render.primitives import MM, Align, Item, Line, Rect, Text
 from generator.render.style import (
@@ -37,27 +37,6 @@ from generator.render.style import (
     centred,
 )
 
-NO_BREAK = "\u00a0"  # templates bind words with it ("+, −, · und :" stays on one line)
-BREAKS = re.compile(r"[^\S\u00a0]+")  # where a line may break: whitespace but the no-break space
-
-
-def wrap_words(text: str, size: float, width: float, bold: bool = False) -> list[list[str]]:
-    """The words of each line no wider than `width` (a word longer than a line stands alone);
-    a no-break space binds the words around it into one word."""
-    lines: list[list[str]] = []
-    for word in BREAKS.split(text.strip()):
-        if lines and text_width(" ".join([*lines[-1], word]), size, bold) <= width:
-            lines[-1].append(word)
-        elif word:
-            lines.append([word])
-    return lines
-
-
-def wrap(text: str, size: float, width: float, bold: bool = False) -> list[str]:
-    """Split `text` into lines no wider than `width` (a no-break space prints as a space)."""
-    return [" ".join(line).replace(NO_BREAK, " ") for line in wrap_words(text, size, width, bold)]
-
-
 PageLabel = Callable[[int, int], str]
 """(page k, pages N) → the page label of a footer, e.g. "Seite 2/3" (`text.page_label`)."""
 
@@ -73,8 +52,8 @@ def footer_line(
     room = right - left - (text_width(page, size) + 4 * MM if page else 0)
     if what:
         fitted = fit_size(what, size, room, minimum=min(size, FOOTER_MIN))
-        while len(what) > 1 and text_width(what, fitted) > room:
-            what = what[:-2].rstrip() + "…"
+        if len(what) > 1 and text_width(what, fitted) > room:
+            what = clipped(what, fitted, room)
         items.append(Text(left, FOOTER_BASELINE, what, fitted, color=FOOTER_INK))
     if page:
         items.append(Text(right, FOOTER_BASELINE, page, size, align="right", color=FOOTER_INK))

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from functools import cache, lru_cache
+from pathlib import Path
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
-from generator.io.resources import fonts_dir
-
+# generator/fonts/, beside this package in a checkout and in a wheel alike; found here, not
+# in core.resources, because render is the bottom layer and imports nothing of generator
+FONTS = Path(__file__).resolve().parent.parent / "fonts"
 REGULAR = "DejaVuSans"
 BOLD = "DejaVuSans-Bold"
 
@@ -16,7 +18,7 @@ BOLD = "DejaVuSans-Bold"
 @cache
 def register_fonts() -> None:
     """Register the shipped TTF files with ReportLab (once per process)."""
-    folder = fonts_dir()
+    folder = FONTS
     pdfmetrics.registerFont(TTFont(REGULAR, str(folder / "DejaVuSans.ttf")))
     pdfmetrics.registerFont(TTFont(BOLD, str(folder / "DejaVuSans-Bold.ttf")))
 

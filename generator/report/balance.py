@@ -2,82 +2,28 @@
 
 `load_report` is the edge (catalog files, solver figures, and for Kribbeln the
 simulation of the sampled block: policies come from the solver cache);
-`build_report` is pure: a `BalanceReport` (key figures, chart specs, the JSON
-data) laid out by `balance_report_layout.py`. The Kribbeln report charts and
+`build_report` is pure: a `BalanceReport` (`generator.report.model`: key figures,
+chart specs, the JSON data) laid out by `generator.report.layout`. The Kribbeln report charts and
 simulates the very same `KribbelnBlock`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from generator.core.built import Built
 from generator.core.errors import InputError
 from generator.io.catalog import Catalog
+from generator.report.layout import layout_report
+from generator.report.model import BalanceReport, Chart, ReportWords
 from generator.text.words import Templates, Texts, number, percent
 
 if TYPE_CHECKING:
     from generator.koepfchen.profile import Profile
     from generator.kribbeln.build import KribbelnBlock
     from generator.kribbeln.simulate import Simulation
-
-
-@dataclass(frozen=True)
-class Chart:
-    """A chart to draw: bars (one series) or lines (one or more series), and what it marks.
-
-    What a playtester reads off it: shares as percentages (`percent`), an axis
-    zoomed to the values (`zoom`) with the value they should be compared with as
-    a dashed line (`reference`, bars growing from it with `from_reference`), the
-    allowed range as a band, the values on the bars, labels under groups of bars.
-    """
-
-    kind: str  # "bar" | "line"
-    title: str
-    y_label: str
-    labels: tuple[str, ...]
-    series: tuple[tuple[str, tuple[float, ...]], ...]
-    y_max: float | None = None
-    label_every: int = 1
-    percent: bool = False  # the values are shares: axis and labels in %
-    zoom: bool = False  # the axis covers the values (and reference and band), not from 0
-    min_span: float = 0.0  # a zoomed axis spans at least this much
-    reference: float | None = None  # a dashed line: the mean, the fair share …
-    reference_label: str = ""
-    from_reference: bool = False  # bars grow from the reference line: deviations
-    band: tuple[float, float] | None = None  # a shaded range of values (p_min–p_max)
-    band_label: str = ""
-    values: str = ""  # print each bar's value: "" no, "percent", "points", "count"
-    value_digits: int = 1
-    groups: tuple[tuple[str, int], ...] = ()  # a second label line under runs of bars
-    colors: tuple[str, ...] = ()  # per bar
-    key: tuple[tuple[str, str], ...] = ()  # extra key entries: (colour, what it means)
-    marks: tuple[float, ...] = ()  # a short tick across each bar
-    marks_label: str = ""
-    edges: bool = False  # the labels name the bars' edges (a histogram's bins)
-    x_label: str = ""
-
-
-@dataclass(frozen=True)
-class BalanceReport:
-    game: str
-    title: str
-    subtitle: str
-    figures: tuple[tuple[str, str], ...]
-    charts: tuple[Chart, ...]
-    data: dict[str, Any] = field(default_factory=dict)
-    words: ReportWords | None = None
-
-
-@dataclass(frozen=True)
-class ReportWords:
-    """The report's fixed words: the figures' heading, the footer, "page n of N"."""
-
-    figures: str
-    footer: str
-    page: Callable[[int, int], str]
 
 
 def report_words(t: Texts) -> ReportWords:
@@ -147,8 +93,6 @@ def load_report(req: ReportRequest, catalog: Catalog | None = None) -> ReportInp
 
 def build_report(inputs: ReportInputs, req: ReportRequest) -> Built:
     """The report: charts and figures laid out, with the manifest contents (pure)."""
-    from generator.report.layout import layout_report
-
     options: dict[str, Any] = {
         "game": req.game,
         "lang": req.lang,

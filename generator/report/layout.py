@@ -25,7 +25,7 @@ from generator.render.flow import (
 )
 from generator.render.primitives import MM, Document, Item, Page, Text, page_size
 from generator.render.style import TEXT_TITLE
-from generator.report.balance import BalanceReport, Chart
+from generator.report.model import BalanceReport, Chart
 from generator.text.words import number
 
 MARGIN = 15 * MM

@@ -16,8 +16,9 @@ templates, every render is bounded:
 - numbers: format widths and every whole-number argument of a filter or a
   string method at most `MAX_WIDTH`; `range` at most `MAX_RANGE` items; powers
   and products of huge integers are refused; `lipsum` is not offered;
-- time: a user's template may run for `TIME_BUDGET` seconds per `Texts` (all
-  its macro calls together), checked on every line the template executes.
+- work: a user's template may execute `MAX_STEPS` lines of its code per `Texts`
+  (all its macro calls together) — a count, not a clock, so the same template
+  passes or fails alike on any machine under any load.
 
 Any error a template causes — syntax, a missing include, the sandbox refusing
 something, a division by zero, a wrong macro call, bytes that are not UTF-8,
@@ -30,7 +31,6 @@ import functools
 import os
 import re
 import sys
-import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -44,14 +44,14 @@ from jinja2.compiler import CodeGenerator, Frame
 from jinja2.sandbox import SandboxedEnvironment
 
 from generator.core.errors import CatalogError, shown
-from generator.io.resources import templates_dir
+from generator.core.resources import templates_dir
 
 MAX_TEXT = 200_000  # characters; the longest shipped text (a rules page) has ~5,000
 MAX_WIDTH = 10_000
 MAX_RANGE = 10_000
 MAX_INT_BITS = 10_000
+MAX_STEPS = 10_000_000  # lines of a user's template code per Texts (about a second here)
 MAX_MADE = 50 * MAX_TEXT  # characters of all texts one macro call makes, kept or not
-TIME_BUDGET = 5.0  # seconds of a user's template code per Texts
 # the compiled code's own version: part of the bytecode cache's key (a change of the
 # code generator below must not load code compiled without it)
 COMPILED = 2
@@ -370,21 +370,20 @@ def is_shipped(filename: str | None) -> bool:
 
 
 class Budget:
-    """Seconds of template code left for one user's template (shared by its macro calls)."""
+    """Lines of template code left for one user's template (shared by its macro calls)."""
 
-    def __init__(self, seconds: float | None = None) -> None:
-        self.left = TIME_BUDGET if seconds is None else seconds
+    def __init__(self, steps: int | None = None) -> None:
+        self.left = MAX_STEPS if steps is None else steps
 
     @contextmanager
     def running(self) -> Iterator[None]:
-        """Count the time of the block; stop template code that runs past the budget."""
-        started = time.monotonic()
-        deadline = started + self.left
+        """Count the lines the template executes; stop it when the budget is spent."""
         previous = sys.gettrace()
 
         def on_line(frame: FrameType, event: str, arg: Any) -> Any:
-            if time.monotonic() > deadline:
-                raise TemplateLimit(f"the template ran for more than {TIME_BUDGET:g} s")
+            self.left -= 1
+            if self.left < 0:
+                raise TemplateLimit(f"the template ran more than {MAX_STEPS:,} lines of code")
             return on_line
 
         def on_call(frame: FrameType, event: str, arg: Any) -> Any:
@@ -396,7 +395,6 @@ class Budget:
             yield
         finally:
             sys.settrace(previous)
-            self.left -= time.monotonic() - started
 
 
 def template_position(tb: TracebackType | None) -> tuple[str | None, int | None]:
@@ -439,7 +437,7 @@ def template_error(exc: Exception, file: str, label: Callable[[str], str] = str)
 @contextmanager
 def guarded(file: str, budget: Budget | None = None,
             label: Callable[[str], str] = str) -> Iterator[None]:  # fmt: skip
-    """Run template code: bounded in time by `budget` (if given), errors as one CatalogError."""
+    """Run template code: bounded in work by `budget` (if given), errors as one CatalogError."""
     token = _made.set([0])
     try:
         if budget is None:

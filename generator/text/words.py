@@ -4,8 +4,9 @@ A template file holds one macro per piece of text; `Texts` calls them by
 name. The environment is sandboxed and uses `StrictUndefined`, so a typo in a
 template is an error, not a blank, and a template cannot reach Python internals.
 The template sources are read at the edge (`Catalog.templates()`: the user's
-`<catalog>/templates` over the shipped ones) into a `Templates` value, so
-building text reads no file. Rendering runs in the limited sandbox of
+`<catalog>/templates` over the shipped ones, `generator.io.templates`) into a
+`Templates` value that also carries the compiled-template cache, so building
+text reads no file and reaches no cache folder. Rendering runs in the limited sandbox of
 `generator.text.templating`: any template error is one line with the template's file
 and line, and a user's template is bounded in size and time.
 """
@@ -13,21 +14,16 @@ and line, and a user's template is bounded in size and time.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import jinja2
-import jinja2.bccache
 
 from generator.core.errors import CatalogError, Input, InputError, UserError
-from generator.io.resources import templates_dir
-from generator.text.langs import LANGS
-from generator.text.templating import COMPILED, Budget, LimitedSandbox, bounded, guarded, is_shipped
-
-if TYPE_CHECKING:
-    from generator.validate.rehearsal import Rehearsal
+from generator.core.langs import LANGS
+from generator.core.resources import templates_dir
+from generator.text.templating import Budget, LimitedSandbox, bounded, guarded, is_shipped
 
 SPACES = re.compile(r"[^\S\u00a0]+")  # any run of whitespace but the no-break space
 
@@ -76,7 +72,7 @@ def comma_names(names: str) -> tuple[str, ...]:
     return parts
 
 
-_SETTINGS: dict[str, Any] = {
+SETTINGS: dict[str, Any] = {
     "autoescape": False,
     "trim_blocks": True,
     "lstrip_blocks": True,
@@ -84,48 +80,16 @@ _SETTINGS: dict[str, Any] = {
 }
 
 
-class _BytecodeCache(jinja2.FileSystemBytecodeCache):
-    """Compiled templates in the dicesheets cache folder (25 ms of compiling per start saved).
-
-    Jinja2 recompiles a template whose source changed (each entry carries the source's
-    checksum). The entries are stored like every cache entry (`generator.io.cache`):
-    regular files only, a checksum of the content, written atomically; a damaged one is
-    compiled anew and a folder that cannot be written only costs time.
-    """
-
-    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        from generator.io.cache import read_entry
-
-        payload = read_entry(Path(self._get_cache_filename(bucket)))
-        if payload is None:
-            return
-        try:
-            bucket.bytecode_from_string(payload)
-        except Exception:  # a sound checksum over bytes Jinja2 cannot load: compile anew
-            bucket.reset()
-
-    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        from generator.io.cache import store_entry
-
-        store_entry(Path(self._get_cache_filename(bucket)), bucket.bytecode_to_string())
-
-
-def _bytecode_cache() -> _BytecodeCache:
-    from generator.core.store import key_for
-    from generator.io.cache import cache_dir
-
-    # what the compiled code depends on besides the source: Jinja2 and the settings
-    key = key_for("templates", jinja2.__version__, _SETTINGS, COMPILED)[:16]
-    return _BytecodeCache(str(cache_dir() / "templates" / key))
-
-
-def make_environment(loader: jinja2.BaseLoader | None = None) -> LimitedSandbox:
-    """The one Jinja2 environment (sandboxed, strict, limited) over `loader` (default: none)."""
+def make_environment(
+    loader: jinja2.BaseLoader | None = None, bytecode_cache: jinja2.BytecodeCache | None = None
+) -> LimitedSandbox:
+    """The one Jinja2 environment (sandboxed, strict, limited) over `loader` (default: none),
+    compiling through `bytecode_cache` (default: none, compile in memory)."""
     env = LimitedSandbox(
         loader=loader,
         undefined=jinja2.StrictUndefined,
-        bytecode_cache=_bytecode_cache(),
-        **_SETTINGS,
+        bytecode_cache=bytecode_cache,
+        **SETTINGS,
     )
     env.filters["number"] = bounded(number)
     env.filters["percent"] = bounded(percent)
@@ -133,17 +97,31 @@ def make_environment(loader: jinja2.BaseLoader | None = None) -> LimitedSandbox:
     return env
 
 
+class Rehearsing(Protocol):
+    """What `validate`'s rehearsal does in every text call it is handed (with the templates):
+    it chooses the macros a `Texts` uses and renders each call, recording what fails."""
+
+    def module(self, texts: Texts) -> Any: ...
+
+    def call(self, texts: Texts, key: str, values: dict[str, Any]) -> str: ...
+
+
 @dataclass(frozen=True)
 class Templates:
-    """Every template of a run: (name such as "de/worksheet.j2", file label, source)."""
+    """Every template of a run: (name such as "de/worksheet.j2", file label, source).
+
+    `bytecode_cache` is where the edge keeps compiled templates (None: compile in memory);
+    `rehearsal` is validate's (None: render plainly). Neither changes a text.
+    """
 
     sources: tuple[tuple[str, str, str], ...]
-    # `validate` only: record every template problem and go on with the shipped text
-    rehearsal: Rehearsal | None = field(default=None, compare=False)
+    bytecode_cache: jinja2.BytecodeCache | None = field(default=None, compare=False)
+    rehearsal: Rehearsing | None = field(default=None, compare=False)
 
     def environment(self) -> LimitedSandbox:
-        """The environment over these sources (compiled once per distinct set of sources)."""
-        env = _ENVIRONMENTS.get(self.sources)
+        """The environment over these sources (compiled once per sources and cache)."""
+        key = (self.sources, self.bytecode_cache)
+        env = _ENVIRONMENTS.get(key)
         if env is None:
             by_name = {name: (source, label) for name, label, source in self.sources}
 
@@ -151,40 +129,30 @@ class Templates:
                 found = by_name.get(name)
                 return None if found is None else (found[0], found[1], lambda: True)
 
-            env = _ENVIRONMENTS[self.sources] = make_environment(jinja2.FunctionLoader(load))
+            loader = jinja2.FunctionLoader(load)
+            env = _ENVIRONMENTS[key] = make_environment(loader, self.bytecode_cache)
         return env
 
 
 # compiled environments by their sources: tests and `--watch` build many times in one process
-_ENVIRONMENTS: dict[tuple[tuple[str, str, str], ...], LimitedSandbox] = {}
-
-
-def read_templates(folders: Sequence[Path]) -> Templates:
-    """The `<lang>/<name>.j2` files of `folders` (earlier folders win), then the shipped ones.
-
-    A user's template must be a regular UTF-8 file inside its folder (a link out of
-    the catalog is refused) of at most MAX_TEMPLATE_BYTES.
-    """
-    from generator.io.catalog import confined
-    from generator.io.userfiles import read_text
-
-    found: dict[str, tuple[str, str, str]] = {}
-    for folder in [*folders, templates_dir()]:
-        for path in sorted(folder.glob("*/*.j2")) if folder.is_dir() else ():
-            name = path.relative_to(folder).as_posix()
-            if name not in found:
-                confined(path, folder)
-                found[name] = (name, str(path), read_text(path, str(path), MAX_TEMPLATE_BYTES))
-    return Templates(tuple(found[name] for name in sorted(found)))
+_ENVIRONMENTS: dict[
+    tuple[tuple[tuple[str, str, str], ...], jinja2.BytecodeCache | None], LimitedSandbox
+] = {}
 
 
 _SHIPPED: list[Templates] = []
 
 
 def shipped_templates() -> Templates:
-    """The shipped templates alone (read once per process)."""
+    """The shipped templates alone, read once per process from the package's own files
+    (without a compiled cache: the edge's `generator.io.templates.read_templates` has one)."""
     if not _SHIPPED:
-        _SHIPPED.append(read_templates(()))
+        folder = templates_dir()
+        sources = [
+            (path.relative_to(folder).as_posix(), str(path), path.read_text(encoding="utf-8"))
+            for path in folder.glob("*/*.j2")
+        ]
+        _SHIPPED.append(Templates(tuple(sorted(sources))))
     return _SHIPPED[0]
 
 

@@ -20,9 +20,10 @@ from typing import TYPE_CHECKING
 
 from generator.core.errors import CatalogError, UserError
 from generator.core.problems import Incomplete, Problems, report_problem
+from generator.core.resources import catalog_dir, templates_dir
 from generator.io.cache import DISK
-from generator.io.catalog import Catalog, confined_error, inside
-from generator.io.resources import catalog_dir, templates_dir
+from generator.io.catalog import Catalog
+from generator.io.userfiles import confined_error, inside
 from generator.io.yamlload import load_file
 
 if TYPE_CHECKING:
@@ -288,14 +289,10 @@ def _files(folder: Path) -> Iterable[Path]:
 
 def _render_products(catalog_folder: Path | None, files: list[Path], report: Report) -> None:
     """Build every product whose templates are checked, in every language, with them."""
+    from generator.core.langs import LANGS
+    from generator.io.templates import bytecode_cache, read_templates
     from generator.io.userfiles import read_text
-    from generator.text.words import (
-        LANGS,
-        MAX_TEMPLATE_BYTES,
-        Templates,
-        read_templates,
-        shipped_templates,
-    )
+    from generator.text.words import MAX_TEMPLATE_BYTES, Templates
     from generator.validate.rehearsal import rehearse
 
     shipped_data = Catalog.default()
@@ -314,10 +311,11 @@ def _render_products(catalog_folder: Path | None, files: list[Path], report: Rep
             (name, str(replaced[name]), mine_sources[name])
             if name in replaced
             else (name, label, source)
-            for name, label, source in shipped_templates().sources
+            for name, label, source in read_templates(()).sources
         )
         names = {p.stem for p in mine}
-        catalog, templates, label = shipped_data, Templates(sources), "templates"
+        templates = Templates(sources, bytecode_cache())
+        catalog, label = shipped_data, "templates"
     elif catalog_folder is not None:
         folder = catalog_folder / "templates"
         names = {p.stem for p in folder.glob("*/*.j2")} if folder.is_dir() else set()
@@ -328,7 +326,7 @@ def _render_products(catalog_folder: Path | None, files: list[Path], report: Rep
             return  # a template that cannot be read is reported where the file is checked
     else:
         names, catalog, label = None, shipped_data, str(templates_dir())
-        templates = shipped_templates()
+        templates = read_templates(())
     if names is not None and not names:
         return
     for problem in rehearse(catalog, templates, shipped_data, names, label).problems:

@@ -16,6 +16,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from generator.core.errors import CatalogError, UserError
+from generator.surface.model import Product, Rehearse, resolve
 from generator.text.words import LANGS, Templates, Texts, tidy
 
 if TYPE_CHECKING:
@@ -24,7 +25,8 @@ if TYPE_CHECKING:
 
 
 class Rehearsal:
-    """The problems found while rehearsing, and which macros were rendered."""
+    """The problems found while rehearsing, and which macros were rendered (the
+    `generator.text.words.Rehearsing` a rehearsal's templates carry)."""
 
     def __init__(self) -> None:
         self.problems: list[CatalogError] = []
@@ -71,108 +73,49 @@ def _positioned(problem: CatalogError, key: str) -> CatalogError:
 Job = Callable[["Catalog", Templates, str], "Built"]
 
 
-def _with(inputs: Any, templates: Templates) -> Any:
-    return replace(inputs, templates=templates)
+def _pupils(inputs: Any) -> Any:
+    """The key's list of who has which version; a spec without a title."""
+    from generator.worksheet.roster import parse_roster
+
+    roster = parse_roster("Zoë\nŁukasz\n", "class.txt")
+    return replace(inputs, roster=roster, spec=replace(inputs.spec, title=None))
 
 
-def _jobs() -> Iterator[tuple[str, frozenset[str], Callable[[Catalog, Templates, str], Built]]]:
-    """(product, the templates it uses, build it) for every product and variant validate builds.
+def _rational(inputs: Any) -> Any:
+    """The rules page of a profile with fractions (none is shipped)."""
+    rules = inputs.profile.rules.replace(division="rational")
+    return replace(inputs, profile=replace(inputs.profile, rules=rules))
+
+
+# what a variant sets that no option does (`Rehearse.tweak` names one)
+TWEAKS: dict[str, Callable[[Any], Any]] = {"pupils": _pupils, "rational": _rational}
+
+
+def _job(product: Product, variant: Rehearse) -> Job:
+    def job(catalog: Catalog, templates: Templates, lang: str) -> Built:
+        req = product.request_of({**variant.params, "lang": lang})
+        inputs = replace(resolve(product.load)(req, catalog), templates=templates)
+        if variant.tweak is not None:
+            inputs = TWEAKS[variant.tweak](inputs)
+        built: Built = resolve(product.build)(inputs, req)
+        return built
+
+    return job
+
+
+def _jobs() -> Iterator[tuple[str, frozenset[str], Job]]:
+    """(variant, the templates it uses, build it) for every variant the registry's products
+    name for validate (`Product.rehearse`).
 
     The variants reach the texts only some sheets print: the Yahtzee bonus row,
     large print, impossible problems, cards, mixed sections and a class list, a board on
     two pages, a board with fractions allowed.
     """
-    from generator.kniffel import build as kniffel
-    from generator.kniffel import load as load_kniffel
-    from generator.koepfchen import build as koepfchen
-    from generator.koepfchen import load as load_koepfchen
-    from generator.kribbeln import build as kribbeln
-    from generator.kribbeln import load as load_kribbeln
-    from generator.report import balance as report
-    from generator.worksheet import build as worksheet
-    from generator.worksheet import load as load_worksheet
-    from generator.worksheet.roster import parse_roster
+    from generator.registry import PRODUCTS
 
-    def kniffel_block(rules: str) -> Job:
-        def job(catalog: Catalog, templates: Templates, lang: str) -> Built:
-            req = kniffel.BlockRequest(rules=rules, lang=lang, players=3, names="Anna")
-            return kniffel.build_block(_with(load_kniffel.load_block(req, catalog), templates), req)
-
-        return job
-
-    def odds(catalog: Catalog, templates: Templates, lang: str) -> Built:
-        req = kniffel.OddsRequest(rules="kniffel", lang=lang, games=2000)
-        return kniffel.build_odds(_with(load_kniffel.load_odds(req, catalog), templates), req)
-
-    def sheet(req_of: Callable[[str], worksheet.WorksheetRequest], pupils: bool = False) -> Job:
-        def job(catalog: Catalog, templates: Templates, lang: str) -> Built:
-            req = req_of(lang)
-            inputs = _with(load_worksheet.load_worksheet(req, catalog), templates)
-            if pupils:  # the key's list of who has which version; a spec without a title
-                inputs = replace(
-                    inputs,
-                    roster=parse_roster("Zoë\nŁukasz\n", "class.txt"),
-                    spec=replace(inputs.spec, title=None),
-                )
-            return worksheet.build_worksheet(inputs, req)
-
-        return job
-
-    def board(profile: str, rational: bool = False) -> Job:
-        def job(catalog: Catalog, templates: Templates, lang: str) -> Built:
-            req = koepfchen.BoardRequest(profile=profile, lang=lang)
-            inputs = _with(load_koepfchen.load_board(req, catalog), templates)
-            if rational:  # the rules page of a profile with fractions (none is shipped)
-                rules = inputs.profile.rules.replace(division="rational")
-                inputs = replace(inputs, profile=replace(inputs.profile, rules=rules))
-            return koepfchen.build_board(inputs, req)
-
-        return job
-
-    def pad(catalog: Catalog, templates: Templates, lang: str) -> Built:
-        req = kribbeln.BlockRequest(lang=lang, names="Anna,Ben")
-        return kribbeln.build_block(_with(load_kribbeln.load_block(req, catalog), templates), req)
-
-    def balance(game: str) -> Job:
-        def job(catalog: Catalog, templates: Templates, lang: str) -> Built:
-            req = report.ReportRequest(game=game, lang=lang, games=200)
-            return report.build_report(_with(report.load_report(req, catalog), templates), req)
-
-        return job
-
-    kribbeln_words = frozenset(
-        {"kribbeln_sheet", "kribbeln_tasks", "kribbeln_rules", "kribbeln_key"}
-    )
-    for rules in ("kniffel", "yahtzee"):
-        yield f"Kniffel block ({rules} rules)", frozenset({"kniffel_block"}), kniffel_block(rules)
-    yield "Kniffel odds card", frozenset({"kniffel_odds"}), odds
-    words = frozenset({"worksheet"})
-    yield (
-        "worksheet (level 2, large print)",
-        words,
-        sheet(
-            lambda lang: worksheet.WorksheetRequest(
-                level=2, versions=2, impossible=2, large_print=True, lang=lang
-            )
-        ),
-    )
-    yield (
-        "worksheet (24 game, level 3)",
-        words,
-        sheet(lambda lang: worksheet.WorksheetRequest(family="24", level=3, problems=6, lang=lang)),
-    )
-    yield (
-        "worksheet (the mixed spec, a class list)",
-        words,
-        sheet(lambda lang: worksheet.WorksheetRequest(spec="mixed", lang=lang), pupils=True),
-    )
-    boards = frozenset({"koepfchen_board", "koepfchen_rules", "koepfchen_key"})
-    for profile in ("classic", "challenge"):
-        yield f"Köpfchen board ({profile})", boards, board(profile)
-    yield "Köpfchen board (fractions allowed)", boards, board("plus-minus", rational=True)
-    yield "Kribbeln block", kribbeln_words, pad
-    yield "Kribbeln balance report", kribbeln_words | {"report"}, balance("kribbeln")
-    yield "Köpfchen balance report", boards | {"report"}, balance("koepfchen")
+    for product in PRODUCTS.values():
+        for variant in product.rehearse:
+            yield variant.label, product.templates | variant.also, _job(product, variant)
 
 
 def rehearse(

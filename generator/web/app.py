@@ -135,7 +135,7 @@ async def read_form(request: Request, page: Page) -> tuple[dict[str, str], bytes
     """
     lang = page_lang(request)
     form = await request.form(max_files=1, max_fields=200)
-    if "roster" not in page.own_fields:
+    if "roster" not in page.web.own_fields:
         plain = {k: v for k, v in form.multi_items() if isinstance(v, str) and k != "roster_text"}
         return plain, None, str(words(lang)("roster_label"))
     values: dict[str, str] = {}
@@ -164,14 +164,10 @@ def fresh_seed() -> int:
 
 
 def _values_for(page: Page, values: dict[str, str]) -> dict[str, str]:
-    """Form values a page adjusts before parsing (a worksheet spec replaces the single section)."""
-    if page.id == "worksheet" and values.get("spec"):
-        return {
-            k: v
-            for k, v in values.items()
-            if k not in ("family", "level", "problems", "impossible")
-        }
-    return values
+    """Form values a page drops before parsing (a worksheet spec replaces the single section:
+    the form always sends those fields, with their defaults)."""
+    dropped = {n for key, names in page.replaced_by.items() if values.get(key) for n in names}
+    return {k: v for k, v in values.items() if k not in dropped}
 
 
 def make_job(

@@ -27,9 +27,9 @@ OWN_FIELD = {"upper": "filled"}
 
 @cache
 def advise_command() -> Any:
-    from generator.cli.kniffel import kniffel
+    from generator.registry import COACH, COMMANDS
 
-    return kniffel.commands["advise"]
+    return COMMANDS[COACH]
 
 
 def field_for(option: str | None) -> str | None:

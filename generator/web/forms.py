@@ -1,12 +1,13 @@
-"""Web forms that follow the CLI: every field is an option of the product's click command.
+"""Web forms made from the registry: every field is an option of the product's command.
 
-A product's form is read from its command (`--level` → a number field, a
-`click.Choice` → a menu, a flag → a tick box, `--key/--no-key` → a tick box
-that is on by default), so an option added to the command appears on the page
-without web code; only options that name files are left out (nothing from the
-browser is ever a path). A submitted form is turned back into command-line
-arguments and parsed by a copy of the same command, so the web page checks
-values exactly as the CLI does and gives the same messages.
+A product's form is read from its command in `generator.registry` (`--level` → a
+number field, a choice → a menu, a flag → a tick box, `--key/--no-key` → a tick box
+that is on by default), so an option added there appears on the page without web
+code; only options that name files are left out (nothing from the browser is ever a
+path). A submitted form is turned back into command-line arguments and parsed by a
+command made of the same click parameters as the CLI's (`generator.surface.params`),
+then checked by the command's rules across options, so the web page checks values
+exactly as the CLI does and gives the same messages.
 """
 
 from __future__ import annotations
@@ -16,6 +17,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import click
+
+from generator.core.errors import OptionError, UserError
+from generator.surface.model import (
+    MISSING,
+    Choice,
+    Command,
+    File,
+    Option,
+    Range,
+    Stream,
+    Whole,
+)
+from generator.surface.params import check, click_param
 
 # options every command gets from the root group (runopts): never on a web form
 RUN_OPTIONS = frozenset({"catalog", "png", "dpi", "watch"})
@@ -51,6 +65,7 @@ class Form:
     command_name: str  # "worksheet", "kniffel block" (messages, the CLI line shown)
     fields: tuple[Field, ...]
     parser: click.Command = field(repr=False)
+    command: Command = field(repr=False)  # its registry entry (the checks across options)
 
     def field(self, name: str) -> Field | None:
         return next((f for f in self.fields if f.name == name), None)
@@ -62,70 +77,56 @@ class Form:
         return {f.name: f.default for f in self.fields}
 
 
-def _field(param: click.Option, choices: Mapping[str, Iterable[str]]) -> Field:
-    flag = max(param.opts, key=len)
-    help_text = param.help or ""
-    if param.name in choices:
-        options = tuple(choices[param.name])
-        default = param.default
+def _field(option: Option, choices: Mapping[str, Iterable[str]]) -> Field:
+    name, flag, help_text = option.name, option.flag, option.help or ""
+    if name in choices:
+        options = tuple(choices[name])
+        default = option.default
         if default is not None and default not in options:
             default = options[0]
-        return Field(param.name or "", flag, "choice", default, options, help=help_text)
-    if param.is_flag and param.secondary_opts:
-        return Field(
-            param.name or "",
-            flag,
-            "switch",
-            bool(param.default),
-            (),
-            param.secondary_opts[0],
-            help=help_text,
-        )
-    if param.is_flag:
-        return Field(param.name or "", flag, "flag", bool(param.default), help=help_text)
-    if isinstance(param.type, click.Choice):
-        options = tuple(str(c) for c in param.type.choices)
-        return Field(param.name or "", flag, "choice", param.default, options, help=help_text)
-    if isinstance(param.type, click.types.IntParamType):
-        low = getattr(param.type, "min", None)
-        high = getattr(param.type, "max", None)
-        return Field(
-            param.name or "", flag, "number", param.default, (), None, low, high, help_text
-        )
-    return Field(param.name or "", flag, "text", param.default, help=help_text)
+        return Field(name, flag, "choice", default, options, help=help_text)
+    default = None if option.default is MISSING else option.default
+    if option.off_flag:  # --key/--no-key
+        return Field(name, flag, "switch", bool(default), (), option.off_flag, help=help_text)
+    if option.is_flag:
+        return Field(name, flag, "flag", bool(default), help=help_text)
+    if isinstance(option.type, Choice):
+        return Field(name, flag, "choice", default, option.type.values, help=help_text)
+    if isinstance(option.type, Range) and not option.type.real:
+        low, high = int(option.type.lo), int(option.type.hi)
+        return Field(name, flag, "number", default, (), None, low, high, help_text)
+    if isinstance(option.type, Whole):
+        return Field(name, flag, "number", default, help=help_text)
+    return Field(name, flag, "text", default, help=help_text)
 
 
 def make_form(
-    command: click.Command,
-    command_name: str,
+    command: Command,
     skip: Iterable[str] = (),
     choices: Mapping[str, Iterable[str]] | None = None,
 ) -> Form:
-    """The form of `command`: its options less run options, file options and `skip`.
+    """The form of a registry `command`: its options less run options, file options, `skip`.
 
     `choices` turns free-text options into menus (a rule set, a profile), so a
     browser can only pick what the catalog has — never a path.
     """
     choices = choices or {}
     left_out = RUN_OPTIONS | PATH_OPTIONS | set(skip)
+    shown: list[Option] = []
     params: list[click.Parameter] = []
-    for param in command.params:
-        if not isinstance(param, click.Option) or param.name in left_out:
-            continue
-        if isinstance(param.type, click.Path):
+    for option in command.options():
+        if option.name in left_out or isinstance(option.type, (File, Stream)):
             continue  # a file on the server: not from a browser
-        if param.name in choices:
-            # a copy whose type only accepts the listed values
-            param = click.Option(
-                param.opts,
-                type=click.Choice(list(choices[param.name])),
-                default=param.default,
-                help=param.help,
-            )
-        params.append(param)
-    fields = tuple(_field(p, choices) for p in params if isinstance(p, click.Option))
-    parser = click.Command(command.name, params=params, add_help_option=False)
-    return Form(command_name, fields, parser)
+        shown.append(option)
+        if option.name in choices:
+            # only the listed values (the CLI's option also takes a file)
+            menu = click.Choice(list(choices[option.name]))
+            params.append(click_param(option, type=menu, show_default=False))
+        else:
+            params.append(click_param(option))
+    fields = tuple(_field(o, choices) for o in shown)
+    parser = click.Command(command.words[-1], params=params, add_help_option=False)
+    return Form(command.path, fields, parser, command)
 
 
 class FormErrors(Exception):
@@ -170,20 +171,28 @@ def parse(form: Form, values: Mapping[str, str]) -> tuple[dict[str, Any], list[s
         raise FormErrors({name: exc.message if name else exc.format_message()}) from None
     except click.UsageError as exc:
         raise FormErrors({None: exc.format_message()}) from None
-    return dict(ctx.params), args
+    params = dict(ctx.params)
+    given = {f.name for f in form.fields if {f.flag, f.off_flag} & set(args)}
+    try:
+        check(form.command, params, given)  # the CLI's own checks across options
+    except UserError as exc:
+        flag = exc.option if isinstance(exc, OptionError) else None
+        found = form.by_flag(flag) if flag else None
+        where = found.name if found else None
+        raise FormErrors({where: exc.message if found else str(exc)}) from None
+    return params, args
 
 
-def flag_of(command: click.Command, name: str) -> str:
+def flag_of(command: Command, name: str) -> str:
     """How the CLI spells parameter `name` of `command` ("roster" → its long option)."""
-    param = next(p for p in command.params if p.name == name and isinstance(p, click.Option))
-    return max(param.opts, key=len)
+    return command.option(name).flag
 
 
-def name_of(command: click.Command, flag: str) -> str | None:
+def name_of(command: Command, flag: str) -> str | None:
     """The parameter of `command` that `flag` (an error's option) spells, or None."""
-    for param in command.params:
-        if isinstance(param, click.Option) and flag in (*param.opts, *param.secondary_opts):
-            return param.name
+    for option in command.options():
+        if flag in (option.flag, option.off_flag):
+            return option.name
     return None
 
 

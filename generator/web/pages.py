@@ -1,4 +1,4 @@
-"""The pages of the web app: which command each form follows, and the words they show.
+"""The pages of the web app: the registry's products that have one, and the words they show.
 
 Words live in `templates/<lang>/web.j2` (one macro each); the HTML structure in
 `templates/web/*.html`. A field's label is the macro `label_<name>`; an option
@@ -8,9 +8,8 @@ that has none yet shows its CLI spelling, so a new option is on the page at once
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -18,113 +17,85 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
+from generator import registry
+from generator.core.resources import templates_dir
 from generator.io.catalog import Catalog
-from generator.io.resources import templates_dir
+from generator.surface.model import Command, Product, WebPage
 from generator.text.words import LANGS
 from generator.web.forms import Form, flag_of, make_form, name_of
 
 
 @dataclass(frozen=True)
 class Page:
-    """A product page: its URL, the command its form follows, what it can download."""
+    """A product page: its URL, the registry command its form follows, what it downloads."""
 
-    id: str  # the URL path and the builder's name: "worksheet" → /worksheet
-    command: str  # "module:attr[ sub]": the click command whose options are the form
-    command_name: str  # as typed: "kniffel block"
-    builder: str  # the products.BUILDERS key
-    skip: frozenset[str] = frozenset()
-    parts: tuple[str, ...] = ("pdf",)  # download buttons
-    choices: Callable[[Catalog], dict[str, list[str]]] = field(default=lambda c: {})
-    has_seed: bool = True
-    # parameters the page asks for in its own way (a class list box for the roster file)
-    own_fields: tuple[str, ...] = ()
-    # fields shown together under a heading (words: group_<id>); "roster" is the class list
-    # box; fields of no group (a new option) follow in a last group, "more"
-    groups: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    product: Product
+
+    @property
+    def web(self) -> WebPage:
+        assert self.product.web is not None
+        return self.product.web
+
+    @property
+    def id(self) -> str:  # the URL path: "worksheet" → /worksheet
+        return self.web.id
+
+    @property
+    def command(self) -> Command:
+        return registry.COMMANDS[self.product.command]
+
+    @property
+    def command_name(self) -> str:  # as typed: "kniffel block"
+        return self.product.command
+
+    @property
+    def builder(self) -> str:  # the products.BUILDERS key: the product's id
+        return self.product.id
+
+    @property
+    def parts(self) -> tuple[str, ...]:
+        return self.web.parts
+
+    @property
+    def has_seed(self) -> bool:
+        return self.web.has_seed
+
+    @property
+    def replaced_by(self) -> Mapping[str, tuple[str, ...]]:
+        return self.web.replaced_by
+
+    def choices(self, catalog: Catalog) -> dict[str, list[str]]:
+        """The menus from the catalog (a rule set, a profile, a family …)."""
+        return {o.name: o.catalog(catalog) for o in self.command.options() if o.catalog}
 
     def grouped(self, form: Form) -> list[tuple[str, list[str]]]:
         """The form's field names (and "roster") under their group ids, seed left out."""
         names = [f.name for f in form.fields if f.name != "seed" or not self.has_seed]
-        if not self.groups:
+        if not self.web.groups:
             return [("", names)]
-        placed = {n for _, members in self.groups for n in members}
+        placed = {n for _, members in self.web.groups for n in members}
         out = [(g, [n for n in members if n in names or n == "roster"]) for g, members in
-               self.groups]  # fmt: skip
+               self.web.groups]  # fmt: skip
         rest = [n for n in names if n not in placed]
         return [(g, m) for g, m in [*out, ("more", rest)] if m]
 
     def form(self, catalog: Catalog) -> Form:
-        command = _command(self.command)
-        return make_form(command, self.command_name, self.skip, self.choices(catalog))
+        return make_form(self.command, self.web.skip, self.choices(catalog))
 
     def flag(self, name: str) -> str:
         """The CLI spelling of the command's parameter `name` (for the command line shown)."""
-        return flag_of(_command(self.command), name)
+        return flag_of(self.command, name)
 
     def own_field(self, option: str | None) -> str | None:
         """The page's own field an error's option concerns (the class list box), or None."""
-        name = name_of(_command(self.command), option) if option else None
-        return name if name in self.own_fields else None
-
-
-@cache
-def _command(path: str) -> Any:
-    module, _, rest = path.partition(":")
-    attr, _, sub = rest.partition(" ")
-    command = getattr(importlib.import_module(module), attr)
-    return command.commands[sub] if sub else command
-
-
-def _worksheet_choices(catalog: Catalog) -> dict[str, list[str]]:
-    from generator.worksheet.load import family_names, spec_names
-
-    return {"family": family_names(catalog), "spec": spec_names(catalog)}
-
-
-def _rules_choices(catalog: Catalog) -> dict[str, list[str]]:
-    return {"rules": catalog.names("kniffel")}
-
-
-def _profile_choices(catalog: Catalog) -> dict[str, list[str]]:
-    from generator.koepfchen.load import profile_names
-
-    return {"profile": profile_names(catalog)}
+        name = name_of(self.command, option) if option else None
+        return name if name in self.web.own_fields else None
 
 
 PAGES: dict[str, Page] = {
-    page.id: page
-    for page in (
-        Page(
-            "worksheet", "generator.cli.worksheet:worksheet", "worksheet", "worksheet",
-            skip=frozenset({"roster", "key_file", "names"}), parts=("both", "sheets", "key"),
-            choices=_worksheet_choices, own_fields=("roster",),
-            groups=(
-                ("problems", ("family", "level", "ops", "targets", "problems", "impossible",
-                              "versions", "spec")),
-                ("class", ("roster", "large_print", "large_print_for", "klass", "date", "title")),
-                ("print", ("paper", "lang", "per_page", "one_page", "duplex", "key")),
-            ),
-        ),
-        # a score block draws nothing at random: its seed only reaches the CLI's manifest
-        Page(
-            "kniffel", "generator.cli.kniffel:kniffel block", "kniffel block", "kniffel-block",
-            skip=frozenset({"seed"}), choices=_rules_choices, has_seed=False,
-        ),
-        Page(
-            "kniffel-odds", "generator.cli.kniffel:kniffel odds", "kniffel odds", "kniffel-odds",
-            choices=_rules_choices, has_seed=False,
-        ),
-        Page(
-            "koepfchen", "generator.cli.koepfchen:koepfchen board", "koepfchen board",
-            "koepfchen", choices=_profile_choices,
-        ),
-        Page(
-            "kribbeln", "generator.cli.kribbeln:kribbeln block", "kribbeln block", "kribbeln",
-        ),
-    )
-}  # fmt: skip
-
-NAV = ("worksheet", "kniffel", "kniffel-odds", "koepfchen", "kribbeln", "coach")
+    p.web.id: Page(p) for p in registry.PRODUCTS.values() if p.web is not None
+}
+NAV = registry.NAV
 
 
 # --- words and HTML -----------------------------------------------------------------------

@@ -9,17 +9,17 @@ values, so they cross the process boundary of the pool.
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from generator.core.errors import Input, InputError, OptionError, UserError
 from generator.io.catalog import Catalog
+from generator.registry import PRODUCTS
 
 if TYPE_CHECKING:
     from generator.core.built import Built
 
-R = TypeVar("R")
 PREVIEW_DPI = 60
 PREVIEW_PAGES = 2
 
@@ -70,7 +70,7 @@ def run_job(job: Job) -> Result:
     try:
         return BUILDERS[job.product](job)
     except UserError as exc:
-        from generator.cli.options import option_for
+        from generator.surface.messages import option_for
 
         option = None
         if isinstance(exc, InputError):
@@ -114,7 +114,7 @@ def _finish(job: Job, built: Built, figures: dict[str, Any] | None = None) -> Re
     if job.action in roles:
         name = name.removesuffix(".pdf") + f"-{job.action}.pdf"
     pdf = render_pdf(document)
-    from generator.cli.options import user_message
+    from generator.surface.messages import user_message
 
     # a warning about an input names its option, as on the command line
     warnings = tuple(w if isinstance(w, str) else user_message(w) for w in built.warnings)
@@ -128,27 +128,19 @@ def _finish(job: Job, built: Built, figures: dict[str, Any] | None = None) -> Re
 # --- the products -----------------------------------------------------------------------
 
 
-def request(cls: type[R], params: dict[str, Any], **fixed: Any) -> R:
-    """A product's request from the command's parameters: every field by its option's name.
-
-    So an option added to the command and to its request reaches the build without web
-    code. Paper names are lower case, as the CLI passes them; `fixed` overrides.
-    """
-    names = {f.name for f in fields(cls)}  # type: ignore[arg-type]
-    values = {k: v for k, v in params.items() if k in names}
-    if isinstance(values.get("paper"), str):
-        values["paper"] = values["paper"].lower()
-    return cls(**{**values, **fixed})
+def _plain(job: Job) -> Result:
+    """A product the page shows as it is: request → load → build → the PDF or previews."""
+    return _finish(job, PRODUCTS[job.product].make(job.params, catalog()))
 
 
 def _worksheet(job: Job) -> Result:
-    from generator.worksheet.build import WorksheetRequest, build_worksheet
+    from generator.worksheet.build import build_worksheet
     from generator.worksheet.load import load_worksheet
     from generator.worksheet.roster import roster_from_bytes
 
     # "sheets" and "key" are the CLI's --key-file: the key as a document of its own
     separate = {"key_file": "key.pdf", "key": True} if job.action in ("sheets", "key") else {}
-    req = request(WorksheetRequest, job.params, **separate)
+    req = PRODUCTS["worksheet"].request_of(job.params, **separate)
     inputs = load_worksheet(req, catalog())
     if job.roster is not None:
         # the class list arrives as bytes, never as a file: the request only names it
@@ -167,38 +159,14 @@ def _worksheet(job: Job) -> Result:
     return _finish(job, built, figures)
 
 
-def _kniffel_block(job: Job) -> Result:
-    from generator.kniffel.build import BlockRequest, build_block
-    from generator.kniffel.load import load_block
-
-    req = request(BlockRequest, job.params)
-    return _finish(job, build_block(load_block(req, catalog()), req))
-
-
-def _kniffel_odds(job: Job) -> Result:
-    from generator.kniffel.build import OddsRequest, build_odds
-    from generator.kniffel.load import load_odds
-
-    req = request(OddsRequest, job.params)
-    return _finish(job, build_odds(load_odds(req, catalog()), req))
-
-
 def _koepfchen(job: Job) -> Result:
-    from generator.koepfchen.build import BoardRequest, build_board
-    from generator.koepfchen.load import load_board
-
-    req = request(BoardRequest, job.params)
-    built = build_board(load_board(req, catalog()), req)
+    built = PRODUCTS["koepfchen"].make(job.params, catalog())
     keys = ("game_length", "races", "track_length", "sampled")
     return _finish(job, built, {k: built.contents[k] for k in keys})
 
 
 def _kribbeln(job: Job) -> Result:
-    from generator.kribbeln.build import BlockRequest, build_block
-    from generator.kribbeln.load import load_block
-
-    req = request(BlockRequest, job.params)
-    built = build_block(load_block(req, catalog()), req)
+    built = PRODUCTS["kribbeln"].make(job.params, catalog())
     c = built.contents
     figures = {
         "pages": c["pages"],
@@ -214,24 +182,24 @@ def _kribbeln(job: Job) -> Result:
     return _finish(job, built, figures)
 
 
-_STRATEGIES: dict[Any, Any] = {}  # per worker process: solved tables stay loaded
+_TABLES: dict[Any, Any] = {}  # per worker process: the tables stay mapped
 
 
-def strategy_for(rules: Any) -> Any:
-    """The solved Kniffel table for a rule set (the on-disk cache, then kept in memory)."""
-    from generator.kniffel.load import load_strategy
-    from generator.kniffel.solver import table_key
+def table_for(rules: Any) -> Any:
+    """The solved Kniffel table for a rule set, as the coach reads it (the mapped cache entry)."""
+    from generator.kniffel.load import load_table
+    from generator.kniffel.table import table_key
 
     key = table_key(rules)
-    if key not in _STRATEGIES:
-        _STRATEGIES[key] = load_strategy(rules)
-    return _STRATEGIES[key]
+    if key not in _TABLES:
+        _TABLES[key] = load_table(rules)
+    return _TABLES[key]
 
 
 def _coach(job: Job) -> Result:
     from generator.kniffel.coach import advise, make_position, parse_roll
     from generator.kniffel.load import load_rules
-    from generator.kniffel.solver import with_joker
+    from generator.kniffel.table import with_joker
 
     p = job.params
     rules = with_joker(load_rules(p["rules"], catalog()), p.get("joker"))
@@ -240,7 +208,7 @@ def _coach(job: Job) -> Result:
     rolls_left = p["rolls_left"]
     if not 0 <= rolls_left <= 2:
         raise InputError("rolls_left", f"expected 0, 1 or 2, found {rolls_left}")
-    return Result(figures=advise(strategy_for(rules), position, dice, rolls_left).to_json())
+    return Result(figures=advise(table_for(rules), position, dice, rolls_left).to_json())
 
 
 def _validate(job: Job) -> Result:
@@ -251,10 +219,11 @@ def _validate(job: Job) -> Result:
     return Result(figures=figures)
 
 
+# a product's own builder where its page shows figures or takes a class list; every other
+# product of the registry is built as it is (`_plain`), so a new product needs none
 BUILDERS = {
+    **{product: _plain for product in PRODUCTS},
     "worksheet": _worksheet,
-    "kniffel-block": _kniffel_block,
-    "kniffel-odds": _kniffel_odds,
     "koepfchen": _koepfchen,
     "kribbeln": _kribbeln,
     "coach": _coach,

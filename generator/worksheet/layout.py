@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from generator.render.dice import die_face
+from generator.render.fit import lines_without_orphan, shortened
 from generator.render.flow import (
-    NO_BREAK,
     Column,
     Flowable,
     Group,
@@ -29,7 +29,6 @@ from generator.render.flow import (
     Theme,
     flow_story,
     footer_line,
-    wrap_words,
 )
 from generator.render.fonts import descent, fit_size, text_width
 from generator.render.primitives import (
@@ -228,40 +227,6 @@ def geometry(
 
 
 # --- lines of text -----------------------------------------------------------------------
-
-ORPHAN = 0.25  # a paragraph's last line is at least this share of the width
-
-
-def lines_without_orphan(text: str, size: float, width: float, bold: bool = False) -> list[str]:
-    """The lines of `text`, never a short word alone on the last one ("… ab" / "0."):
-    words move down from the line above until the last line is a quarter of the width.
-    A no-break space binds the words around it."""
-    lines = wrap_words(text, size, width, bold)
-    if len(lines) >= 2:
-        above, last = lines[-2], lines[-1]
-        while len(above) > 1 and text_width(" ".join(last), size, bold) < ORPHAN * width:
-            if text_width(" ".join([above[-1], *last]), size, bold) > width:
-                break
-            last.insert(0, above.pop())
-    return [" ".join(line).replace(NO_BREAK, " ") for line in lines]
-
-
-def shortened(text: str, size: float, width: float, bold: bool = False) -> str:
-    """`text`, or as many of its words as fit with "…" (a word cut only when the first
-    one alone is too long)."""
-    if text_width(text, size, bold) <= width:
-        return text
-    words = text.split(" ")
-    while len(words) > 1:
-        words.pop()
-        cut = " ".join(words).rstrip(" –-,;:")
-        if text_width(cut + " …", size, bold) <= width:
-            return cut + " …"
-    cut = words[0]
-    while len(cut) > 1 and text_width(cut + "…", size, bold) > width:
-        cut = cut[:-1]
-    return cut + "…"
-
 
 TITLE_LINES = 2
 TITLE_LEADING = 1.15  # a title's two lines belong together

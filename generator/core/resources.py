@@ -1,14 +1,15 @@
-"""Where the shipped data lives: templates, task catalog, the rules and fonts.
+"""Where the shipped data lives: templates, task catalog and the rules.
 
-In a wheel they sit inside the package (`generator/_data/…`, `generator/fonts`);
-in a source checkout (editable install) they are the top-level folders.
+In a wheel they sit inside the package (`generator/_data/…`); in a source
+checkout (editable install) they are the top-level folders. The fonts
+(`generator/fonts`) are found by `generator.render.fonts` itself.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-_PACKAGE = Path(__file__).resolve().parent.parent  # generator/, this file is in generator/io/
+_PACKAGE = Path(__file__).resolve().parent.parent  # generator/, this file is in generator/core/
 
 
 def _data_dir(name: str) -> Path:
@@ -31,8 +32,3 @@ def catalog_dir() -> Path:
 def rules_file() -> Path:
     """The rules of the games as played here, with every decision (`docs/rules.md`)."""
     return _data_dir("docs") / "rules.md"
-
-
-def fonts_dir() -> Path:
-    """The folder holding the embedded TTF fonts and their licence."""
-    return _PACKAGE / "fonts"

@@ -1,4 +1,8 @@
-"""`dicesheets serve`: the web page for teachers, game groups and playtesters."""
+"""`dicesheets serve`: the web page for teachers, game groups and playtesters.
+
+The command is declared in `generator.registry`; this is its action, beside the app it
+starts (the CLI imports nothing of the web page, the web page nothing of the CLI).
+"""
 
 from __future__ import annotations
 
@@ -7,24 +11,6 @@ import click
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
-@click.command("serve")
-@click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to listen on (anything but loopback makes the page reachable "
-              "from other machines).")  # fmt: skip
-@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True,
-              help="Port to listen on.")  # fmt: skip
-@click.option("--catalog", type=click.Path(file_okay=False, exists=True), default=None,
-              help="Your catalog folder: used for every page, and the playtest page shows "
-              "its problems and a live preview.")  # fmt: skip
-@click.option("--open", "open_browser", is_flag=True, help="Open the page in a browser.")
-@click.option("--workers", type=click.IntRange(1, 32), default=None,
-              help="Build processes (default: the number of cores, at most 4).")  # fmt: skip
-@click.option("--time-limit", type=click.FloatRange(1, 600), default=30.0, show_default=True,
-              help="Seconds one build may take before it is stopped.")  # fmt: skip
-@click.option("--header-timeout", type=click.FloatRange(0.1, 300), default=10.0,
-              show_default=True,
-              help="Seconds a client may take to send a request's headers before the "
-              "connection is closed.")  # fmt: skip
 def serve(host: str, port: int, catalog: str | None, open_browser: bool, workers: int | None,
           time_limit: float, header_timeout: float) -> None:  # fmt: skip
     """Serve the web page: worksheets, Kniffel, Köpfchen, Kribbeln, the coach, playtesting."""
