@@ -13,7 +13,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from generator.io.resources import templates_dir
+from generator.core.resources import templates_dir
 from pypdf import PdfReader
 
 from tests.test_reliability import one_line_error
@@ -321,7 +321,7 @@ def test_format_characters_never_reach_a_page(run_cli, tmp_path: Path, args: lis
 def test_a_full_disk_during_the_previews_leaves_no_pdf(run_cli, tmp_path: Path, monkeypatch):
     import tempfile
 
-    from generator.io import writer
+    from generator.io import files as writer
 
     real = tempfile.mkstemp
 
