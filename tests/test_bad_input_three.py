@@ -13,9 +13,9 @@ import threading
 from pathlib import Path
 
 import pytest
-from generator.core.resources import templates_dir
 from pypdf import PdfReader
 
+from generator.core.resources import templates_dir
 from tests.test_reliability import one_line_error
 
 ROOT = Path(__file__).resolve().parents[1]
