@@ -124,6 +124,13 @@ def spec_names(catalog: Catalog) -> list[str]:
     return spec_names(catalog)
 
 
+def topic_names(catalog: Catalog) -> list[str]:
+    """The topics of Klasse 1–4, by Klasse (the web page groups its menu so)."""
+    from generator.worksheet.topics import TOPICS
+
+    return [t.id for t in TOPICS]
+
+
 # --- the checks across options (both surfaces run them) -------------------------------------
 
 SINGLE_SECTION = ("family", "level", "problems", "impossible", "ops", "targets")
@@ -140,6 +147,29 @@ def spec_alone(params: Mapping[str, Any], given: frozenset[str]) -> None:
             raise OptionError(
                 f"--{name}", "the spec names the sections; leave out --" + name + " with --spec"
             )
+
+
+FAMILY_ONLY = ("family", "level", "impossible", "ops", "targets", "spec")
+TOPIC_CONTROLS = ("number_range", "carry", "unknown", "rows", "dice")
+
+
+def topic_alone(params: Mapping[str, Any], given: frozenset[str]) -> None:
+    """A topic chooses the problems: no family options with it, no topic controls without."""
+    from generator.core.errors import OptionError
+
+    if params.get("as_json") and not params.get("list_topics"):
+        raise OptionError("--json", "lists the topics: use it with --topics")
+    if params.get("topic") is not None:
+        for name in FAMILY_ONLY:
+            if name in given:
+                raise OptionError(f"--{name}", f"--topic chooses the problems; leave out --{name}")
+        return
+    if params.get("spec") is not None:
+        return  # a spec's sections may be topics: their controls are the spec's
+    for name in TOPIC_CONTROLS:
+        if name in given:
+            flag = "--range" if name == "number_range" else f"--{name}"
+            raise OptionError(flag, "a topic's control: use it with --topic")
 
 
 def pages_or_block(params: Mapping[str, Any], given: frozenset[str]) -> None:
@@ -680,13 +710,32 @@ COMMANDS: dict[str, Command] = {
                        help="A worksheet spec (YAML, or a shipped one: mixed) with sections "
                        "that mix families and levels; replaces --family --level --problems "
                        "--impossible.", catalog=spec_names),
+                Option(("--topic",), default=None,
+                       help="A topic of Klasse 1–4 instead of --family/--level, e.g. "
+                       "add-20-carry, number-wall-3 (all of them: --topics).",
+                       catalog=topic_names),
+                Option(("--topics", "list_topics"), is_flag=True, default=False,
+                       help="List the topics with their names, Klasse and controls, and stop."),
+                Option(("--json", "as_json"), is_flag=True, default=False,
+                       help="With --topics: the list as JSON."),
+                Option(("--range", "number_range"), default=None,
+                       help="Topics: the largest number of each problem in A-B, e.g. 20-100."),
+                Option(("--carry",), Choice(("yes", "no", "mixed")), default=None,
+                       help="Topics: a carry/borrow (Zehnerübergang) in some column of every "
+                       "problem, in none, or half each."),
+                Option(("--unknown",), Choice(("result", "operand", "mixed")), default=None,
+                       help="Topics: where the blank goes."),
+                Option(("--rows",), default=None,
+                       help="Topics: the times-table rows, e.g. 2,5,10."),
+                Option(("--dice",), is_flag=True, default=False,
+                       help="Klasse 1 topics: numbers 1–6 drawn as dice pips."),
                 PAPER,
                 lang("de"),
                 FRESH_SEED,
                 OUT,
             ),
             run="generator.cli.worksheet:worksheet",
-            rules=(spec_alone,),
+            rules=(spec_alone, topic_alone),
         ),
     )
 }  # fmt: skip
@@ -755,9 +804,10 @@ PRODUCTS: dict[str, Product] = {
             "worksheet",
             "generator.worksheet.build:WorksheetRequest",
             "generator.worksheet.load:load_worksheet",
-            "generator.worksheet.build:build_worksheet",
+            "generator.worksheet.sheet:build_sheet",
             files=("worksheet-*.pdf",),
-            page_kinds=("worksheet-sheet", "worksheet-large-sheet", "worksheet-key"),
+            page_kinds=("worksheet-sheet", "worksheet-large-sheet", "worksheet-key",
+                        "topic-sheet", "topic-large-sheet", "topic-key"),
             templates=frozenset({"worksheet"}),
             # a level-2 worksheet, versions A–C, the answer key after the sheets
             defaults=({"level": 2, "versions": 3, "lang": "de"},),
@@ -768,13 +818,18 @@ PRODUCTS: dict[str, Product] = {
                                                           "problems": 6}),
                 Rehearse("worksheet (the mixed spec, a class list)", {"spec": "mixed"},
                          tweak="pupils"),
+                Rehearse("worksheet (a tally topic, a class list)",
+                         {"topic": "dice-tally", "problems": 2, "names": "Zoë, Łukasz"}),
+                Rehearse("worksheet (a spec of two topics)", {"topic": "add-10"},
+                         tweak="topics"),
             ),
             web=WebPage(
                 "worksheet",
-                skip=frozenset({"roster", "key_file", "names"}),
+                skip=frozenset({"roster", "key_file", "names", "list_topics", "as_json"}),
                 parts=("both", "sheets", "key"),
                 own_fields=("roster",),
                 groups=(
+                    ("topic", ("topic", "number_range", "carry", "unknown", "rows", "dice")),
                     ("problems", ("family", "level", "ops", "targets", "problems", "impossible",
                                   "versions", "spec")),
                     ("class", ("roster", "large_print", "large_print_for", "klass", "date",
@@ -782,7 +837,9 @@ PRODUCTS: dict[str, Product] = {
                     ("print", ("paper", "lang", "per_page", "one_page", "duplex", "key")),
                 ),
                 # a spec replaces the single section (what it does not name stays the default)
-                replaced_by={"spec": ("family", "level", "problems", "impossible")},
+                replaced_by={"spec": ("family", "level", "problems", "impossible"),
+                             "topic": ("family", "level", "impossible", "ops", "targets",
+                                       "spec")},
             ),
             fresh_seed=True,
             extra={"key": "key_file"},

@@ -18,12 +18,16 @@ from generator.render.style import (
 )
 from tests.test_page_health import LANGS, MATRIX, PAPERS, Case, cases
 
-SHEETS = {"kniffel-block", "odds-card", "koepfchen-board", "kribbeln-sheet", "worksheet-sheet"}
+SHEETS = {
+    "kniffel-block", "odds-card", "koepfchen-board", "kribbeln-sheet", "worksheet-sheet",
+    "topic-sheet",
+}  # fmt: skip
 """Page kinds players get: their title is `TITLE`; every other kind is a text page."""
 
 PAGED = {
     "koepfchen-rules", "koepfchen-key", "kribbeln-rules", "kribbeln-key", "worksheet-sheet",
-    "worksheet-large-sheet", "worksheet-key", "report-kribbeln", "report-koepfchen",
+    "worksheet-large-sheet", "worksheet-key", "topic-sheet", "topic-large-sheet", "topic-key",
+    "report-kribbeln", "report-koepfchen",
 }  # fmt: skip
 """Parts that may run over pages: their footer ends with the page label ("Seite 2/3")."""
 
@@ -53,7 +57,7 @@ def test_every_page_has_the_house_footer(product: str) -> None:
                 assert feet and all(t.size == FOOTER_SIZE for t in feet), at
                 continue
             feet = [t for t in texts if t.y == FOOTER_BASELINE]
-            large = kind == "worksheet-large-sheet"
+            large = kind in ("worksheet-large-sheet", "topic-large-sheet")
             assert feet and all(t.color == FOOTER_INK for t in feet), at
             label = [t for t in feet if t.align == "right"]
             assert bool(label) == (kind in PAGED), at
@@ -72,7 +76,7 @@ def test_titles_are_set_in_two_sizes(product: str) -> None:
         doc = case.built.document
         seen = set()
         for k, (page, kind) in enumerate(zip(doc.pages, case.kinds), start=1):
-            if kind in seen or kind.startswith("worksheet"):  # a worksheet has a teacher's title
+            if kind in seen or kind.startswith(("worksheet", "topic")):  # a teacher's title
                 continue
             seen.add(kind)
             title = _title(texts_of(page.items, doc.forms))

@@ -253,6 +253,36 @@ def _worksheet(paper: str, landscape: bool, lang: str) -> list[Case]:
                 fields = _worksheet_fields(built.document, k + 1, large)
                 expect[k] = replace(LARGE_PRINT if large else PLAYERS, fields=fields)
         cases.append(Case(built, tuple(kinds), tuple(expect)))
+    return cases + _topics(paper, landscape, lang)
+
+
+TOPIC_CLASS = "Maximilian-Alexander, 王小明"  # the second pupil in large print
+
+
+def _topics(paper: str, landscape: bool, lang: str) -> list[Case]:
+    """One sheet of every topic of Klasse 1–4, a pupil in normal and one in large print."""
+    from generator.worksheet.build import WorksheetRequest
+    from generator.worksheet.roster import names_roster
+    from generator.worksheet.topics import TOPICS
+    from generator.worksheet.topicsheet import build_topic_worksheet
+
+    if landscape:  # worksheets are portrait only
+        return []
+    cases = []
+    for topic in TOPICS:
+        req = WorksheetRequest(
+            topic=topic.id, problems=min(6, topic.default_problems), versions=2, lang=lang,
+            paper=paper, title=TITLE, names=TOPIC_CLASS, large_print_for="王小明",
+        )  # fmt: skip
+        built = build_topic_worksheet(req, names_roster(TOPIC_CLASS), None)
+        n = len(built.document.pages)
+        kinds, expect = ["topic-key"] * n, [TEACHER] * n
+        for sheet in built.contents["sheets"]:
+            large = sheet["large_print"]
+            for k in range(sheet["first_page"] - 1, sheet["first_page"] - 1 + sheet["pages"]):
+                kinds[k] = "topic-large-sheet" if large else "topic-sheet"
+                expect[k] = LARGE_PRINT if large else PLAYERS
+        cases.append(Case(built, tuple(kinds), tuple(expect)))
     return cases
 
 

@@ -103,6 +103,7 @@ def test_the_form_follows_the_command() -> None:
     options = {o.name for o in COMMANDS["worksheet"].options()}
     # the class list box stands for --roster (and --names: the same list, typed)
     left_out = {"roster", "names", "key_file", "out"}
+    left_out |= {"list_topics", "as_json"}  # --topics lists the topics: the menu does that
     assert names == options - left_out
     assert form.field("family").kind == "choice" and "24" in form.field("family").choices
     assert form.field("large_print").kind == "flag"
@@ -565,3 +566,35 @@ def test_serve_warns_off_loopback_and_passes_the_settings(run_cli, monkeypatch) 
     assert seen["address"] == ("0.0.0.0", 8123)
     quiet = run_cli("serve", "--port", "8124")
     assert "warning" not in quiet.output and "http://127.0.0.1:8124/" in quiet.output
+
+
+# --- the topics of Klasse 1–4 ------------------------------------------------------------------
+
+
+def test_a_topic_download_is_the_cli_pdf_byte_for_byte(client, run_cli, tmp_path: Path) -> None:
+    args = ["worksheet", "--topic", "add-100", "--carry", "no", "--range", "20-80",
+            "--versions", "2", "--seed", "7"]  # fmt: skip
+    result = run_cli(*args, "--out", tmp_path / "ws.pdf")
+    assert result.exit_code == 0, result.output
+    data = {**WORKSHEET, "topic": "add-100", "carry": "no", "number_range": "20-80",
+            "versions": "2", "part": "both"}  # fmt: skip
+    response = client.post("/download/worksheet?lang=de", data=data)
+    assert response.status_code == 200, response.text[:400]
+    assert response.content == (tmp_path / "ws.pdf").read_bytes()
+
+
+def test_the_topic_menu_groups_the_topics_by_klasse(client) -> None:
+    page = client.get("/worksheet?lang=de").text
+    groups = re.findall(r'<optgroup label="(Klasse \d)">', page)
+    assert groups == ["Klasse 1", "Klasse 2", "Klasse 3", "Klasse 4"]
+    assert '<option value="number-wall-3">Rechenmauer (3 Reihen)</option>' in page
+
+
+def test_an_impossible_topic_combination_sits_beside_its_field(client, run_cli) -> None:
+    expected = cli_error(run_cli, "worksheet", "--topic", "add-20-carry", "--carry", "no",
+                         "--out", "x.pdf")  # fmt: skip
+    data = {**WORKSHEET, "topic": "add-20-carry", "carry": "no"}
+    response = client.post("/api/preview/worksheet?lang=en", data=data)
+    assert response.status_code == 400
+    message = response.json()["errors"]["carry"]
+    assert expected.endswith(message) and "0 problems exist" in message

@@ -87,8 +87,24 @@ def _rational(inputs: Any) -> Any:
     return replace(inputs, profile=replace(inputs.profile, rules=rules))
 
 
+def _topics(inputs: Any) -> Any:
+    """A sheet of two topics without a title (the mixed title; none is shipped)."""
+    from generator.core.errors import Input
+    from generator.worksheet.spec import SectionSpec, WorksheetSpec
+
+    where: dict[str, str] = {"topic": Input("spec"), "problems": Input("spec")}
+    sections = tuple(
+        SectionSpec("", 0, 4, where=where, topic=t) for t in ("add-20-carry", "number-wall-3")
+    )
+    return replace(inputs, spec=WorksheetSpec(None, sections))
+
+
 # what a variant sets that no option does (`Rehearse.tweak` names one)
-TWEAKS: dict[str, Callable[[Any], Any]] = {"pupils": _pupils, "rational": _rational}
+TWEAKS: dict[str, Callable[[Any], Any]] = {
+    "pupils": _pupils,
+    "rational": _rational,
+    "topics": _topics,
+}
 
 
 def _job(product: Product, variant: Rehearse) -> Job:

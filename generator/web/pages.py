@@ -152,8 +152,23 @@ class Words:
         own = f"{key}_{_ident(page)}"
         return self(own if self.has(own) else key, **values)
 
+    def choice_group(self, page: str, name: str, value: str) -> str:
+        """The group of a menu entry ("" for none): a topic's Klasse."""
+        if name != "topic" or not value:
+            return ""
+        from generator.worksheet.topics import BY_ID
+
+        topic = BY_ID.get(value)
+        return str(self("topic_group", klasse=topic.klasse)) if topic else ""
+
     def choice(self, page: str, name: str, value: str) -> Markup:
         """The words for a menu entry (`""`: the default), else the value itself."""
+        if name == "topic" and value:  # a topic's own name, from the topic table
+            from generator.worksheet.topics import BY_ID
+
+            topic = BY_ID.get(value)
+            if topic:
+                return Markup.escape(topic.name.get(self.lang, topic.name["en"]))
         tail = _ident(value) if value else "default"
         key = self._first(f"choice_{_ident(page)}_{name}_{tail}", f"choice_{name}_{tail}")
         if key:

@@ -134,9 +134,9 @@ def _plain(job: Job) -> Result:
 
 
 def _worksheet(job: Job) -> Result:
-    from generator.worksheet.build import build_worksheet
     from generator.worksheet.load import load_worksheet
     from generator.worksheet.roster import roster_from_bytes
+    from generator.worksheet.sheet import build_sheet
 
     # "sheets" and "key" are the CLI's --key-file: the key as a document of its own
     separate = {"key_file": "key.pdf", "key": True} if job.action in ("sheets", "key") else {}
@@ -147,7 +147,7 @@ def _worksheet(job: Job) -> Result:
         roster = roster_from_bytes(job.roster, job.roster_label)
         inputs = replace(inputs, roster=roster)
         req = replace(req, roster=job.roster_label)
-    built = build_worksheet(inputs, req)
+    built = build_sheet(inputs, req)
     if job.action == "sheets":
         built = replace(built, extra=())
     figures = {

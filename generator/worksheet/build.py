@@ -73,6 +73,13 @@ class WorksheetRequest:
     duplex: bool = False  # every pupil's sheet an even number of pages
     ops: str | None = None  # the level's operations replaced: "+-", "+−×÷", "+·:"
     targets: str | None = None  # the level's target range replaced: "1-20"
+    topic: str | None = None  # a topic of Klasse 1–4 instead of a family and level
+    number_range: str | None = None  # a topic's numbers: the largest in A-B ("20-100")
+    carry: str | None = None  # yes | no | mixed
+    unknown: str | None = None  # result | operand | mixed
+    rows: str | None = None  # times tables 1–10: "2,5,10"
+    dice: bool = False  # Klasse 1: small numbers as dice pips
+    list_topics: bool = False  # --topics: the command lists the topics instead of building
 
 
 @dataclass(frozen=True)

@@ -661,7 +661,8 @@ def key_story(key: AnswerKey) -> list[Flowable]:
         ) * 2
         rows = tuple((a[0], a[1], b[0], b[1]) for a, b in zip(key.roster[:half], second))
         story += [Heading(key.roster_heading, 3), Table(columns, rows)]
-    columns = tuple(Column(t, w, a) for t, w, a in zip(key.columns, KEY_WIDTHS, KEY_ALIGN))
+    widths, align = key.widths or KEY_WIDTHS, key.align or KEY_ALIGN
+    columns = tuple(Column(t, w, a) for t, w, a in zip(key.columns, widths, align))  # type: ignore[arg-type]
     for version in key.versions:
         part: list[Flowable] = [Heading(version.heading, 2)]
         for section in version.sections:

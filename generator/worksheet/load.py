@@ -15,6 +15,7 @@ from generator.worksheet.levels import SUBDIR, Family, customised, parse_family
 from generator.worksheet.pool import Progress, level_pool
 from generator.worksheet.roster import MAX_BYTES, Roster, names_roster, roster_from_bytes
 from generator.worksheet.spec import SPEC_DIR, WorksheetSpec, parse_spec, single_section
+from generator.worksheet.topicsheet import TopicInputs
 
 
 def load_family_file(path: Path, label: str, problems: Problems | None = None) -> Family:
@@ -87,15 +88,19 @@ def class_list(req: WorksheetRequest) -> Roster | None:
 
 def load_worksheet(
     req: WorksheetRequest, catalog: Catalog | None = None, progress: Progress | None = None
-) -> WorksheetInputs:
+) -> WorksheetInputs | TopicInputs:
     """Read the spec and the roster; take every section's pool (solver cache, else computed)."""
     catalog = catalog or Catalog.default()
+    if req.topic is not None:  # a topic deals its own problems: nothing to solve ahead
+        return TopicInputs(None, class_list(req), catalog.templates())
     spec = (
         load_spec(req.spec, catalog)
         if req.spec is not None
         else single_section(req.family, req.level, req.problems, req.impossible)
     )
     roster = class_list(req)
+    if spec.topics:
+        return TopicInputs(spec, roster, catalog.templates())
     sections = []
     for section in spec.sections:
         family = load_family(section.family, catalog, where=section.where["family"])

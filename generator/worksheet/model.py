@@ -88,3 +88,5 @@ class AnswerKey:
     roster: tuple[tuple[str, str], ...]  # (name, version letter)
     footer: str
     page: Callable[[int, int], str]
+    widths: tuple[float, ...] = ()  # the columns' shares of the width ((): the family key's)
+    align: tuple[str, ...] = ()

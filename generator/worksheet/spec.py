@@ -9,6 +9,14 @@ The command-line options describe a sheet of one section; a worksheet spec (YAML
       - {family: koepfchen, level: 3, problems: 4, impossible: 1}
       - {family: "24", level: 1, problems: 2, heading: {de: "Zum Schluss: 24", en: "Last: 24"}}
 
+A section may instead name a topic of Klasse 1–4 with its controls; a sheet's sections
+are then all topics (`dicesheets worksheet --topics` lists them):
+
+    sections:
+      - {topic: add-20-carry, problems: 10}
+      - {topic: number-wall-3, problems: 6, range: 10-20, heading: {de: "Mauern", en: "Walls"}}
+      - {topic: times-table, problems: 10, rows: "2,5,10", unknown: mixed}
+
 Shipped specs live in `task_catalog/worksheet/specs/`.
 """
 
@@ -35,6 +43,8 @@ class SectionSpec:
     impossible: int = 0
     heading: dict[str, str] | None = None
     where: dict[str, str] = field(default_factory=dict, compare=False)
+    topic: str | None = None  # a topic section (family and level unused)
+    controls: dict[str, str] = field(default_factory=dict)  # range, carry, unknown, rows, dice
 
 
 @dataclass(frozen=True)
@@ -46,6 +56,11 @@ class WorksheetSpec:
     @property
     def problems(self) -> int:
         return sum(s.problems for s in self.sections)
+
+    @property
+    def topics(self) -> bool:
+        """The sections are topics of Klasse 1–4 (not families of dice problems)."""
+        return any(s.topic for s in self.sections)
 
 
 def single_section(family: str, level: int, problems: int, impossible: int) -> WorksheetSpec:
@@ -78,6 +93,9 @@ def parse_spec(data: Any, label: str) -> WorksheetSpec:
     for i, item in enumerate(raw):
         context = f"sections[{i}]"
         s = Fields(item, label, context)
+        if isinstance(item, dict) and "topic" in item:
+            sections.append(_topic_section(item, label, context))
+            continue
         s.unknown_keys({"family", "level", "problems", "impossible", "heading"})
         heading = s.texts("heading", None, plain=True)
         where = {k: s.place(k) for k in ("family", "level", "problems", "impossible")}
@@ -93,8 +111,39 @@ def parse_spec(data: Any, label: str) -> WorksheetSpec:
             )
         )
     spec = WorksheetSpec(title, tuple(sections), label)
+    if spec.topics and not all(x.topic for x in spec.sections):
+        raise CatalogError(
+            "a sheet's sections are either all topics or all families (expected one kind)",
+            file=label,
+        )
     if spec.problems > MAX_PROBLEMS:
         raise CatalogError(
             f"{spec.problems} problems in all (expected at most {MAX_PROBLEMS})", file=label
         )
     return spec
+
+
+TOPIC_KEYS = ("range", "carry", "unknown", "rows", "dice")
+
+
+def _topic_section(item: Any, label: str, context: str) -> SectionSpec:
+    """A section of a topic of Klasse 1–4 and its controls (checked when it is dealt)."""
+    s = Fields(item, label, context)
+    s.unknown_keys({"topic", "problems", "heading", *TOPIC_KEYS})
+    where = {k: s.place(k) for k in ("topic", "problems", *TOPIC_KEYS)}
+    where["versions"] = Input("versions")
+    # YAML reads a bare yes / no as a boolean: carry: no means "no"
+    controls = {
+        k: ("yes" if item[k] else "no") if isinstance(item[k], bool) else str(item[k])
+        for k in TOPIC_KEYS
+        if k in item
+    }
+    return SectionSpec(
+        family="",
+        level=0,
+        problems=s.int_in("problems", 1, MAX_PROBLEMS),
+        heading=s.texts("heading", None, plain=True),
+        where=where,
+        topic=str(s.get("topic", str)),
+        controls=controls,
+    )
