@@ -60,18 +60,23 @@ def server(catalog: Path):
 
 
 @pytest.fixture(scope="module")
-def browser(tmp_path_factory):
+def playwright():
     with sync_api.sync_playwright() as p:
-        context = p.chromium.launch_persistent_context(
-            str(tmp_path_factory.mktemp("chromium-profile")),  # a fresh --user-data-dir
-            executable_path=str(CHROMIUM),
-            headless=True,
-            args=FLAGS,
-            accept_downloads=True,
-            viewport={"width": 1280, "height": 900},
-        )
-        yield context
-        context.close()
+        yield p
+
+
+@pytest.fixture(scope="module")
+def browser(playwright, tmp_path_factory):
+    context = playwright.chromium.launch_persistent_context(
+        str(tmp_path_factory.mktemp("chromium-profile")),  # a fresh --user-data-dir
+        executable_path=str(CHROMIUM),
+        headless=True,
+        args=FLAGS,
+        accept_downloads=True,
+        viewport={"width": 1280, "height": 900},
+    )
+    yield context
+    context.close()
 
 
 @pytest.fixture
@@ -237,3 +242,106 @@ def test_screenshots_of_every_page(page: Page, server: str, tmp_path: Path) -> N
             target = folder / f"{name}-{lang}.png"
             page.screenshot(path=str(target), full_page=True)
             assert target.stat().st_size > 20_000, target
+
+
+# --- the topics of Klasse 1–4, at desktop and phone size, with and without JavaScript -------
+
+SIZES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
+
+
+@pytest.fixture(scope="module")
+def no_js_browser(playwright, tmp_path_factory):
+    context = playwright.chromium.launch_persistent_context(
+        str(tmp_path_factory.mktemp("chromium-nojs")),  # a fresh --user-data-dir
+        executable_path=str(CHROMIUM),
+        headless=True,
+        args=FLAGS,
+        accept_downloads=True,
+        java_script_enabled=False,
+    )
+    yield context
+    context.close()
+
+
+def topic_titles(pdf: Path) -> list[str]:
+    return [p.extract_text() for p in PdfReader(str(pdf)).pages]
+
+
+def check_number_wall_pdf(pdf: Path) -> None:
+    """The download is the Rechenmauer sheet: its title on both groups' pages and the key."""
+    assert pdf.name.startswith("worksheet-") and pdf.suffix == ".pdf", pdf.name
+    texts = topic_titles(pdf)
+    sheets = [t for t in texts if t.startswith("Gruppe")]
+    assert len(sheets) == 2 and all("Rechenmauer (4 Reihen) – Klasse 2" in t for t in sheets)
+    assert "Jeder Stein ist die Summe der beiden Steine darunter" in sheets[0]
+    assert any(t.startswith("Lösungen – Rechenmauer (4 Reihen)") for t in texts)
+    assert "Köpfchen" not in " ".join(texts)  # not the dice-arithmetic sheet of the default form
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_teacher_picks_a_klasse_2_topic(page: Page, server: str, tmp_path: Path, size: str) -> None:
+    page.set_viewport_size(SIZES[size])
+    page.goto(f"{server}/?lang=de")
+    wait_for_new_preview(page, 0)
+    before = preview_version(page)
+    page.select_option("#f-topic", "number-wall-4")
+    page.fill("#f-number_range", "20-60")
+    page.fill("#f-problems", "6")
+    page.fill("#f-versions", "2")
+    page.fill("#f-seed", "7")
+    wait_for_new_preview(page, before)
+    expect(page.locator("#command")).to_contain_text("--topic number-wall-4")
+    expect(page.locator("#command")).to_contain_text("--range 20-60")
+    expect(page.locator("#preview-pages img").first).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
+    check_number_wall_pdf(download(page, "button[data-part=both]", tmp_path))
+
+    # an impossible combination: the CLI's message beside the carry field, the values kept
+    page.select_option("#f-topic", "add-20-carry")
+    page.select_option("#f-carry", "no")
+    message = page.locator("[data-error-for=carry]")
+    expect(message).to_be_visible()
+    expect(message).to_contain_text("0 problems exist")
+    expect(page.locator("#f-topic")).to_have_value("add-20-carry")
+    expect(page.locator("#f-carry")).to_have_value("no")
+    expect(page.locator("#f-number_range")).to_have_value("20-60")
+    expect(page.locator("#f-problems")).to_have_value("6")
+    page.select_option("#f-carry", "yes")
+    page.fill("#f-number_range", "")
+    expect(message).to_be_hidden()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_topic_sheet_without_javascript(
+    no_js_browser, server: str, tmp_path: Path, size: str
+) -> None:
+    page = no_js_browser.new_page()
+    page.set_default_timeout(WAIT)
+    page.set_viewport_size(SIZES[size])
+    try:
+        page.goto(f"{server}/?lang=de")
+        page.select_option("#f-topic", "number-wall-4")
+        page.fill("#f-number_range", "20-60")
+        page.fill("#f-problems", "6")
+        page.fill("#f-versions", "2")
+        page.fill("#f-seed", "7")
+        page.click("button.refresh")  # the form posts; the page comes back with the preview
+        expect(page.locator("#preview-pages img").first).to_be_visible()
+        expect(page.locator("#command")).to_contain_text("--topic number-wall-4")
+        expect(page.locator("#f-topic")).to_have_value("number-wall-4")
+        assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
+        check_number_wall_pdf(download(page, "button[data-part=both]", tmp_path))
+
+        page.select_option("#f-topic", "add-20-carry")
+        page.select_option("#f-carry", "no")
+        page.fill("#f-number_range", "")
+        page.click("button.refresh")
+        message = page.locator("[data-error-for=carry]")
+        expect(message).to_be_visible()
+        expect(message).to_contain_text("0 problems exist")
+        expect(page.locator("#f-topic")).to_have_value("add-20-carry")
+        expect(page.locator("#f-carry")).to_have_value("no")
+        expect(page.locator("#f-problems")).to_have_value("6")
+        expect(page.locator("#f-seed")).to_have_value("7")
+    finally:
+        page.close()

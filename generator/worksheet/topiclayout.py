@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from generator.render.dice import die_face
+from generator.render.fit import lines_without_orphan
 from generator.render.fonts import fit_size, text_width
 from generator.render.primitives import (
     MM,
@@ -43,7 +44,6 @@ from generator.worksheet.layout import (
     form_name,
     geometry,
     key_pages,
-    lines_without_orphan,
 )
 from generator.worksheet.model import AnswerKey, SheetCopy, SheetWords
 from generator.worksheet.topics import PLACES, REMAINDER, SIGNS, chance_question, tally_text
