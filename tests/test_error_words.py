@@ -28,7 +28,7 @@ SHARED = {"utf-8", "utf-16", "windows-1252", "yaml", "json", "csv", "pdf", "x", 
           "einser", "vorname", "nachname", "klasse", "pip", "install", "make", "serve",
           "nul", "u", "mm", "block", "byte", "bytes", "text", "joker", "extra", "web",
           "dicesheets", "utf", "band", "start", "positive", "k", "manifest", "kribbeln", "die",
-          "rational", "ops", "min", "max", "windows", "s"}  # fmt: skip
+          "rational", "ops", "min", "max", "windows", "s", "port"}  # fmt: skip
 # computed arguments that must be of a kind (a list, a word the template looks up)
 SAMPLES: dict[tuple[str, str], Any] = {
     ("ambiguous_name", "full"): ["Anna Berg", "Anna Stein"],
