@@ -296,12 +296,12 @@ def test_teacher_picks_a_klasse_2_topic(page: Page, server: str, tmp_path: Path,
     assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
     check_number_wall_pdf(download(page, "button[data-part=both]", tmp_path))
 
-    # an impossible combination: the CLI's message beside the carry field, the values kept
+    # an impossible combination: the CLI's check in the page's language beside the carry field
     page.select_option("#f-topic", "add-20-carry")
     page.select_option("#f-carry", "no")
     message = page.locator("[data-error-for=carry]")
     expect(message).to_be_visible()
-    expect(message).to_contain_text("0 problems exist")
+    expect(message).to_contain_text("Es gibt 0 Aufgaben")
     expect(page.locator("#f-topic")).to_have_value("add-20-carry")
     expect(page.locator("#f-carry")).to_have_value("no")
     expect(page.locator("#f-number_range")).to_have_value("20-60")
@@ -338,7 +338,7 @@ def test_a_topic_sheet_without_javascript(
         page.click("button.refresh")
         message = page.locator("[data-error-for=carry]")
         expect(message).to_be_visible()
-        expect(message).to_contain_text("0 problems exist")
+        expect(message).to_contain_text("Es gibt 0 Aufgaben")
         expect(page.locator("#f-topic")).to_have_value("add-20-carry")
         expect(page.locator("#f-carry")).to_have_value("no")
         expect(page.locator("#f-problems")).to_have_value("6")
