@@ -26,9 +26,10 @@ def run() -> None:
     from generator.io import startup
 
     startup.prepare()
-    from generator.io import signals
+    from generator.io import signals, streams
 
     signals.catch_early()
+    streams.prepare()
     args = sys.argv[1:]
     try:
         from generator.cli import fastpath
@@ -40,14 +41,24 @@ def run() -> None:
 
         with startup.keeping_help(args, fastpath.HELP_OPTIONS):
             main()
+    except streams.StreamError as exc:  # (a plain `numbers solve` printing to a full disk)
+        streams.silence()
+        sys.stderr.write(f"dicesheets: error: {exc}\n")
+        sys.exit(2)
     except SystemExit as done:
         # the run is over: Python's own shutdown would die of a late signal (exit −2)
         signals.ignore()
         forget_caught_interrupt()
         code = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
+        try:
+            streams.finish()  # what is still buffered: its error here, not at Python's exit
+        except streams.StreamError as exc:
+            if code == 0:  # (a failed run has said what failed)
+                sys.stderr.write(f"dicesheets: error: {exc}\n")
+                done, code = SystemExit(2), 2
         if code not in INTERRUPTED and not isinstance(done.code, str):
             startup.quick_exit(code)
-        raise
+        raise done from None
     except (KeyboardInterrupt, signals.Terminated):
         # a signal during start-up, or after the run while it exits (its files are complete)
         signals.ignore()

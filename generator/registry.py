@@ -639,6 +639,9 @@ COMMANDS: dict[str, Command] = {
                 Option(("--time-limit",), Range(1, 600, real=True), default=30.0,
                        show_default=True, help="Seconds one build may take before it is "
                        "stopped."),
+                Option(("--header-timeout",), Range(0.1, 300, real=True), default=10.0,
+                       show_default=True, help="Seconds a client may take to send a "
+                       "request's headers before the connection is closed."),
             ),
             run="generator.web.serve:serve",
         ),

@@ -5,8 +5,12 @@ Every command comes from the registry and its options from the click command mad
 option type and name from pools of valid, boundary and hostile values. Input files of
 every kind are the shipped ones and small valid examples, mutated (lines dropped or
 doubled, numbers made negative, huge or fractional, values turned into text or lists,
-control characters, truncation, non-UTF-8 bytes, alias bombs, deep nesting), plus user
-catalogs with mutated YAML and hostile templates.
+control characters, truncation, non-UTF-8 bytes, alias bombs, deep nesting, values that
+contain themselves, one bad byte in UTF-8), plus user catalogs with mutated YAML and
+hostile templates — among them every filter, operator and string or list method of the
+sandbox against the size limits (`size_attacks`). Texts carry invisible format
+characters (U+202E …), numbers non-ASCII digits, and `--out` names special files (a
+FIFO, a device node, standard output) that must survive every run.
 """
 
 from __future__ import annotations
@@ -28,17 +32,45 @@ SKIPPED_COMMANDS = {"serve"}
 SKIPPED_OPTIONS = {"--watch", "--help", "--version"}
 
 INTS = ["-1", "0", "1", "2", "3", "5", "7", "100", "1000", "999999999999", "4294967296", "x",
-        "1.5", "", "-0", "٣"]  # fmt: skip
+        "1.5", "", "-0", "٣", "²", "１"]  # fmt: skip
+# invisible format characters (Unicode Cf): a name that reads reversed, hidden letters
+FORMAT_CHARS = ["\u202eanuZ", "Zo\u200bë", "\u2066Ben\u2069", "\ufeffCem", "An\u00adna",
+                "\u200d", "\u202e"]  # fmt: skip
 FLOATS = ["0", "0.5", "-1", "1e308", "nan", "inf", "x"]
 TEXTS = ["", "x", "Zoë,Łukasz,Ömer", "a\nb", "a\tb", "ü" * 300, "9" * 400, "../../etc/passwd",
-         "/tmp", "%s%n{0}", "{{ 7*7 }}", ",,,", "-", "--out", "a" * 5000]  # fmt: skip
+         "/tmp", "%s%n{0}", "{{ 7*7 }}", ",,,", "-", "--out", "a" * 5000,
+         *FORMAT_CHARS]  # fmt: skip
 BY_NAME = {
     "rules": ["kniffel", "yahtzee", "nope", "../kniffel/kniffel", "KNIFFEL", "@rules"],
     "profile": ["classic", "einmaleins", "plus-minus", "challenge", "nope", "../x", "@profile"],
-    "names": ["Anna,Jörg", "Anna,,Ben", "Zoë", ",", "A" * 300, "a\nb,c", "1,2,3,4,5,6,7,8,9"],
-    "title": ["Klasse 3b", "", "x" * 2000, "Zoë\nŁukasz", "\u202e\u0000"[:1]],
+    "names": [
+        "Anna,Jörg",
+        "Anna,,Ben",
+        "Zoë",
+        ",",
+        "A" * 300,
+        "a\nb,c",
+        "1,2,3,4,5,6,7,8,9",
+        ",".join(FORMAT_CHARS[:4]),
+        "\u202e,Ben",
+    ],
+    "title": ["Klasse 3b", "", "x" * 2000, "Zoë\nŁukasz", "\u202e\u0000"[:1], "Klasse\u200b 3b"],
+    "klass": ["3b", "3\u202eb", "\u200b"],
+    "date": ["1.2.2026", "\u2066heute\u2069"],
     "filled": ["Einser=3", "Einser=3,Kniffel=0", "Einser=99", "x=1", "=", "Einser=3,Einser=3"],
-    "roll": ["1 3 3 4 6", "13346", "7 7 7 7 7", "", "1 2 3 4 5 6", "3 5 1 6 2 2", "a b"],
+    "roll": [
+        "1 3 3 4 6",
+        "13346",
+        "7 7 7 7 7",
+        "",
+        "1 2 3 4 5 6",
+        "3 5 1 6 2 2",
+        "a b",
+        "1 2 3 4 ²",
+        "١ ٢ ٣ ٤ ٥",
+        "12345²",
+        "1 2 3 4 5 ²",
+    ],
     "task": ["nope", "", "x" * 100],
     "targets": ["1-40", "5", "0-1000000", "a", "1,2,5-9", "9-1", "-"],
     "ops": ["+-", "*/", "+-*/", "x", "", "−×÷:"],
@@ -65,11 +97,43 @@ HOSTILE_TEMPLATE_LINES = [
     "{% for i in range(9999) %}{% for j in range(9999) %}{% endfor %}{% endfor %}",
     "{% macro m(a) %}{{ m(a) }}{% endmacro %}{{ m(1) }}", "{{ 7 ** 7 ** 7 }}",
 ]  # fmt: skip
+# a long text and a long list of long texts: what every size attack starts from
+SIZE_SETUP = "{% set big = 'x' * 150000 %}{% set many = ['x' * 150000] * 150000 %}"
+SIZE_ARGS = ["", "big", "many", "10000", "'x', big", "big, big", "'', big", "many, many"]
+OPERATORS = ["~", "+", "*", "%", "**", "//", "/", "-", "in", "=="]
+
+
+def size_attacks() -> list[str]:
+    """Template lines that would make a text far past the limit, one per filter, operator
+    and string, list or dict method of the sandbox (each starting with SIZE_SETUP).
+
+    Taken from the environment itself, so a filter added later is attacked too.
+    """
+    from generator.text.words import make_environment
+
+    env = make_environment()
+    lines = []
+    for name in sorted(env.filters):
+        for value in ("big", "many", "(big ~ '\\n') * 10000"):
+            for args in ("", "(big)", "(10000)", "(big, big)", "('x', big)"):
+                lines.append(f"{{{{ ({value})|{name}{args} }}}}")
+            lines.append(f"{{{{ ({value})|map('{name}')|list|join }}}}")
+    for op in OPERATORS:
+        for left, right in (("big", "big"), ("many", "many"), ("big", "10000"), ("many", "3")):
+            lines.append(f"{{{{ {left} {op} {right} }}}}")
+    lines.append("{{ '%s' * 5000 % ((big,) * 5000) }}")
+    for kind, value in ((str, "big"), (list, "many"), (dict, "{1: big}")):
+        for method in sorted(m for m in dir(kind) if not m.startswith("_")):
+            for args in SIZE_ARGS:
+                lines.append(f"{{% set v = {value} %}}{{{{ v.{method}({args}) }}}}")
+    lines.append("{% set l = [big] %}{% for i in range(40) %}{{ l.extend(l) or '' }}{% endfor %}")
+    lines.append("{% for i in range(9999) %}{{ big }}{% endfor %}")
+    return [SIZE_SETUP + line for line in lines]
 
 
 def _mutate_text(text: str, rng: random.Random) -> str:
     lines = text.splitlines()
-    kind = rng.randrange(12)
+    kind = rng.randrange(14)
     if not lines:
         return text + "\x00"
     i = rng.randrange(len(lines))
@@ -100,6 +164,11 @@ def _mutate_text(text: str, rng: random.Random) -> str:
         lines[i] = "  " + lines[i]
     elif kind == 10:
         lines[i] = lines[i] + " # " + "x" * rng.choice([10, 100_000])
+    elif kind == 12:  # a value that contains itself (allowed by YAML, endless when expanded)
+        lines.insert(i, rng.choice(["r0: &r0 [*r0]", "r1: &r1 {a: *r1}", "r2: &r2 [1, [2, *r2]]"]))
+    elif kind == 13:
+        lines[i] = re.sub(r"[A-Za-zäöü]", lambda m: m.group() + rng.choice(FORMAT_CHARS[-2:]),
+                          lines[i], count=1)  # fmt: skip
     else:
         lines[i] = re.sub(r"\b[a-z_]+\b", "id: ../../escape", lines[i], count=1)
     return "\n".join(lines) + "\n"
@@ -108,7 +177,20 @@ def _mutate_text(text: str, rng: random.Random) -> str:
 def _mutate(data: bytes, rng: random.Random) -> bytes:
     if rng.random() < 0.08:
         return data[:20] + b"\xff\xfe" + data[20:]
+    if rng.random() < 0.05:  # one bad byte in an otherwise valid UTF-8 file, late on
+        at = data.rfind(b"\n", 0, max(1, len(data) - 2)) + 1
+        return data[:at] + b"J\xf6rg " + data[at:]
     return _mutate_text(data.decode("utf-8"), rng).encode("utf-8", "surrogatepass")
+
+
+def mutated(data: bytes, rng: random.Random) -> bytes:
+    """`data` with one to three mutations on top of each other (the files campaign)."""
+    for _ in range(rng.randrange(1, 4)):
+        try:
+            data = _mutate(data, rng)
+        except UnicodeDecodeError:  # (a byte mutation came first: keep it as it is)
+            break
+    return data
 
 
 class Inputs:
@@ -148,8 +230,35 @@ class Inputs:
         fifo = root / "fifo.yaml"
         os.mkfifo(fifo)
         self.odd = [odd, fifo, Path("/dev/zero"), root / "missing.yaml", Path("/proc/self/status")]
+        self.special_outs = self._special_outs()
         self.pdf = root / "doc.pdf"
         self.catalogs = [self._catalog(i, rng, shipped) for i in range(8)]
+
+    def _special_outs(self) -> dict[Path, int]:
+        """Output targets that are no regular files (path → file type), kept by every run.
+
+        A FIFO with a reader that drains it for ever (a writer into it never waits), and
+        as root a node of the null device (written into it would be lost, replaced it
+        would be a file: the type check sees it).
+        """
+        import stat
+        import threading
+
+        fifo = self.root / "out-fifo.csv"
+        os.mkfifo(fifo)
+
+        def drain() -> None:
+            while True:
+                with open(fifo, "rb") as handle:
+                    handle.read()
+
+        threading.Thread(target=drain, daemon=True).start()
+        found = {fifo: stat.S_IFIFO}
+        if hasattr(os, "geteuid") and os.geteuid() == 0:
+            node = self.root / "out-null"
+            os.mknod(node, stat.S_IFCHR | 0o600, os.makedev(1, 3))
+            found[node] = stat.S_IFCHR
+        return found
 
     def _catalog(self, i: int, rng: random.Random, shipped: dict[str, bytes]) -> Path:
         folder = self.root / f"catalog{i}"
@@ -163,7 +272,8 @@ class Inputs:
             text = path.read_text(encoding="utf-8")
             lines = text.splitlines()
             at = rng.randrange(len(lines) + 1)
-            lines.insert(at, rng.choice(HOSTILE_TEMPLATE_LINES))
+            hostile = HOSTILE_TEMPLATE_LINES if rng.random() < 0.5 else ATTACKS
+            lines.insert(at, rng.choice(hostile))
             mutated = "\n".join(lines) + "\n"
             (folder / "templates" / path.parent.name / path.name).write_text(mutated)
         if i % 4 == 3:  # a link out of the catalog
@@ -182,6 +292,7 @@ class Inputs:
         return str(rng.choice(pool))
 
 
+ATTACKS = size_attacks()
 FILE_KINDS = {
     "dice_file": "kribbeln", "tasks_file": "kribbeln", "balance_file": "kribbeln",
     "pages_file": "pages", "block_file": "block", "roster": "roster", "batch": "batch",
@@ -207,7 +318,10 @@ def leaf_commands() -> Iterator[tuple[list[str], click.Command]]:
 def _value(words: list[str], param: click.Parameter, inputs: Inputs, rng: random.Random) -> str:
     name = param.name or ""
     kind = param.type
-    if name == "out" or "--out" in getattr(param, "opts", ()):
+    if name == "out" or "--out" in getattr(param, "opts", ()) or name == "target":
+        if rng.random() < 0.15:
+            # (standard output by a name that cannot be renamed onto: never /dev/stdout)
+            return str(rng.choice([*inputs.special_outs, "/proc/self/fd/1", "-"]))
         return rng.choice(OUTS)
     if name == "key_file" or "--key-file" in getattr(param, "opts", ()):
         return rng.choice(["out/k.pdf", "out/a.json", "out/a.pdf", "out/", "out/k/"])

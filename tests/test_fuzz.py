@@ -1,17 +1,25 @@
-"""Seeded fuzzing of every command's options and every input file kind (issue 13).
+"""Seeded fuzzing of every command's options and every input file kind (issues 13, 25).
 
 Each input must end with exit 0 or 2 — never a traceback (an exception escaping the
 CLI) or a hang (an alarm after HANG_SECONDS) —, a failing run must leave no file
-behind, and no run may write outside its `--out` / `--png` folders. The default run
-is bounded (a few hundred inputs, well under a minute); `pytest -m stress` runs the
-long campaign.
+behind, no run may write outside its `--out` / `--png` folders, and an `--out` that
+is a FIFO or a device is still one afterwards. Four campaigns: command lines
+(in-process), mutated files (each through `validate` and a command that reads it),
+standard output full, closed or in a narrow encoding (through the console entry, in a
+process of its own), and every filter, operator and method of the template sandbox
+against the size limits. The default run is a bounded sample; `pytest -m stress`
+runs the long campaigns (FUZZ_INPUTS, FUZZ_FILES, FUZZ_STREAMS set their sizes).
 """
 
 from __future__ import annotations
 
 import os
 import random
+import resource
 import signal
+import stat
+import subprocess
+import sys
 import time
 from collections import Counter
 from pathlib import Path
@@ -20,7 +28,7 @@ import pytest
 from click.testing import CliRunner
 
 from generator.cli import cli
-from tests.fuzzgen import Inputs, command_line, leaf_commands
+from tests.fuzzgen import ATTACKS, FILE_KINDS, Inputs, command_line, leaf_commands, mutated
 
 HANG_SECONDS = 120  # a hang runs forever; a slow input on a busy machine is no hang
 
@@ -33,8 +41,16 @@ def _alarm(signum, frame):
     raise Hang
 
 
-def _files(folder: Path) -> dict[Path, int]:
-    return {p: p.stat().st_mtime_ns for p in folder.rglob("*") if not p.is_symlink()}
+def _files(folder: Path, skip: object = ()) -> dict[Path, int]:
+    return {
+        p: p.stat().st_mtime_ns for p in folder.rglob("*") if not p.is_symlink() and p not in skip
+    }
+
+
+def _kept_special_outs(inputs: Inputs, args: list[str]) -> None:
+    """Every special --out target is still of its type (written into or refused, never replaced)."""
+    for path, kind in inputs.special_outs.items():
+        assert stat.S_IFMT(os.lstat(path).st_mode) == kind, ("replaced", path, args)
 
 
 @pytest.fixture(scope="module")
@@ -66,7 +82,7 @@ def campaign(inputs: Inputs, tmp_path: Path, count: int, seed: int) -> Counter:
             args = command_line(inputs, rng, commands)
             work = tmp_path / f"run{i}"
             work.mkdir()
-            before_pool = _files(inputs.root)
+            before_pool = _files(inputs.root, inputs.special_outs)
             os.chdir(work)
             signal.alarm(HANG_SECONDS)
             try:
@@ -90,7 +106,9 @@ def campaign(inputs: Inputs, tmp_path: Path, count: int, seed: int) -> Counter:
             # out/ and png/ are what the inputs name; output/ is --out's default
             outside = {p for p in written if p.parts[0] not in ("out", "png", "output")}
             assert not outside, (args, sorted(map(str, outside)))
-            assert _files(inputs.root) == before_pool, ("an input changed", args)
+            after_pool = _files(inputs.root, inputs.special_outs)
+            assert after_pool == before_pool, ("an input changed", args)
+            _kept_special_outs(inputs, args)
     finally:
         signal.signal(signal.SIGALRM, old)
     took = time.monotonic() - started
@@ -116,3 +134,171 @@ def test_fuzz_long(inputs: Inputs, tmp_path: Path) -> None:
     seed = int(os.environ.get("FUZZ_SEED", "2026"))
     count = int(os.environ.get("FUZZ_INPUTS", "3000"))
     campaign(inputs, tmp_path, count, seed)
+
+
+# --- mutated files: each through `validate` and a command that reads it ------------------
+
+# file kind → the command line that reads a file of that kind (FILE stands for it)
+READERS = {
+    "kniffel": ["kniffel", "block", "--rules", "FILE", "--out", "out/"],
+    "koepfchen": ["koepfchen", "board", "--profile", "FILE", "--out", "out/"],
+    "kribbeln": ["kribbeln", "analyze", "--tasks", "FILE", "--json"],
+    "worksheet": ["worksheet", "--spec", "FILE", "--out", "out/"],
+    "roster": ["worksheet", "--roster", "FILE", "--out", "out/", "--versions", "2"],
+    "kniffel-game": ["kniffel", "score", "FILE", "--json"],
+    "kribbeln-game": ["kribbeln", "score", "FILE", "--json"],
+    "pages": ["kribbeln", "block", "--pages", "FILE", "--out", "out/"],
+    "batch": ["numbers", "solve", "--batch", "FILE", "--json"],
+    "block": ["kribbeln", "simulate", "--block", "FILE", "--games", "5", "--json"],
+}
+
+
+def file_campaign(inputs: Inputs, tmp_path: Path, count: int, seed: int) -> Counter:
+    """`count` freshly mutated files, each read by `validate` and by its command."""
+    rng = random.Random(seed)
+    originals = [(kind, path.read_bytes()) for kind, paths in sorted(inputs.files.items())
+                 if kind in READERS for path in paths[:1]]  # fmt: skip
+    assert {kind for kind, _ in originals} >= set(FILE_KINDS.values()) - {"any"}
+    runner = CliRunner()
+    codes: Counter = Counter()
+    cwd = os.getcwd()
+    old = signal.signal(signal.SIGALRM, _alarm)
+    try:
+        for i in range(count):
+            kind, data = rng.choice(originals)
+            work = tmp_path / f"file{i}"
+            work.mkdir()
+            suffix = {"roster": ".txt", "batch": ".txt", "block": ".json"}.get(kind, ".yaml")
+            path = work / f"in{suffix}"
+            path.write_bytes(mutated(data, rng))
+            for args in (["validate", str(path)], [str(path) if a == "FILE" else a
+                                                   for a in READERS[kind]]):  # fmt: skip
+                os.chdir(work)
+                signal.alarm(HANG_SECONDS)
+                try:
+                    result = runner.invoke(cli, args, catch_exceptions=False)
+                except Hang:
+                    pytest.fail(f"hang: {args!r}")
+                finally:
+                    signal.alarm(0)
+                    os.chdir(cwd)
+                codes[result.exit_code] += 1
+                assert result.exit_code in (0, 2), (args, result.output[-2000:])
+                assert "Traceback" not in result.output, (args, result.output[-2000:])
+                if result.exit_code == 2 and args[0] != "validate" and "--batch" not in args:
+                    err = result.stderr.strip()
+                    assert len(err.splitlines()) == 1 and len(err) <= 600, (args, err[:2000])
+                    assert not (work / "out").exists(), args
+    finally:
+        signal.signal(signal.SIGALRM, old)
+    print(f"fuzz files: {count} files, exit codes {dict(sorted(codes.items()))}")
+    return codes
+
+
+def test_fuzz_files(inputs: Inputs, tmp_path: Path) -> None:
+    codes = file_campaign(inputs, tmp_path, 40, seed=25)
+    assert codes[2] > 0
+
+
+@pytest.mark.stress
+def test_fuzz_files_long(inputs: Inputs, tmp_path: Path) -> None:
+    seed = int(os.environ.get("FUZZ_SEED", "2026"))
+    file_campaign(inputs, tmp_path, int(os.environ.get("FUZZ_FILES", "3000")), seed)
+
+
+# --- standard output: full, closed, a narrow encoding, a pipe closed early ----------------
+
+ENTRY = "import sys; from generator.__main__ import run; sys.argv = ['dicesheets', *sys.argv[1:]]"
+ENTRY += "; run()"
+# commands that print their result (the others print one "wrote" line at most)
+PRINTING = {"kniffel advise", "kniffel score", "kniffel solve", "koepfchen analyze",
+            "koepfchen profiles", "kribbeln analyze", "kribbeln export-tasks", "kribbeln hold",
+            "kribbeln row", "kribbeln score", "numbers hold", "numbers odds", "numbers solve",
+            "validate", "worksheet"}  # fmt: skip
+STREAM_MODES = ["full", "closed", "latin-1", "cp1252", "broken-pipe"]
+
+
+def _stream_run(args: list[str], mode: str, work: Path, full: Path | None):
+    """Run the console entry with standard output in `mode`; (exit code, stderr text)."""
+    env = {**os.environ, "PYTHONIOENCODING": mode if mode in ("latin-1", "cp1252") else "utf-8"}
+    command = [sys.executable, "-c", ENTRY, *args]
+    kwargs: dict = {"cwd": work, "env": env, "stderr": subprocess.PIPE, "timeout": 300}
+    if mode == "closed":
+        close = "import os, sys; os.close(1); os.execv(sys.executable, sys.argv[1:])"
+        done = subprocess.run([sys.executable, "-c", close, *command], **kwargs)
+    elif mode == "full":
+        assert full is not None
+        with open(full, "wb") as target:
+            done = subprocess.run(command, stdout=target, **kwargs)
+    elif mode == "broken-pipe":
+        reader, writer = os.pipe()
+        os.close(reader)  # nobody reads: every write is EPIPE
+        try:
+            done = subprocess.run(command, stdout=writer, **kwargs)
+        finally:
+            os.close(writer)
+    else:
+        done = subprocess.run(command, stdout=subprocess.DEVNULL, **kwargs)
+    return done.returncode, done.stderr.decode("utf-8", "replace")
+
+
+def stream_campaign(inputs: Inputs, tmp_path: Path, count: int, seed: int) -> Counter:
+    rng = random.Random(seed)
+    commands = [(w, c) for w, c in leaf_commands() if " ".join(w) in PRINTING]
+    full = None
+    if hasattr(os, "geteuid") and os.geteuid() == 0:  # a private node of the full device
+        full = tmp_path / "full"
+        os.mknod(full, stat.S_IFCHR | 0o600, os.makedev(1, 7))
+    modes = [m for m in STREAM_MODES if m != "full" or full is not None]
+    codes: Counter = Counter()
+    for i in range(count):
+        args = command_line(inputs, rng, commands)
+        mode = modes[i % len(modes)]
+        work = tmp_path / f"stream{i}"
+        work.mkdir()
+        code, err = _stream_run(args, mode, work, full)
+        codes[(mode, code)] += 1
+        assert code in (0, 2), (mode, code, args, err[-2000:])
+        assert "Traceback" not in err and "Exception ignored" not in err, (mode, args, err[-2000:])
+        if mode in ("full", "broken-pipe") and code == 2 and "standard output" in err:
+            assert err.count("error:") == 1, (mode, args, err)
+        _kept_special_outs(inputs, args)
+    print(f"fuzz streams: {count} runs, (mode, exit code) {dict(sorted(codes.items()))}")
+    return codes
+
+
+def test_fuzz_streams(inputs: Inputs, tmp_path: Path) -> None:
+    stream_campaign(inputs, tmp_path, 10, seed=25)
+
+
+@pytest.mark.stress
+def test_fuzz_streams_long(inputs: Inputs, tmp_path: Path) -> None:
+    seed = int(os.environ.get("FUZZ_SEED", "2026"))
+    stream_campaign(inputs, tmp_path, int(os.environ.get("FUZZ_STREAMS", "300")), seed)
+
+
+# --- templates: every filter, operator and method against the size limits --------------------
+
+
+def test_every_filter_operator_and_method_is_bounded() -> None:
+    """Each attack (tests.fuzzgen.size_attacks) renders within MAX_TEXT or is one
+    CatalogError, before it allocates: the process's peak memory stays low."""
+    from generator.core.errors import CatalogError
+    from generator.text.templating import MAX_TEXT, Budget, guarded
+    from generator.text.words import make_environment
+
+    env = make_environment()
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    refused = 0
+    for line in ATTACKS:
+        try:
+            with guarded("attack.j2", Budget(10.0)):
+                out = env.from_string(line).render()
+            assert len(out) <= MAX_TEXT, line
+        except CatalogError as exc:
+            refused += 1
+            assert "attack.j2" in str(exc), (line, exc)
+        grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
+        assert grown_mb < 500, (line, grown_mb)
+    print(f"template attacks: {len(ATTACKS)} tried, {refused} refused")
+    assert refused > len(ATTACKS) // 4

@@ -551,14 +551,19 @@ def test_playtest_page_shows_problems_and_follows_changes(tmp_path: Path) -> Non
 
 
 def test_serve_warns_off_loopback_and_passes_the_settings(run_cli, monkeypatch) -> None:
-    import uvicorn
+    from generator.web import server
 
     seen: dict[str, Any] = {}
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: seen.update(kw, app=app))
+
+    def run(app: Any, sock: Any, header_timeout: float) -> None:
+        seen.update(app=app, address=sock.getsockname())
+        sock.close()
+
+    monkeypatch.setattr(server, "run", run)
     result = run_cli("serve", "--host", "0.0.0.0", "--port", "8123")
     assert result.exit_code == 0, result.output
     assert "warning: listening on 0.0.0.0" in result.output
-    assert seen["host"] == "0.0.0.0" and seen["port"] == 8123 and not seen["access_log"]
+    assert seen["address"] == ("0.0.0.0", 8123)
     quiet = run_cli("serve", "--port", "8124")
     assert "warning" not in quiet.output and "http://127.0.0.1:8124/" in quiet.output
 

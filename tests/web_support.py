@@ -40,13 +40,16 @@ def free_socket() -> socket.socket:
 
 
 @contextlib.contextmanager
-def live_server(app: Any) -> Iterator[str]:
-    """Real uvicorn in a thread on 127.0.0.1; yields the base URL."""
+def live_server(app: Any, header_timeout: float | None = None) -> Iterator[str]:
+    """Real uvicorn in a thread on 127.0.0.1, as `dicesheets serve` runs it; yields the URL."""
     import uvicorn
+
+    from generator.web.server import HEADER_TIMEOUT, protocol
 
     sock = free_socket()
     port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
+    http = protocol(header_timeout or HEADER_TIMEOUT)
+    server = uvicorn.Server(uvicorn.Config(app, http=http, log_level="warning", access_log=False))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 120  # a cap for a busy machine; it starts in milliseconds

@@ -57,7 +57,7 @@ def run(args: list[str]) -> bool:
 
 def _read(args: list[str]) -> tuple[tuple[str, ...], dict[str, str | bool]] | None:
     """The numbers and options of a plain `numbers solve …`, or None for anything else."""
-    if args[:2] != ["numbers", "solve"] or not _utf8(sys.stdout.encoding):
+    if args[:2] != ["numbers", "solve"] or sys.stdout is None or not _utf8(sys.stdout.encoding):
         return None
     options: dict[str, str | bool] = {}
     numbers: list[str] = []

@@ -77,15 +77,13 @@ def export_tasks(fmt: str, target: str, dice_file: str | None, tasks_file: str |
 
     text, warnings = run(fmt, dice_file, tasks_file, run_catalog())
     warn(warnings)
-    if target == "-":
-        click.echo(text, nl=False)
+    from generator.io.files import is_stdout, write_stream_or_file
+
+    if is_stdout(target):
+        click.echo(text, nl=False)  # (in the encoding of standard output)
         return
-    from pathlib import Path
-
-    from generator.io.files import write_files_atomic
-
-    write_files_atomic([(Path(target), text.encode("utf-8"))])
-    click.echo(f"wrote {target}")
+    if not write_stream_or_file(target, text.encode("utf-8"), "out"):
+        click.echo(f"wrote {target}")
 
 
 def score(file: str, as_json: bool) -> None:

@@ -62,3 +62,41 @@ def font_warnings(texts: Iterable[tuple[str, str]]) -> tuple[UserError, ...]:
         for where, text in texts
         if (missing := missing_glyphs(text))
     )
+
+
+def visible(text: str) -> str:
+    """`text` without invisible format characters (Unicode category Cf).
+
+    A right-to-left override (U+202E) prints a name reversed, a zero-width space or
+    joiner hides in it; like a control character they are never printed. Each input
+    that strips them warns with `invisible_note`.
+    """
+    import unicodedata
+
+    if text.isascii():
+        return text
+    return "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
+
+
+def invisible_note(text: str) -> str | None:
+    """The warning for the format characters `visible` removes from `text` (None: none)."""
+    import unicodedata
+
+    if text.isascii():
+        return None
+    found = sorted({ch for ch in text if unicodedata.category(ch) == "Cf"})
+    if not found:
+        return None
+    names = ", ".join(f"U+{ord(ch):04X} {unicodedata.name(ch, 'format character')}" for ch in found)
+    return f"removed invisible format characters ({names}) from '{visible(text)}'"
+
+
+def invisible_warnings(texts: Iterable[tuple[str, str | None]]) -> tuple[UserError, ...]:
+    """A warning for every (where, text) that had invisible format characters removed."""
+    from generator.core.errors import UserError
+
+    return tuple(
+        UserError(note, where=where)
+        for where, text in texts
+        if text is not None and (note := invisible_note(text)) is not None
+    )

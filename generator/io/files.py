@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
+import sys
 import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -30,6 +32,74 @@ def check_folder(folder: Path, role: str) -> None:
         raise InputError(role, f"'{shown(existing)}' is not a folder")
     if not os.access(existing, os.W_OK | os.X_OK):
         raise InputError(role, f"folder '{shown(existing)}' is not writable")
+
+
+# names of standard output itself: written into, never replaced
+STDOUT_NAMES = ("-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1")
+
+
+def _special_kind(path: Path) -> str | None:
+    """What `path` names when it exists and is not a regular file or folder ("a FIFO" …)."""
+    try:
+        mode = os.stat(path).st_mode  # (a link is followed: a link to /dev/full is a device)
+    except (OSError, ValueError):
+        return None
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a device"
+
+
+def check_replaceable(path: Path, role: str = "pdf") -> None:
+    """Refuse an existing target that is not a regular file: a rename would replace it.
+
+    (As root, renaming a temporary file onto /dev/full replaces the machine's device.)
+    """
+    kind = _special_kind(path)
+    if kind is not None:
+        raise InputError(
+            role, f"'{shown(path)}' is {kind}, not a regular file; expected a file name"
+        )
+
+
+def is_stdout(target: str | Path) -> bool:
+    """Whether `target` names standard output ('-', /dev/stdout, or the pipe stdout is)."""
+    if str(target) in STDOUT_NAMES:
+        return True
+    if _special_kind(Path(target)) is None:
+        return False
+    try:
+        return os.path.samestat(os.stat(target), os.fstat(1))
+    except (OSError, ValueError):
+        return False
+
+
+def write_stream_or_file(target: str | Path, data: bytes, role: str) -> bool:
+    """Write `data` into standard output or a FIFO, else as a file (atomically).
+
+    True when `target` was a stream; any other target that is not a regular file
+    (a device, a socket) is refused, never replaced.
+    """
+    path = Path(target)
+    if is_stdout(target):
+        out = sys.stdout
+        if out is not None:
+            out.flush()
+            out.buffer.write(data)
+            out.buffer.flush()
+        return True
+    if _special_kind(path) == "a FIFO":
+        try:
+            with open(path, "wb") as handle:  # (waits for a reader, as any writer of a FIFO)
+                handle.write(data)
+        except OSError as exc:
+            raise os_error(exc, path) from None
+        return True
+    write_files_atomic([(path, data)], role)
+    return False
 
 
 def _identity(path: Path) -> str:
@@ -84,6 +154,8 @@ def write_files_atomic(files: Iterable[tuple[Path, bytes]], role: str = "pdf") -
     """
     files = list(files)
     check_distinct([path for path, _ in files], role)
+    for path, _ in files:
+        check_replaceable(path, role)
     folders = [path.parent for path, _ in files]
     pending: list[tuple[str, Path]] = []
     created: list[Path] = []  # folders this call made: removed again if it fails

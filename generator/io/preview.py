@@ -16,6 +16,15 @@ def pdf_to_png(
 ) -> list[Path]:
     """Write one PNG per page of `pdf` (a file or PDF bytes) into `folder` as
     `<stem>-<page>.png` (stem: the file's, required for bytes); return the paths."""
+    files = png_files(pdf, folder, dpi, stem)
+    write_files_atomic(files)
+    return [path for path, _ in files]
+
+
+def png_files(
+    pdf: Path | bytes, folder: Path, dpi: int = 100, stem: str | None = None
+) -> list[tuple[Path, bytes]]:
+    """The PNG pages `pdf_to_png` writes, as (path, bytes), rendered but not written."""
     import pypdfium2 as pdfium
 
     if not MIN_DPI <= dpi <= MAX_DPI:
@@ -42,5 +51,4 @@ def pdf_to_png(
             page.close()
     finally:
         document.close()
-    write_files_atomic(files)
-    return [path for path, _ in files]
+    return files

@@ -95,6 +95,10 @@ LAZY: dict[str, str] = {
     "re": "an error's or a parser's rare path",
     "sys": "signals: the main thread's frame",
     "itertools": "`possible_scores` only",
+    "unicodedata": "names and stand-ins: only a text that is not ASCII",
+    "codecs": "the stand-ins of a narrow stdout: only when it is not UTF-8",
+    "generator.io.streams": "standard output set up by the entry, before the commands",
+    "generator.core.built": "circle: words ↔ built (the format characters of names)",
 }
 
 # OpenBLAS's idle workers spin for ~0.1 s of processor time before they sleep, at the

@@ -13,6 +13,7 @@ from generator.core.resources import templates_dir
 from generator.core.store import key_for
 from generator.io.cache import cache_dir, read_entry, store_entry
 from generator.io.userfiles import confined, read_text
+from generator.text.templating import COMPILED
 from generator.text.words import MAX_TEMPLATE_BYTES, SETTINGS, Templates
 
 
@@ -48,7 +49,7 @@ class BytecodeCache(jinja2.FileSystemBytecodeCache):
 def bytecode_cache() -> BytecodeCache:
     """The compiled-template cache under `$DICESHEETS_CACHE` (see `generator.io.cache`)."""
     # what the compiled code depends on besides the source: Jinja2 and the settings
-    key = key_for("templates", jinja2.__version__, SETTINGS)[:16]
+    key = key_for("templates", jinja2.__version__, SETTINGS, COMPILED)[:16]
     return BytecodeCache(str(cache_dir() / "templates" / key))
 
 

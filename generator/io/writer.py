@@ -1,4 +1,4 @@
-"""The one writer: a `Built` → PDF(s) + manifest, written atomically, then the PNG previews.
+"""The one writer: a `Built` → PDF(s), manifest and PNG previews, written atomically together.
 
 The files of one product are written together by `generator.io.files.write_files_atomic`
 (never a half-written file, never one run's PDF beside another's manifest). Every
@@ -18,7 +18,12 @@ from typing import TYPE_CHECKING, Any
 
 from generator import __version__
 from generator.core.errors import InputError, shown
-from generator.io.files import check_distinct, check_folder, write_files_atomic
+from generator.io.files import (
+    check_distinct,
+    check_folder,
+    check_replaceable,
+    write_files_atomic,
+)
 
 if TYPE_CHECKING:
     from generator.core.built import Built
@@ -44,6 +49,7 @@ def resolve_out(out: str | Path | None, default_name: str, role: str = "pdf") ->
     check_folder(target.parent, role)
     if target.is_dir():
         raise InputError(role, f"'{shown(target)}' is a folder, expected a file name")
+    check_replaceable(target, role)
     if manifest_path(target) == target:
         raise InputError(
             role, f"'{shown(target)}' is the name of the manifest beside the PDF; use a .pdf name"
@@ -106,7 +112,7 @@ def write_built(
     previews: Previews | None = None,
     pdfs: Sequence[bytes] | None = None,
 ) -> Written:
-    """Render every document of `built`, write the PDFs and the manifest, then the previews.
+    """Render every document of `built` and its previews, then write them all as one group.
 
     `out` is the main PDF (a file, or a folder for `built.name`); `targets` maps
     an extra document's role to its file or folder (default: beside the main
@@ -128,11 +134,12 @@ def write_built(
     manifest = build_manifest(built.command, dict(built.options), built.seed, contents)
     manifest = {**manifest, "pdf": path.name, "pdf_bytes": len(pdfs[0])}
     files = [*zip(paths, pdfs), (manifest_path(path), dumps_json(manifest).encode())]
-    write_files_atomic(files)
-    pngs: list[Path] = []
+    pngs: list[tuple[Path, bytes]] = []
     if previews is not None:
-        from generator.io.preview import pdf_to_png
+        from generator.io.preview import png_files
 
         for target, pdf in zip(paths, pdfs):
-            pngs += pdf_to_png(pdf, previews.folder, previews.dpi, stem=target.stem)
-    return Written(tuple(paths), manifest_path(path), tuple(pngs))
+            pngs += png_files(pdf, previews.folder, previews.dpi, stem=target.stem)
+    # one group: a preview that cannot be written (a full disk) leaves no PDF behind either
+    write_files_atomic([*files, *pngs])
+    return Written(tuple(paths), manifest_path(path), tuple(p for p, _ in pngs))

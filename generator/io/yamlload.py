@@ -180,9 +180,14 @@ def _construct_text(loader: Any, node: yaml.ScalarNode) -> str:
     return value
 
 
-def _expanded_size(root: yaml.Node) -> int:
-    """How many nodes the document has once every alias is replaced by what it names."""
+def _expanded_size(root: yaml.Node, file: str) -> int:
+    """How many nodes the document has once every alias is replaced by what it names.
+
+    A node that contains itself (`a: &a [*a]`, allowed by YAML) expands without end:
+    it is refused with its position, as an alias bomb is.
+    """
     sizes: dict[int, int] = {}
+    open_nodes: set[int] = set()  # nodes whose children are still being counted
     stack: list[tuple[yaml.Node, bool]] = [(root, False)]
     while stack:
         node, children_done = stack.pop()
@@ -197,10 +202,22 @@ def _expanded_size(root: yaml.Node) -> int:
             else list(node.value)
         )
         if children_done:
+            open_nodes.discard(id(node))
             sizes[id(node)] = min(MAX_NODES + 1, 1 + sum(sizes[id(c)] for c in children))
-        else:
-            stack.append((node, True))
-            stack.extend((c, False) for c in children if id(c) not in sizes)
+            continue
+        open_nodes.add(id(node))
+        stack.append((node, True))
+        for child in children:
+            if id(child) in open_nodes:
+                line, col = _pos(child)
+                raise CatalogError(
+                    "a YAML alias inside the value it names (a value that contains itself)",
+                    file=file,
+                    line=line,
+                    column=col,
+                )
+            if id(child) not in sizes:
+                stack.append((child, False))
     return sizes[id(root)]
 
 
@@ -209,7 +226,7 @@ def _document(loader: Any, file: str) -> Any:
     node = loader.get_single_node()
     if node is None:
         return None
-    if _expanded_size(node) > MAX_NODES:
+    if _expanded_size(node, file) > MAX_NODES:
         line, col = _pos(node)
         raise CatalogError(
             f"more than {MAX_NODES} values once aliases are expanded; refusing a possible "

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from generator.core.built import Built, font_warnings
+from generator.core.built import Built, font_warnings, invisible_warnings
 from generator.core.errors import Input
 from generator.kniffel.block import block_rows, make_spec
 from generator.kniffel.oddsrequest import OddsRequest  # (there: the odds process needs no page)
@@ -92,6 +92,7 @@ def build_block(inputs: BlockInputs, req: BlockRequest) -> Built:
     }
     name = f"{rules.id}-block-{lang}.pdf"
     warnings = font_warnings((Input("names"), n) for n in spec.names)
+    warnings += invisible_warnings([(Input("names"), req.names)])
     return Built("kniffel block", name, doc, options, req.seed, contents, warnings)
 
 

@@ -160,11 +160,12 @@ def parse_roll(tokens: Sequence[str]) -> tuple[int, ...]:
     """Five dice from `--roll 1 3 3 4 6`, `--roll 13346` or `--roll 1,3,3,4,6`."""
     text = " ".join(tokens).replace(",", " ").strip()
     parts = text.split()
-    if len(parts) == 1 and parts[0].isdigit() and len(parts[0]) > 1:
+    if len(parts) == 1 and parts[0].isascii() and parts[0].isdigit() and len(parts[0]) > 1:
         parts = list(parts[0])
     dice = []
     for part in parts:
-        if not part.isdigit() or not 1 <= int(part) <= FACES:
+        # ASCII digits only: '²' passes isdigit() but not int()
+        if not (part.isascii() and part.isdigit()) or not 1 <= int(part) <= FACES:
             raise InputError("roll", f"a die shows 1–{FACES}, found '{part}'")
         dice.append(int(part))
     if len(dice) != DICE:

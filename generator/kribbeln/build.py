@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from generator.core.built import Built, font_warnings
+from generator.core.built import Built, font_warnings, invisible_warnings
 from generator.core.errors import Input, InputError, UserError
 from generator.kribbeln.balance import Balance, TaskFacts, area_means, violations
 from generator.kribbeln.block import Sheet, sheets_from_ids
@@ -235,5 +235,6 @@ def build_block(inputs: BlockInputs, req: BlockRequest) -> Built:
     warnings: tuple[str | UserError, ...] = (
         *inputs.warnings,
         *font_warnings((Input("names"), n) for n in names),
+        *invisible_warnings([(Input("names"), req.names)]),
     )
     return Built("kribbeln block", name, doc, options, req.seed, contents, warnings)

@@ -153,7 +153,9 @@ def _table(header: tuple[str, ...], rows: Sequence[Sequence[Any]], right: set[in
 def parse_roll(text: str, n_dice: int) -> tuple[int, ...]:
     """The value on die 1…n from "3 5 1 6 2 2" (spaces or commas)."""
     parts = [p for p in re.split(r"[\s,]+", text.strip()) if p]
-    ok = len(parts) == n_dice and all(p.isdigit() and 1 <= int(p) <= N_FACES for p in parts)
+    ok = len(parts) == n_dice and all(
+        p.isascii() and p.isdigit() and 1 <= int(p) <= N_FACES for p in parts
+    )
     if not ok:
         raise InputError(
             "roll",

@@ -4,10 +4,15 @@ Templates are rendered in Jinja2's sandbox (no Python internals) with
 `StrictUndefined`. On top of that, because `--catalog` lets anyone hand us
 templates, every render is bounded:
 
-- size: a text a template builds (a macro's result, a string from `*`, `+`,
-  `%`, `format`, a filter or a string method) has at most `MAX_TEXT` characters;
-  sizes are checked *before* the operation where Python would allocate them
-  (repetition, concatenation, format widths), and after it otherwise;
+- size: a text a template builds (a macro's result, a string from `~`, `*`, `+`,
+  `%`, `format`, a filter, a string or list method, a `{{ value }}`) has at most
+  `MAX_TEXT` characters, checked *before* the operation allocates it: `_size`
+  bounds the length of a value's text (a list of long texts included) without
+  building it, and every operator, filter and method that can make a text longer
+  than its input is estimated first (`join`, `replace`, `indent`, `wordwrap`,
+  `sum`, `translate`, `expandtabs`, `append`/`extend` …); all the texts one macro
+  call makes together are at most `MAX_MADE` characters (a `map` over many long
+  texts, a loop);
 - numbers: format widths and every whole-number argument of a filter or a
   string method at most `MAX_WIDTH`; `range` at most `MAX_RANGE` items; powers
   and products of huge integers are refused; `lipsum` is not offered;
@@ -28,11 +33,14 @@ import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from types import FrameType, TracebackType
 from typing import Any
 
 import jinja2
+from jinja2 import nodes
+from jinja2.compiler import CodeGenerator, Frame
 from jinja2.sandbox import SandboxedEnvironment
 
 from generator.core.errors import CatalogError, shown
@@ -43,6 +51,10 @@ MAX_WIDTH = 10_000
 MAX_RANGE = 10_000
 MAX_INT_BITS = 10_000
 MAX_STEPS = 10_000_000  # lines of a user's template code per Texts (about a second here)
+MAX_MADE = 50 * MAX_TEXT  # characters of all texts one macro call makes, kept or not
+# the compiled code's own version: part of the bytecode cache's key (a change of the
+# code generator below must not load code compiled without it)
+COMPILED = 2
 
 _WIDE_PERCENT = re.compile(r"%[-+ #0]*(\*|\d{5,})|%[-+ #0]*\d*\.(\*|\d{5,})")
 _WIDE_FORMAT = re.compile(r"\{[^{}]*:[^{}]*\d{5,}[^{}]*\}|\{[^{}]*:[^{}]*\{")
@@ -52,10 +64,141 @@ class TemplateLimit(Exception):
     """A template went past one of the limits (turned into a CatalogError with its line)."""
 
 
+_made: ContextVar[list[int] | None] = ContextVar("template_made", default=None)
+
+
+def _size(value: Any, limit: int = MAX_TEXT) -> int:
+    """An upper bound of `len(str(value))`, found without building it (stops past `limit`)."""
+    total = 0
+    seen: set[int] = set()
+    stack = [(value, False)]
+    while stack and total <= limit:
+        item, inner = stack.pop()
+        if isinstance(item, str):
+            if inner and not (item.isprintable() and "\\" not in item and "'" not in item):
+                total += len(repr(item)) if len(item) <= limit else 4 * len(item)
+            else:
+                total += len(item) + (2 if inner else 0)
+        elif isinstance(item, bool) or item is None:
+            total += 5
+        elif isinstance(item, int):
+            total += item.bit_length() // 3 + 2
+        elif isinstance(item, float):
+            total += 25
+        elif isinstance(item, (list, tuple, set, frozenset, dict)):
+            if id(item) in seen:  # a list that contains itself: "[...]"
+                total += 5
+                continue
+            seen.add(id(item))
+            total += 2 + 2 * len(item)
+            if len(item) > limit:
+                return limit + 1
+            parts = [p for kv in item.items() for p in kv] if isinstance(item, dict) else item
+            stack.extend((part, True) for part in parts)
+        else:
+            total += len(str(item))
+    return total
+
+
+def _made_now(size: int, what: str = "a text") -> None:
+    """Refuse a text of `size` characters before it is made, and count it for the call."""
+    if size > MAX_TEXT:
+        raise TemplateLimit(f"{what} longer than {MAX_TEXT:,} characters")
+    made = _made.get()
+    if made is not None:
+        made[0] += size
+        if made[0] > MAX_MADE:
+            raise TemplateLimit(f"more than {MAX_MADE:,} characters of text made in one call")
+
+
 def _check_text(value: Any) -> Any:
     if isinstance(value, (str, list, tuple)) and len(value) > MAX_TEXT:
         raise TemplateLimit(f"a text or list longer than {MAX_TEXT:,} items")
     return value
+
+
+def _replaced(text: str, old: Any, new: Any, count: Any = None) -> int:
+    """The length of `text.replace(old, new, count)`."""
+    old, new = str(old), str(new)
+    found = len(text) + 1 if not old else text.count(old)
+    if isinstance(count, int) and count >= 0:
+        found = min(found, count)
+    return len(text) + found * max(0, len(new) - len(old))
+
+
+def _items(value: Any) -> list[Any] | None:
+    """The items of a sequence a filter or method would walk (None: not one)."""
+    if isinstance(value, (list, tuple, set, frozenset, dict)):
+        return list(value)
+    return None
+
+
+def _join_size(items: list[Any], sep: Any) -> int:
+    return sum(_size(item) for item in items) + len(str(sep)) * max(0, len(items) - 1)
+
+
+def _filter_size(name: str, value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> int:
+    """The most characters filter `name` can make of `value` (0: it makes no long text)."""
+    if name == "join":
+        items = _items(value)
+        sep = args[0] if args else kwargs.get("d", "")
+        return _join_size(items, sep) if items is not None else _size(value)
+    if name == "replace" and len(args) >= 2:
+        return _replaced(str(value) if not isinstance(value, str) else value, *args[:3])
+    if name == "indent":
+        width = args[0] if args else kwargs.get("width", 4)
+        width = len(width) if isinstance(width, str) else int(width)
+        text = str(value)
+        return len(text) + (text.count("\n") + 1) * max(0, width)
+    if name == "wordwrap":
+        text = str(value)
+        width = args[0] if args else kwargs.get("width", 79)
+        wrap = args[2] if len(args) > 2 else kwargs.get("wrapstring") or "\n"
+        breaks = text.count(" ") + text.count("\n") + len(text) // max(1, int(width)) + 1
+        return len(text) + breaks * len(str(wrap))
+    if name == "sum":
+        start = args[1] if len(args) > 1 else kwargs.get("start", 0)
+        items = _items(value)
+        if isinstance(start, (list, tuple)) and items is not None:
+            return len(start) + sum(len(i) if isinstance(i, (list, tuple)) else 1 for i in items)
+        return 0
+    if name in ("urlencode",):
+        return 12 * _size(value)
+    if name in ("e", "escape", "forceescape", "tojson", "xmlattr", "urlize"):
+        return 6 * _size(value)
+    if name in ("length", "count", "first", "last", "default", "d", "random", "attr"):
+        return 0
+    return _size(value)
+
+
+def _method_size(obj: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> int:
+    """The most characters (or items) method `name` of `obj` can make (0: none of note)."""
+    if isinstance(obj, str):
+        if name == "join" and args:
+            items = _items(args[0])
+            return _join_size(items, obj) if items is not None else 0
+        if name == "replace" and len(args) >= 2:
+            return _replaced(obj, *args[:3])
+        if name == "expandtabs":
+            size = args[0] if args else kwargs.get("tabsize", 8)
+            return len(obj) + obj.count("\t") * max(0, int(size))
+        if name in ("format", "format_map"):
+            values = [*args, *kwargs.values()]
+            if name == "format_map" and args and isinstance(args[0], dict):
+                values = list(args[0].values())
+            longest = max((_size(v) for v in values), default=0)
+            return len(obj) + obj.count("{") * longest
+        if name == "translate" and args and isinstance(args[0], dict):
+            longest = max((_size(v) for v in args[0].values() if isinstance(v, str)), default=1)
+            return len(obj) * max(1, longest)
+        return len(obj)
+    if isinstance(obj, (list, set, dict)):
+        if name in ("append", "add", "insert", "setdefault"):
+            return len(obj) + 1
+        if name in ("extend", "update") and args:
+            items = _items(args[0])
+            return len(obj) + (len(items) if items is not None else 0)
+    return 0
 
 
 def _check_int_args(args: Iterable[Any]) -> None:
@@ -69,14 +212,21 @@ def _check_format(text: Any) -> None:
         raise TemplateLimit(f"a format width above {MAX_WIDTH:,} (or one taken from a value)")
 
 
-def bounded(func: Callable[..., Any]) -> Callable[..., Any]:
-    """A filter or global with whole-number arguments and its result bounded."""
+def bounded(func: Callable[..., Any], name: str = "") -> Callable[..., Any]:
+    """A filter or global with whole-number arguments and its result bounded.
+
+    `name`: the filter's, whose result is estimated (`_filter_size`) before it is made.
+    """
+    # the first argument of a filter is its value, after the context or environment
+    value_at = 1 if getattr(func, "jinja_pass_arg", None) is not None else 0
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        # the first argument of a filter is its value (or the context/environment)
         _check_int_args(args[1:])
         _check_int_args(kwargs.values())
+        if name and len(args) > value_at:
+            size = _filter_size(name, args[value_at], args[value_at + 1 :], kwargs)
+            _made_now(size, f"the {name} filter: a text")
         return _check_text(func(*args, **kwargs))
 
     return wrapper
@@ -85,7 +235,32 @@ def bounded(func: Callable[..., Any]) -> Callable[..., Any]:
 def _format_filter(value: Any, *args: Any, **kwargs: Any) -> str:
     _check_format(value)
     _check_int_args(args)
+    _made_now(_method_size(str(value), "format", args, kwargs), "the format filter: a text")
     return _check_text(jinja2.filters.do_format(value, *args, **kwargs))
+
+
+def _output(value: Any) -> Any:
+    """Every `{{ value }}`: its text bounded before it is made (a list of long texts)."""
+    if not isinstance(value, str):
+        _made_now(_size(value), "a printed value")
+    return value
+
+
+class _CodeGenerator(CodeGenerator):
+    """Jinja2's code generator with `~` bounded: its pieces are measured before the join."""
+
+    def visit_Concat(self, node: nodes.Concat, frame: Frame) -> None:
+        if frame.eval_ctx.volatile:
+            func_name = "(markup_join if context.eval_ctx.volatile else str_join)"
+        elif frame.eval_ctx.autoescape:
+            func_name = "markup_join"
+        else:
+            func_name = "str_join"
+        self.write(f"{func_name}(environment.concat_parts((")
+        for arg in node.nodes:
+            self.visit(arg, frame)
+            self.write(", ")
+        self.write(")))")
 
 
 def _range(*args: int) -> range:
@@ -103,10 +278,11 @@ class LimitedSandbox(SandboxedEnvironment):
     """Jinja2's sandbox with bounded sizes (see the module docstring)."""
 
     intercepted_binops = frozenset({"*", "**", "+", "%"})
+    code_generator_class = _CodeGenerator
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.filters = {name: bounded(f) for name, f in self.filters.items()}
+        super().__init__(*args, finalize=_output, **kwargs)
+        self.filters = {name: bounded(f, name) for name, f in self.filters.items()}
         self.filters["format"] = _format_filter
         self.globals = {
             name: bounded(value) if callable(value) else value
@@ -114,6 +290,12 @@ class LimitedSandbox(SandboxedEnvironment):
             if name != "lipsum"
         }
         self.globals["range"] = _range
+
+    @staticmethod
+    def concat_parts(parts: tuple[Any, ...]) -> tuple[Any, ...]:
+        """The pieces of a `~`, refused before the join when their text is too long."""
+        _made_now(sum(_size(part) for part in parts), "a ~ of texts")
+        return parts
 
     @staticmethod
     def concat(parts: Iterable[str]) -> str:
@@ -147,18 +329,36 @@ class LimitedSandbox(SandboxedEnvironment):
                 raise TemplateLimit(f"a text longer than {MAX_TEXT:,} characters")
         elif operator == "%" and isinstance(left, str):
             _check_format(left)
-            _check_int_args(right if isinstance(right, tuple) else (right,))
+            values = right if isinstance(right, tuple) else (right,)
+            _check_int_args(values)
+            longest = max((_size(v) for v in values), default=0)
+            _made_now(len(left) + left.count("%") * longest, "a % format: a text")
         return _check_text(super().call_binop(context, operator, left, right))
 
     def getattr(self, obj: Any, attribute: str) -> Any:
-        if isinstance(obj, str) and attribute in ("format", "format_map"):
+        found = super().getattr(obj, attribute)
+        if isinstance(obj, str) and attribute in ("format", "format_map") and callable(found):
             _check_format(obj)
-        return super().getattr(obj, attribute)
+
+            # (the sandbox's own formatter, not a str method: `call` cannot measure it)
+            def measured(*args: Any, **kwargs: Any) -> Any:
+                _made_now(_method_size(obj, attribute, args, kwargs), f"{attribute}(): a text")
+                return _check_text(found(*args, **kwargs))
+
+            return measured
+        return found
 
     def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:
-        if isinstance(getattr(__obj, "__self__", None), (str, bytes, list, tuple)):
+        owner = getattr(__obj, "__self__", None)
+        if isinstance(owner, (str, bytes, list, tuple, set, dict)):
             _check_int_args(args)  # str.center(10**9), str.zfill, list.pop …
             _check_int_args(kwargs.values())
+            name = getattr(__obj, "__name__", "")
+            first = args[0] if args else None
+            walked = name in ("join", "extend", "update") and _items(first) is None
+            if walked and isinstance(first, Iterable) and not isinstance(first, str):
+                args = (list(first), *args[1:])  # (a generator: walked once, to be measured)
+            _made_now(_method_size(owner, name, args, kwargs), f"{name}(): a text or list")
         return _check_text(super().call(__context, __obj, *args, **kwargs))
 
 
@@ -238,6 +438,7 @@ def template_error(exc: Exception, file: str, label: Callable[[str], str] = str)
 def guarded(file: str, budget: Budget | None = None,
             label: Callable[[str], str] = str) -> Iterator[None]:  # fmt: skip
     """Run template code: bounded in work by `budget` (if given), errors as one CatalogError."""
+    token = _made.set([0])
     try:
         if budget is None:
             yield
@@ -246,3 +447,5 @@ def guarded(file: str, budget: Budget | None = None,
                 yield
     except Exception as exc:
         raise template_error(exc, file, label) from None
+    finally:
+        _made.reset(token)

@@ -62,7 +62,10 @@ def percent(value: float, lang: str, digits: int = 1) -> str:
 
 def comma_names(names: str) -> tuple[str, ...]:
     """The players' names of a `"Anna, Ben, Cem"` list; an empty one is an input error."""
-    parts = tuple(part.strip() for part in names.split(","))
+    from generator.core.built import visible
+
+    # (invisible format characters are dropped; the build warns with `invisible_warnings`)
+    parts = tuple(visible(part).strip() for part in names.split(","))
     for i, part in enumerate(parts, start=1):
         if not part:
             raise InputError("names", f"name {i} is empty (expected comma-separated names)")

@@ -127,10 +127,17 @@ class CatalogForms:
 # --- reading a request --------------------------------------------------------------------
 
 
-async def read_form(request: Request) -> tuple[dict[str, str], bytes | None, str]:
-    """The form's text fields, and the class list (uploaded file first, else the text box)."""
+async def read_form(request: Request, page: Page) -> tuple[dict[str, str], bytes | None, str]:
+    """The form's text fields, and the class list (uploaded file first, else the text box).
+
+    A page without a class list ignores the class-list fields, as every form ignores a
+    field it does not have.
+    """
     lang = page_lang(request)
     form = await request.form(max_files=1, max_fields=200)
+    if "roster" not in page.web.own_fields:
+        plain = {k: v for k, v in form.multi_items() if isinstance(v, str) and k != "roster_text"}
+        return plain, None, str(words(lang)("roster_label"))
     values: dict[str, str] = {}
     upload: UploadFile | None = None
     for key, value in form.multi_items():
@@ -296,7 +303,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def submit_page(request: Request) -> Response:
         """The form without JavaScript: a preview in the page, or new problems (a new seed)."""
         page = page_of(request)
-        values, roster, label = await read_form(request)
+        values, roster, label = await read_form(request, page)
         values["__submitted"] = "1"
         if values.get("action") == "reseed" and page.has_seed:
             values["seed"] = str(fresh_seed())
@@ -310,7 +317,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def preview(request: Request) -> Response:
         page = page_of(request)
         lang = page_lang(request)
-        values, roster, label = await read_form(request)
+        values, roster, label = await read_form(request, page)
         try:
             result, args = await run_form(page, values, roster, label, "preview")
         except FormErrors as exc:
@@ -330,7 +337,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     async def download(request: Request) -> Response:
         page = page_of(request)
-        values, roster, label = await read_form(request)
+        values, roster, label = await read_form(request, page)
         values["__submitted"] = "1"
         part = values.get("part", page.parts[0])
         if part not in page.parts:

@@ -72,7 +72,7 @@ def coach_params(values: dict[str, str], rule_names: list[str], catalog: Any) ->
         "joker": joker,
         "filled": ",".join(filled),
         "roll": " ".join(d or "?" for d in dice),
-        "rolls_left": int(rolls) if rolls.isdigit() else -1,
+        "rolls_left": int(rolls) if rolls.isascii() and rolls.isdigit() else -1,
     }
 
 

@@ -1,5 +1,8 @@
 """The app's outer layer: request size limit, security headers, an access log without names.
 
+A client that disconnects before its request is read is no error: Starlette's
+`ClientDisconnect` ends the request quietly and the log line says 499.
+
 Pure ASGI, so the limit holds before any form is parsed: a body larger than
 `max_body` (by its Content-Length or as it streams in) is answered 413. The log
 line has the method, the path (never the query string or the body: class lists
@@ -11,6 +14,8 @@ from __future__ import annotations
 import logging
 import time
 from typing import Any
+
+from starlette.requests import ClientDisconnect
 
 log = logging.getLogger("dicesheets.web")
 
@@ -29,6 +34,7 @@ HEADERS = [
 
 Scope = dict[str, Any]
 QUIET = {"/api/playtest/state"}  # asked twice a second by an open playtest page
+CLIENT_GONE = 499
 
 
 class TooLarge(Exception):
@@ -52,22 +58,29 @@ class Guard:
         started = time.monotonic()
         status = {"code": 0}
         length = dict(scope.get("headers") or []).get(b"content-length")
-        if length is not None and (not length.isdigit() or int(length) > self.max_body):
+        if length is not None and (
+            not (length.isascii() and length.isdigit()) or int(length) > self.max_body
+        ):
             await self._too_large(send, status)
             self._log(scope, status["code"], started)
             return
         seen = 0
+        gone = False  # the client went away: nothing to answer, nothing to count as an error
 
         async def limited_receive() -> Any:
-            nonlocal seen
+            nonlocal seen, gone
             message = await receive()
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > self.max_body:
                     raise TooLarge
+            elif message["type"] == "http.disconnect":
+                gone = True
             return message
 
         async def guarded_send(message: Any) -> None:
+            if gone:
+                return  # (Starlette's 500 for the ClientDisconnect it raised: no one to read it)
             if message["type"] == "http.response.start":
                 status["code"] = message["status"]
                 names = {k.lower() for k, _ in message.get("headers", [])}
@@ -80,8 +93,12 @@ class Guard:
         except TooLarge:
             if not status["code"]:
                 await self._too_large(send, status)
+        except ClientDisconnect:
+            if not gone:
+                raise
         finally:
-            self._log(scope, status["code"], started)
+            # a client that left mid-request is logged as 499, nginx's "client closed request"
+            self._log(scope, CLIENT_GONE if gone else status["code"], started)
 
     async def _too_large(self, send: Any, status: dict[str, int]) -> None:
         status["code"] = 413

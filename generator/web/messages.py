@@ -34,6 +34,8 @@ SHAPES = [
                       r"\(expected at most (?P<most>\d+)\)"),
     ("no_names", r"(?P<where>.+) has no names \(expected one name per line\)"),
     ("not_utf8", r"(?P<where>.+) is not UTF-8 text \(byte (?P<byte>\d+)\); save it as UTF-8"),
+    ("utf8_line", r"(?P<where>.+):(?P<line>\d+): not UTF-8 text, while the other lines are "
+                  r"UTF-8 .*"),
     ("too_large", r"(?P<where>.+) is larger than (?P<limit>\d+) bytes"),
     ("impossible_score", r"(?P<points>\d+) is not a possible score for '(?P<box>[^']+)'"),
     ("game_over", r"every box is filled: the game is over"),

@@ -12,7 +12,7 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
 def serve(host: str, port: int, catalog: str | None, open_browser: bool, workers: int | None,
-          time_limit: float) -> None:  # fmt: skip
+          time_limit: float, header_timeout: float) -> None:  # fmt: skip
     """Serve the web page: worksheets, Kniffel, Köpfchen, Kribbeln, the coach, playtesting."""
     import logging
     import os
@@ -21,8 +21,7 @@ def serve(host: str, port: int, catalog: str | None, open_browser: bool, workers
     from generator.core.errors import UserError
 
     try:
-        import uvicorn
-
+        from generator.web import server
         from generator.web.app import Settings, create_app
     except ImportError as exc:
         raise UserError(
@@ -40,6 +39,7 @@ def serve(host: str, port: int, catalog: str | None, open_browser: bool, workers
         workers=workers or max(1, min(4, os.cpu_count() or 1)),
         time_limit=time_limit,
     )
+    sock = server.bind(host, port)  # before "serving on": a port in use is one line, exit 2
     app = create_app(settings)
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{port}/"
@@ -51,4 +51,4 @@ def serve(host: str, port: int, catalog: str | None, open_browser: bool, workers
 
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
     # access_log off: the app logs each request itself, without query strings
-    uvicorn.run(app, host=host, port=port, access_log=False, log_level="warning")
+    server.run(app, sock, header_timeout)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 
-from generator.core.built import Built, font_warnings
+from generator.core.built import Built, font_warnings, invisible_warnings, visible
 from generator.core.errors import DoesNotFit, Input, InputError, UserError
 from generator.numbers.expr import SYMBOLS
 from generator.text.words import Templates, Texts, maths
@@ -224,8 +224,8 @@ def plan_worksheet(
         )
         _report(progress, "problems", index + 1, len(spec.sections))
     t = Texts(TEMPLATE, req.lang, inputs.templates)
-    if req.title:
-        title = req.title
+    if req.title and visible(req.title).strip():
+        title = visible(req.title)
     elif spec.title:
         title = spec.title[req.lang]
     elif len(sections) == 1:
@@ -263,7 +263,7 @@ def _tidy_option(text: str | None, subject: str) -> str:
     """A --class or --date text: spaces tidied, printable, not longer than the line."""
     if text is None:
         return ""
-    tidy = " ".join(text.split())
+    tidy = " ".join(visible(text).split())  # (build_worksheet warns of what was removed)
     if any(unicodedata.category(ch) == "Cc" for ch in tidy):
         raise InputError(subject, "contains a control character")
     if len(tidy) > MAX_FIELD:
@@ -544,6 +544,8 @@ def build_worksheet(
         (f"{req.roster}:{p.line}" if req.roster else Input("names"), p.name) for p in ws.pupils
     ]
     warnings: list[str | UserError] = [*ws.warnings, *font_warnings(printed)]
+    texts = [(Input("title"), req.title), (Input("class"), req.klass), (Input("date"), req.date)]
+    warnings += invisible_warnings(texts)
     separate_key = req.key_file is not None
     if separate_key and not req.key:
         raise InputError("key", "there is no key to write without the key; ask for one of the two")

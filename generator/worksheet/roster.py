@@ -1,10 +1,12 @@
 """A class list: one name per line, or a table as Excel saves it, for personalised worksheets.
 
 Text encoding (decided from the bytes, in this order): a UTF-16 byte-order mark →
-UTF-16; a UTF-8 byte-order mark or text that is valid UTF-8 → UTF-8; anything else →
-Windows-1252 (what Excel's "CSV" writes on a German or US Windows). Valid UTF-8 is
-tried before Windows-1252 because a Windows-1252 text with umlauts is practically
-never valid UTF-8, while the other way round every byte string decodes.
+UTF-16; a UTF-8 byte-order mark or text that is valid UTF-8 → UTF-8; a file whose
+non-ASCII lines are partly valid UTF-8 and partly not → an error naming the first
+broken line (one bad byte in a UTF-8 list, rather than "ZoÃ«" for every name);
+anything else → Windows-1252 (what Excel's "CSV" writes on a German or US Windows).
+Valid UTF-8 is tried before Windows-1252 because a Windows-1252 text with umlauts is
+practically never valid UTF-8, while the other way round every byte string decodes.
 
 Tables: the first non-blank line decides. If it holds a tab or a semicolon, that is
 the separator; a comma counts as separator only when that line is a recognised header
@@ -31,6 +33,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from generator.core.built import invisible_note, visible
 from generator.core.errors import Input, InputError, UserError
 
 MAX_NAMES = 500
@@ -91,12 +94,38 @@ def decode(data: bytes, label: str) -> str:
         pass
     if data.count(0) > len(data) // 4:  # UTF-16 without a byte-order mark
         raise UserError(f"{label} looks like UTF-16 without a byte-order mark; save it with one")
+    broken = _broken_utf8_line(data)
+    if broken is not None:
+        raise UserError(
+            f"{label}:{broken}: not UTF-8 text, while the other lines are UTF-8 "
+            "(expected one encoding for the whole file); correct this line or save it as UTF-8"
+        )
     try:
         return data.decode("cp1252")
     except UnicodeDecodeError as exc:
         raise UserError(
             f"{label} is neither UTF-8, UTF-16 nor Windows-1252 text (byte {exc.start})"
         ) from None
+
+
+def _broken_utf8_line(data: bytes) -> int | None:
+    """The first line that is not UTF-8 in a file whose other non-ASCII lines are UTF-8.
+
+    None when no line is valid UTF-8 beyond ASCII: then the file is Windows-1252 (whose
+    umlauts are practically never valid UTF-8), decided for the whole file.
+    """
+    utf8, broken = False, None
+    for number, line in enumerate(data.split(b"\n"), start=1):
+        if line.isascii():
+            continue
+        try:
+            line.decode("utf-8")
+            utf8 = True
+        except UnicodeDecodeError:
+            broken = broken or number
+        if utf8 and broken:
+            return broken
+    return None
 
 
 def _fold(cell: str) -> str:
@@ -210,6 +239,11 @@ def _checked(entries: Sequence[_Entry], label: str, where: str) -> Roster:
         name = entry.name
         if any(unicodedata.category(ch) == "Cc" for ch in name):
             raise UserError(f"{prefix}: the name contains a control character", where=where)
+        if (note := invisible_note(name)) is not None:
+            warnings.append(f"{prefix}: {note}")
+            name = " ".join(visible(name).split())
+            if not name:
+                continue  # (a line of nothing but format characters: a blank line)
         if len(name) > MAX_NAME_LENGTH:
             raise UserError(
                 f"{prefix}: a name of {len(name)} characters (expected at most {MAX_NAME_LENGTH})",
@@ -222,7 +256,7 @@ def _checked(entries: Sequence[_Entry], label: str, where: str) -> Roster:
             warnings.append(f"{prefix}: '{name}' appears again ({again}); both get a sheet")
         else:
             first_seen[folded] = entry.line or len(pupils) + 1
-        pupils.append(Pupil(name, entry.line, entry.large_print, entry.klass))
+        pupils.append(Pupil(name, entry.line, entry.large_print, visible(entry.klass)))
     if not pupils:
         raise UserError(f"{label} has no names (expected one name per line)", where=where)
     if len(pupils) > MAX_NAMES:
