@@ -403,6 +403,23 @@ def test_topics_lists_every_topic_and_as_json() -> None:
         (("--carry", "no"), "use it with --topic"),
         (("--topic", "times-table", "--rows", "2,11"), "rows 1–10"),
         (("--topic", "add-100", "--range", "5-2000"), "expected a range within"),
+        (
+            ("--topic", "number-wall-4", "--problems", "40", "--per-page", "40"),
+            "option --per-page: 40 problems do not fit on one page; at most",
+        ),
+        (
+            (
+                "--topic",
+                "number-wall-4",
+                "--per-page",
+                "8",
+                "--names",
+                "Cem",
+                "--large-print-for",
+                "Cem",
+            ),
+            "option --per-page: 8 problems do not fit on one page in large print; at most",
+        ),
     ],
 )
 def test_impossible_combinations_are_one_line_and_exit_2(
@@ -413,6 +430,16 @@ def test_impossible_combinations_are_one_line_and_exit_2(
     lines = [line for line in result.output.splitlines() if line.strip()]
     assert len(lines) == 1 and words in lines[0], result.output
     assert not list(tmp_path.iterdir())
+
+
+def test_per_page_caps_every_sheet_page() -> None:
+    """--per-page N as on the family sheets: at most N problems a page (here 7, 7, 6)."""
+    capped = build_topic_worksheet(
+        WorksheetRequest(topic="add-100", versions=1, seed=7, per_page=7, key=False), None, None
+    )
+    reader = PdfReader(io.BytesIO(render_pdf(capped.document)))
+    counts = [len(re.findall(r"=", page.extract_text())) for page in reader.pages]
+    assert counts == [7, 7, 6]  # 20 problems, evened out over the three pages 7 asks for
 
 
 def test_same_seed_same_bytes_and_every_option(tmp_path: Any) -> None:

@@ -565,9 +565,12 @@ class TopicVersion:
 class TopicPagesDoNotFit(Exception):
     """--one-page or --per-page asks for more than a page holds."""
 
-    def __init__(self, problems: int, pages: int, fit: int) -> None:
+    def __init__(
+        self, problems: int, pages: int, fit: int, per_page: bool = False, large: bool = False
+    ) -> None:
         super().__init__(f"{problems} problems need {pages} pages; {fit} fit on one")
         self.problems, self.pages, self.fit = problems, pages, fit
+        self.per_page, self.large = per_page, large  # which option asked; in large print
 
 
 def _columns(cells: Sequence[Shown], look: Look, usable: float) -> tuple[int, float, float]:
@@ -656,6 +659,9 @@ def layout_topic_sheets(
         for v, version in enumerate(versions):
             built = version_pages(version, words, geo, look, pagination.per_page)
             total = sum(len(s.problems) for s in version.sections)
+            want = min(pagination.per_page or 0, total)
+            if built[0][2] < want:  # as on the family sheets: refused, not spread over pages
+                raise TopicPagesDoNotFit(want, len(built), built[0][2], True, large)
             if len(built) > 1:  # the problems spread evenly: no last page with a lonely row
                 even = -(-total // len(built))
                 evener = version_pages(version, words, geo, look, even)

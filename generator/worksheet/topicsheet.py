@@ -397,6 +397,12 @@ def build_topic_worksheet(
             req.paper, req.large_print, Pagination(req.per_page, req.one_page, req.duplex),
         )  # fmt: skip
     except TopicPagesDoNotFit as exc:
+        if exc.per_page:
+            size = " in large print" if exc.large else ""
+            raise InputError(
+                "per_page",
+                f"{exc.problems} problems do not fit on one page{size}; at most {exc.fit} do",
+            ) from None
         raise InputError(
             "one_page", f"{exc.problems} problems need {exc.pages} pages; {exc.fit} fit on one"
         ) from None
