@@ -18,6 +18,7 @@ from functools import cache
 from math import comb
 from typing import Any
 
+import pdfplumber
 import pytest
 from click.testing import CliRunner
 from pypdf import PdfReader
@@ -339,10 +340,45 @@ def test_the_pdf_has_every_sheet_and_the_key() -> None:
     assert len(reader.pages) == c["sheet_pages"] + c["key_pages"]
     assert [s["name"] for s in c["sheets"]] == CLASS.split(", ")
     assert [s["large_print"] for s in c["sheets"]] == [False, False, True, False, False]
-    key_pages = range(c["sheet_pages"], len(reader.pages))
+    table = built("divide-remainder")  # a topic whose key is a table of the answers
+    reader = PdfReader(io.BytesIO(render_pdf(table.document)))
+    key_pages = range(table.contents["sheet_pages"], len(reader.pages))
     key_text = "".join(reader.pages[i].extract_text() for i in key_pages)
-    for p in c["versions"][0]["problems"]:
+    for p in table.contents["versions"][0]["problems"]:
         assert p["answer"].replace(" ", "") in key_text.replace(" ", "")
+
+
+GRID_TOPICS = ("number-house", "number-wall-3", "number-wall-4", "number-triangle",
+               "magic-square", "number-chain")  # fmt: skip
+
+
+@pytest.mark.parametrize("topic", GRID_TOPICS)
+def test_the_key_draws_grid_puzzles_solved(topic: str) -> None:
+    """The key fills in every blank of every puzzle in grey, light type; the given values
+    stay black and bold (apart in greyscale too), and no answer is a text row."""
+    b = built(topic)
+    c = b.contents
+    solved: Counter[str] = Counter()
+    given: Counter[str] = Counter()
+    for p in problems(b):
+        for shown, full in zip(p["cells"], p["solution"]):
+            for v, s in zip(shown, full):
+                (given if v is not None else solved)[str(v if v is not None else s)] += 1
+    grey, black = Counter[str](), Counter[str]()
+    pdf = pdfplumber.open(io.BytesIO(render_pdf(b.document)))
+    for page in pdf.pages[c["sheet_pages"] :]:
+        for w in page.extract_words(extra_attrs=["non_stroking_color", "fontname"]):
+            if not w["text"].isdigit():
+                continue
+            colour = w["non_stroking_color"] or (0,)
+            bold = "Bold" in w["fontname"]
+            if abs(min(colour) - 0x6E / 255) < 0.01 and not bold:
+                grey[w["text"]] += 1
+            elif max(colour) < 0.01 and bold:
+                black[w["text"]] += 1
+        assert " / " not in page.extract_text()  # not the manifest's "17 / 4 13 / 1 3 10"
+    assert grey == solved
+    assert not given - black  # every given value, in ink (besides the labels, e.g. + 6)
 
 
 def run(*args: str) -> Any:
@@ -367,6 +403,23 @@ def test_topics_lists_every_topic_and_as_json() -> None:
         (("--carry", "no"), "use it with --topic"),
         (("--topic", "times-table", "--rows", "2,11"), "rows 1–10"),
         (("--topic", "add-100", "--range", "5-2000"), "expected a range within"),
+        (
+            ("--topic", "number-wall-4", "--problems", "40", "--per-page", "40"),
+            "option --per-page: 40 problems do not fit on one page; at most",
+        ),
+        (
+            (
+                "--topic",
+                "number-wall-4",
+                "--per-page",
+                "8",
+                "--names",
+                "Cem",
+                "--large-print-for",
+                "Cem",
+            ),
+            "option --per-page: 8 problems do not fit on one page in large print; at most",
+        ),
     ],
 )
 def test_impossible_combinations_are_one_line_and_exit_2(
@@ -377,6 +430,16 @@ def test_impossible_combinations_are_one_line_and_exit_2(
     lines = [line for line in result.output.splitlines() if line.strip()]
     assert len(lines) == 1 and words in lines[0], result.output
     assert not list(tmp_path.iterdir())
+
+
+def test_per_page_caps_every_sheet_page() -> None:
+    """--per-page N as on the family sheets: at most N problems a page (here 7, 7, 6)."""
+    capped = build_topic_worksheet(
+        WorksheetRequest(topic="add-100", versions=1, seed=7, per_page=7, key=False), None, None
+    )
+    reader = PdfReader(io.BytesIO(render_pdf(capped.document)))
+    counts = [len(re.findall(r"=", page.extract_text())) for page in reader.pages]
+    assert counts == [7, 7, 6]  # 20 problems, evened out over the three pages 7 asks for
 
 
 def test_same_seed_same_bytes_and_every_option(tmp_path: Any) -> None:

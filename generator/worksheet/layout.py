@@ -668,9 +668,11 @@ def key_story(key: AnswerKey) -> list[Flowable]:
         for section in version.sections:
             if section.heading:
                 part.append(Heading(section.heading, 4))
-            part.append(Table(columns, section.rows))
-        # a version longer than a page starts on a fresh one and continues under its header
-        story.append(Group(tuple(part), fresh_if_long=True))
+            part += section.figures or (Table(columns, section.rows),)
+        # a version longer than a page starts on a fresh one and continues under its header;
+        # drawn puzzles flow on from the intro, row by row (a fresh page would leave it alone)
+        drawn = any(section.figures for section in version.sections)
+        story.append(Group(tuple(part), fresh_if_long=not drawn))
     return story
 
 

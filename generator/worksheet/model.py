@@ -8,6 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from generator.render.flow import Figure
 
 
 @dataclass(frozen=True)
@@ -67,6 +71,7 @@ class SheetWords:
 class KeySection:
     heading: str
     rows: tuple[tuple[str, ...], ...]  # number, values, target, solution, count, difficulty
+    figures: tuple[Figure, ...] = ()  # grid puzzles drawn solved, shown instead of the rows
 
 
 @dataclass(frozen=True)

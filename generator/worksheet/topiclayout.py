@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from generator.render.dice import die_face
 from generator.render.fit import lines_without_orphan
+from generator.render.flow import Cursor, Figure, Theme
 from generator.render.fonts import fit_size, text_width
 from generator.render.primitives import (
     MM,
@@ -32,6 +33,7 @@ from generator.render.primitives import (
 from generator.render.style import DARK_GREY, INK, WHITE, centred
 from generator.worksheet.layout import (
     LEADING,
+    MARGIN,
     SECTION_GAP,
     Geometry,
     Pagination,
@@ -53,6 +55,7 @@ GRID_GREY = "#b0c4de"  # the Kästchen of a maths exercise book, light blue-grey
 BRICK_FILL = "#fbf3e4"
 ROW_GAP = 4 * MM
 STRETCH = 1.8  # a section with room to spare spreads its rows up to this much
+SOLVED_INK = "#6e6e6e"  # the key's filled-in values: grey and light, the given ones black and bold
 
 
 @dataclass(frozen=True)
@@ -68,6 +71,7 @@ class Look:
 
 NORMAL = Look(size=14, number=10, box_h=8.5 * MM, square=5 * MM, cell=12 * MM)
 LARGE = Look(size=20, number=16, box_h=12 * MM, square=8 * MM, cell=17 * MM)
+KEY = Look(size=11, number=8, box_h=6.5 * MM, square=4 * MM, cell=7.5 * MM)  # the teacher's key
 
 
 @dataclass(frozen=True)
@@ -87,6 +91,20 @@ def _disc(x: float, mid: float, number: int, look: Look) -> tuple[list[Item], fl
         Text(x + r, centred(mid, look.number), str(number), look.number, True, "center", WHITE),
     ]
     return items, x + 2 * r + 2 * MM
+
+
+def _value(cx: float, cy: float, given: int | None, solved: int | None, size: float) -> list[Item]:
+    """A cell's number: the given one bold in ink; in the key a blank's solved one in grey."""
+    if given is not None:
+        return [Text(cx, centred(cy, size), str(given), size, True, "center")]
+    if solved is not None:
+        return [Text(cx, centred(cy, size), str(solved), size, False, "center", SOLVED_INK)]
+    return []
+
+
+def _solved(task: Task, key: bool) -> Sequence[Sequence[int | None]]:
+    """The values the key fills in (a blank per cell on the pupils' sheet)."""
+    return task.solution if key else [[None] * len(row) for row in task.cells]
 
 
 def _box(x: float, mid: float, w: float, h: float, value: int | None, size: float) -> list[Item]:
@@ -237,18 +255,16 @@ def wall_size(task: Task, look: Look) -> tuple[float, float]:
     return rows * _brick_w(task, look), rows * look.box_h
 
 
-def wall_items(task: Task, x: float, top: float, look: Look) -> list[Item]:
+def wall_items(task: Task, x: float, top: float, look: Look, key: bool = False) -> list[Item]:
     rows = len(task.cells)
     bw, bh = _brick_w(task, look), look.box_h
     items: list[Item] = []
-    for r, row in enumerate(task.cells):
+    for r, (row, solved) in enumerate(zip(task.cells, _solved(task, key))):
         offset = (rows - 1 - r) * bw / 2  # each row sits on the joints of the one below
         for c, v in enumerate(row):
             bx, by = x + offset + c * bw, top - (r + 1) * bh
             items.append(Rect(bx, by, bw, bh, fill=BRICK_FILL, line_width=1.2))
-            if v is not None:
-                items.append(Text(bx + bw / 2, centred(by + bh / 2, look.size), str(v), look.size,
-                                  True, "center"))  # fmt: skip
+            items += _value(bx + bw / 2, by + bh / 2, v, solved[c], look.size)
     return items
 
 
@@ -256,7 +272,7 @@ def house_size(task: Task, look: Look) -> tuple[float, float]:
     return 2 * _brick_w(task, look), (len(task.cells) - 1) * look.box_h + 1.4 * look.box_h
 
 
-def house_items(task: Task, x: float, top: float, look: Look) -> list[Item]:
+def house_items(task: Task, x: float, top: float, look: Look, key: bool = False) -> list[Item]:
     bw, bh = _brick_w(task, look), look.box_h
     roof_h = 1.4 * bh
     w = 2 * bw
@@ -268,13 +284,11 @@ def house_items(task: Task, x: float, top: float, look: Look) -> list[Item]:
     roof = task.cells[0][0]
     items.append(Text(x + w / 2, centred(base + roof_h * 0.38, look.size), str(roof), look.size,
                       True, "center"))  # fmt: skip
-    for r, row in enumerate(task.cells[1:]):
+    for r, (row, solved) in enumerate(zip(task.cells[1:], _solved(task, key)[1:])):
         for c, v in enumerate(row):
             bx, by = x + c * bw, base - (r + 1) * bh
             items.append(Rect(bx, by, bw, bh, line_width=1.2))
-            if v is not None:
-                items.append(Text(bx + bw / 2, centred(by + bh / 2, look.size), str(v), look.size,
-                                  True, "center"))  # fmt: skip
+            items += _value(bx + bw / 2, by + bh / 2, v, solved[c], look.size)
     return items
 
 
@@ -283,27 +297,27 @@ def triangle_size(task: Task, look: Look) -> tuple[float, float]:
     return w, 0.62 * w + 0.6 * look.box_h
 
 
-def triangle_items(task: Task, x: float, top: float, look: Look) -> list[Item]:
+def triangle_items(task: Task, x: float, top: float, look: Look, key: bool = False) -> list[Item]:
     bw, bh = _brick_w(task, look), look.box_h
     w = 5.2 * bw
     h = 0.62 * w
     peak, left, right = (x + w / 2, top), (x, top - h), (x + w, top - h)
     items: list[Item] = [Polygon((peak, left, right), fill="#eef4fb", line_width=1.4)]
     (a, b, c), (ab, ac, bc) = task.cells
+    corners, sides = _solved(task, key)
     cx = x + w / 2
     boxes = [  # centres: the corners inside, then the sides on the edges (pushed outwards)
-        (cx, top - 0.45 * h, a),
-        (x + 0.3 * w, top - 0.8 * h, b),
-        (x + 0.7 * w, top - 0.8 * h, c),
-        (x + 0.25 * w - 0.45 * bw, top - 0.5 * h, ab),
-        (x + 0.75 * w + 0.45 * bw, top - 0.5 * h, ac),
-        (cx, top - h, bc),
+        (cx, top - 0.45 * h, a, corners[0]),
+        (x + 0.3 * w, top - 0.8 * h, b, corners[1]),
+        (x + 0.7 * w, top - 0.8 * h, c, corners[2]),
+        (x + 0.25 * w - 0.45 * bw, top - 0.5 * h, ab, sides[0]),
+        (x + 0.75 * w + 0.45 * bw, top - 0.5 * h, ac, sides[1]),
+        (cx, top - h, bc, sides[2]),
     ]
-    for mx, my, v in boxes:
+    for mx, my, v, solved in boxes:
         bx, by = mx - bw / 2, my - bh / 2
         items.append(Rect(bx, by, bw, bh, fill=WHITE, line_width=1.2, radius=1 * MM))
-        if v is not None:
-            items.append(Text(mx, centred(my, look.size), str(v), look.size, True, "center"))
+        items += _value(mx, my, v, solved, look.size)
     return items
 
 
@@ -312,19 +326,17 @@ def square_size(task: Task, look: Look) -> tuple[float, float]:
     return 3 * bw, 3 * bw + look.size * 1.6
 
 
-def square_items(shown: Shown, x: float, top: float, look: Look) -> list[Item]:
+def square_items(shown: Shown, x: float, top: float, look: Look, key: bool = False) -> list[Item]:
     task = shown.task
     bw = _brick_w(task, look)
     label = ("Zauberzahl " if shown.lang == "de" else "Magic sum ") + str(task.note)
     items: list[Item] = [Text(x, top - look.size * 0.9, label, look.size * 0.8, True)]
     y0 = top - look.size * 1.6
-    for r, row in enumerate(task.cells):
+    for r, (row, solved) in enumerate(zip(task.cells, _solved(task, key))):
         for c, v in enumerate(row):
             bx, by = x + c * bw, y0 - (r + 1) * bw
             items.append(Rect(bx, by, bw, bw, line_width=1.4 if v is None else 1.0))
-            if v is not None:
-                items.append(Text(bx + bw / 2, centred(by + bw / 2, look.size), str(v), look.size,
-                                  True, "center"))  # fmt: skip
+            items += _value(bx + bw / 2, by + bw / 2, v, solved[c], look.size)
     return items
 
 
@@ -334,15 +346,18 @@ def chain_size(task: Task, look: Look) -> tuple[float, float]:
     return (steps + 1) * bw + steps * 1.3 * bw, look.box_h + look.size * 1.4
 
 
-def chain_items(shown: Shown, x: float, top: float, look: Look) -> list[Item]:
+def chain_items(shown: Shown, x: float, top: float, look: Look, key: bool = False) -> list[Item]:
     task = shown.task
     bw, bh = _brick_w(task, look), look.box_h
     mid = top - look.size * 1.4 - bh / 2
     items: list[Item] = []
     signs = SIGNS[shown.lang]
     bx = x
+    solved = _solved(task, key)[0]
     for k, v in enumerate(task.cells[0]):
         items += _box(bx, mid, bw, bh, v, look.size)
+        if v is None:
+            items += _value(bx + bw / 2, mid, None, solved[k], look.size)
         if k < len(task.ops):
             x1, x2 = bx + bw + 1 * MM, bx + bw + 1.3 * bw - 1 * MM
             head = 2 * MM
@@ -485,7 +500,10 @@ def shape_size(shown: Shown, look: Look) -> tuple[float, float]:
     return disc + size[0], size[1] + 3 * MM
 
 
-def cell_items(shown: Shown, x: float, top: float, w: float, h: float, look: Look) -> list[Item]:
+def cell_items(
+    shown: Shown, x: float, top: float, w: float, h: float, look: Look, key: bool = False
+) -> list[Item]:
+    """A problem as the sheet draws it; `key`: a grid puzzle with its blanks filled in."""
     task = shown.task
     if task.shape in ("equation", "remainder", "round"):
         return equation_items(shown, x, top, w, h, look)
@@ -497,14 +515,35 @@ def cell_items(shown: Shown, x: float, top: float, w: float, h: float, look: Loo
     if task.shape == "tally":
         return disc_items + tally_items(shown, left, top, x + w - left, look)
     if task.shape == "wall":
-        return disc_items + wall_items(task, left, top, look)
+        return disc_items + wall_items(task, left, top, look, key)
     if task.shape == "house":
-        return disc_items + house_items(task, left, top, look)
+        return disc_items + house_items(task, left, top, look, key)
     if task.shape == "triangle":
-        return disc_items + triangle_items(task, left, top, look)
+        return disc_items + triangle_items(task, left, top, look, key)
     if task.shape == "square":
-        return disc_items + square_items(shown, left, top, look)
-    return disc_items + chain_items(shown, left, top, look)
+        return disc_items + square_items(shown, left, top, look, key)
+    return disc_items + chain_items(shown, left, top, look, key)
+
+
+def solved_figures(problems: Sequence[Shown], paper: str) -> tuple[Figure, ...]:
+    """A key section of grid puzzles drawn solved, a row of puzzles per figure, so that the
+    key's flow moves whole rows on to the next page."""
+    look = KEY
+    width = page_size(paper)[0] - 2 * MARGIN  # the key's frame (`layout.key_pages`)
+    columns, cw, ch = _columns(problems, look, width)
+    figures: list[Figure] = []
+    for start in range(0, len(problems), columns):
+        row = problems[start : start + columns]
+
+        def draw(box: Cursor, theme: Theme, row: Sequence[Shown] = row) -> list[Item]:
+            items: list[Item] = []
+            for col, shown in enumerate(row):
+                x = box.left + col * (cw + 6 * MM)
+                items += cell_items(shown, x, box.top - 1 * MM, cw, ch - ROW_GAP, look, True)
+            return items
+
+        figures.append(Figure(ch, draw))
+    return tuple(figures)
 
 
 # --- pages --------------------------------------------------------------------------------
@@ -526,9 +565,12 @@ class TopicVersion:
 class TopicPagesDoNotFit(Exception):
     """--one-page or --per-page asks for more than a page holds."""
 
-    def __init__(self, problems: int, pages: int, fit: int) -> None:
+    def __init__(
+        self, problems: int, pages: int, fit: int, per_page: bool = False, large: bool = False
+    ) -> None:
         super().__init__(f"{problems} problems need {pages} pages; {fit} fit on one")
         self.problems, self.pages, self.fit = problems, pages, fit
+        self.per_page, self.large = per_page, large  # which option asked; in large print
 
 
 def _columns(cells: Sequence[Shown], look: Look, usable: float) -> tuple[int, float, float]:
@@ -617,6 +659,9 @@ def layout_topic_sheets(
         for v, version in enumerate(versions):
             built = version_pages(version, words, geo, look, pagination.per_page)
             total = sum(len(s.problems) for s in version.sections)
+            want = min(pagination.per_page or 0, total)
+            if built[0][2] < want:  # as on the family sheets: refused, not spread over pages
+                raise TopicPagesDoNotFit(want, len(built), built[0][2], True, large)
             if len(built) > 1:  # the problems spread evenly: no last page with a lonely row
                 even = -(-total // len(built))
                 evener = version_pages(version, words, geo, look, even)

@@ -286,7 +286,10 @@ def _key_rows(number: int, task: Task, t: Texts, lang: str) -> list[tuple[str, s
     return rows
 
 
-def _key(plan: TopicPlan, t: Texts, lang: str, seed: int) -> AnswerKey:
+def _key(plan: TopicPlan, t: Texts, lang: str, seed: int, paper: str) -> AnswerKey:
+    """The key: a table of the answers; a section of grid puzzles drawn solved instead."""
+    from generator.worksheet.topiclayout import Shown, solved_figures
+
     versions = []
     for v, letter in enumerate(plan.letters):
         numbered = plan.tasks(v)
@@ -295,7 +298,11 @@ def _key(plan: TopicPlan, t: Texts, lang: str, seed: int) -> AnswerKey:
             rows = tuple(
                 row for n, s, task in numbered if s == k for row in _key_rows(n, task, t, lang)
             )
-            sections.append(KeySection(part_heading(plan, part, lang), rows))
+            tasks = [(n, task) for n, s, task in numbered if s == k]
+            grid = all(task.shape in GRID_SHAPES for _, task in tasks)
+            shown = [Shown(n, task, lang) for n, task in tasks]
+            figures = solved_figures(shown, paper) if grid else ()
+            sections.append(KeySection(part_heading(plan, part, lang), rows, figures))
         versions.append(KeyVersion(t("key_version", version=letter), tuple(sections)))
     intro = (
         t("topic_key_intro", title=plan.title, versions=len(plan.letters),
@@ -389,7 +396,7 @@ def build_topic_worksheet(
                           for n, s, task in numbered if s == k)  # fmt: skip
             sections.append(TopicSection(part_heading(plan, part, req.lang), instruction, shown))
         versions.append(TopicVersion(letter, tuple(sections)))
-    key = _key(plan, t, req.lang, req.seed) if req.key else None
+    key = _key(plan, t, req.lang, req.seed, req.paper) if req.key else None
     separate = req.key_file is not None
     try:
         doc, sheet_pages = layout_topic_sheets(
@@ -397,6 +404,12 @@ def build_topic_worksheet(
             req.paper, req.large_print, Pagination(req.per_page, req.one_page, req.duplex),
         )  # fmt: skip
     except TopicPagesDoNotFit as exc:
+        if exc.per_page:
+            size = " in large print" if exc.large else ""
+            raise InputError(
+                "per_page",
+                f"{exc.problems} problems do not fit on one page{size}; at most {exc.fit} do",
+            ) from None
         raise InputError(
             "one_page",
             Msg("problems_need_pages_fit", problems=exc.problems, pages=exc.pages, fit=exc.fit),
