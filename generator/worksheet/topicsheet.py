@@ -405,11 +405,9 @@ def build_topic_worksheet(
         )  # fmt: skip
     except TopicPagesDoNotFit as exc:
         if exc.per_page:
-            size = " in large print" if exc.large else ""
-            raise InputError(
-                "per_page",
-                f"{exc.problems} problems do not fit on one page{size}; at most {exc.fit} do",
-            ) from None
+            big = bool(exc.large)
+            fit = Msg("topic_per_page_fit", problems=exc.problems, large=big, fit=exc.fit)
+            raise InputError("per_page", fit) from None
         raise InputError(
             "one_page",
             Msg("problems_need_pages_fit", problems=exc.problems, pages=exc.pages, fit=exc.fit),
