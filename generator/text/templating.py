@@ -137,6 +137,14 @@ def _join_size(items: list[Any], sep: Any) -> int:
     return sum(_size(item) for item in items) + len(str(sep)) * max(0, len(items) - 1)
 
 
+def _text_of(value: Any) -> str:
+    """`value` as the text a filter works on, refused before it is made when too long."""
+    if isinstance(value, str):
+        return value
+    _made_now(_size(value))  # a list's text can be far longer than the list itself
+    return str(value)
+
+
 def _filter_size(name: str, value: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> int:
     """The most characters filter `name` can make of `value` (0: it makes no long text)."""
     if name == "join":
@@ -144,14 +152,14 @@ def _filter_size(name: str, value: Any, args: tuple[Any, ...], kwargs: dict[str,
         sep = args[0] if args else kwargs.get("d", "")
         return _join_size(items, sep) if items is not None else _size(value)
     if name == "replace" and len(args) >= 2:
-        return _replaced(str(value) if not isinstance(value, str) else value, *args[:3])
+        return _replaced(_text_of(value), *args[:3])
     if name == "indent":
         width = args[0] if args else kwargs.get("width", 4)
         width = len(width) if isinstance(width, str) else int(width)
-        text = str(value)
+        text = _text_of(value)
         return len(text) + (text.count("\n") + 1) * max(0, width)
     if name == "wordwrap":
-        text = str(value)
+        text = _text_of(value)
         width = args[0] if args else kwargs.get("width", 79)
         wrap = args[2] if len(args) > 2 else kwargs.get("wrapstring") or "\n"
         breaks = text.count(" ") + text.count("\n") + len(text) // max(1, int(width)) + 1
