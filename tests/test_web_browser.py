@@ -329,6 +329,7 @@ def test_a_topic_sheet_without_javascript(
         expect(page.locator("#preview-pages img").first).to_be_visible()
         expect(page.locator("#command")).to_contain_text("--topic number-wall-4")
         expect(page.locator("#f-topic")).to_have_value("number-wall-4")
+        page.wait_for_load_state("load")  # the width is the styled page's, not the parse's
         assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
         check_number_wall_pdf(download(page, "button[data-part=both]", tmp_path))
 
