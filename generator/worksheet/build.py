@@ -13,6 +13,7 @@ manifest contents. No click, file or environment here.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
@@ -483,17 +484,7 @@ def manifest_contents(ws: Worksheet, sheet_pages: list[int], key_pages: int) -> 
             }
             for v, letter in enumerate(ws.letters)
         ],
-        "sheets": [
-            {
-                "version": ws.letters[c.version],
-                "name": c.name or None,
-                "large_print": c.large_print,
-                "class": c.klass or None,
-                "first_page": 1 + sum(sheet_pages[:i]),
-                "pages": sheet_pages[i],
-            }
-            for i, c in enumerate(ws.copies)
-        ],
+        "sheets": sheets_json(ws.copies, ws.letters, sheet_pages),
         "pages_per_sheet": sheet_pages[0],
         "sheet_pages": sum(sheet_pages),
         "key_pages": key_pages,
@@ -598,3 +589,20 @@ def build_worksheet(
     }
     name = default_name(req, ws)
     return Built("worksheet", name, doc, options, req.seed, contents, tuple(warnings), extra)
+
+
+def sheets_json(
+    copies: Sequence[SheetCopy], letters: Sequence[str], sheet_pages: Sequence[int]
+) -> list[dict[str, Any]]:
+    """The manifest's `sheets`: each copy's version, pupil, print size and pages."""
+    return [
+        {
+            "version": letters[c.version],
+            "name": c.name or None,
+            "large_print": c.large_print,
+            "class": c.klass or None,
+            "first_page": 1 + sum(sheet_pages[:i]),
+            "pages": sheet_pages[i],
+        }
+        for i, c in enumerate(copies)
+    ]

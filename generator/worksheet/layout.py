@@ -11,7 +11,7 @@ version is a reusable form; a pupil's page adds only the name, class and date.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from generator.render.dice import die_face
@@ -728,6 +728,42 @@ def blank_page(text: str, geo: Geometry) -> Page:
     )
 
 
+def copies_document(
+    copies: Sequence[SheetCopy],
+    letters: Sequence[str],
+    spots: dict[tuple[int, bool], list[Spots]],
+    forms: dict[str, tuple[Item, ...]],
+    geos: Mapping[bool, Geometry],
+    words: SheetWords,
+    key: AnswerKey | None,
+    paper: str,
+    large_print: bool,
+    pagination: Pagination,
+) -> tuple[Document, list[int]]:
+    """Each copy's pages (its version's forms, filled in), blank pages for duplex, the key.
+
+    Returns the document and the number of pages of every copy.
+    """
+    page_w, page_h = page_size(paper)
+    pages: list[Page] = []
+    counts: list[int] = []
+    for copy in copies:
+        large = large_print or copy.large_print
+        own = spots[copy.version, large]
+        for k, page_spots in enumerate(own):
+            page_items: list[Item] = [UseForm(form_name(letters[copy.version], k, large))]
+            page_items += fill_ins(copy, page_spots, geos[large])
+            pages.append(Page(tuple(page_items)))
+        count = len(own)
+        if pagination.duplex and count % 2:
+            pages.append(blank_page(words.blank, geos[large]))
+            count += 1
+        counts.append(count)
+    if key is not None:
+        pages += key_pages(key, page_w, page_h)
+    return Document(page_w, page_h, tuple(pages), forms, title=words.title), counts
+
+
 def layout_sheets(
     versions: Sequence[VersionSheet],
     copies: Sequence[SheetCopy],
@@ -766,25 +802,9 @@ def layout_sheets(
             spots[v, large] = [page.spots for page in built]
             for k, page in enumerate(built):
                 forms[form_name(version.letter, k, large)] = page.items
-    page_w, page_h = page_size(paper)
-    pages: list[Page] = []
-    counts: list[int] = []
-    for copy in copies:
-        large = large_print or copy.large_print
-        letter = versions[copy.version].letter
-        own = spots[copy.version, large]
-        for k, page_spots in enumerate(own):
-            page_items: list[Item] = [UseForm(form_name(letter, k, large))]
-            page_items += fill_ins(copy, page_spots, geos[large])
-            pages.append(Page(tuple(page_items)))
-        count = len(own)
-        if pagination.duplex and count % 2:
-            pages.append(blank_page(words.blank, geos[large]))
-            count += 1
-        counts.append(count)
-    if key is not None:
-        pages += key_pages(key, page_w, page_h)
-    return Document(page_w, page_h, tuple(pages), forms, title=words.title), counts
+    letters = [version.letter for version in versions]
+    return copies_document(copies, letters, spots, forms, geos, words, key, paper, large_print,
+                           pagination)  # fmt: skip
 
 
 def layout_worksheet(

@@ -23,11 +23,9 @@ from generator.render.primitives import (
     Document,
     Item,
     Line,
-    Page,
     Polygon,
     Rect,
     Text,
-    UseForm,
     page_size,
 )
 from generator.render.style import DARK_GREY, INK, WHITE, centred
@@ -41,11 +39,9 @@ from generator.worksheet.layout import (
     _first_header,
     _footer,
     _next_header,
-    blank_page,
-    fill_ins,
+    copies_document,
     form_name,
     geometry,
-    key_pages,
 )
 from generator.worksheet.model import AnswerKey, SheetCopy, SheetWords
 from generator.worksheet.topics import PLACES, REMAINDER, SIGNS, chance_question, tally_text
@@ -674,22 +670,6 @@ def layout_topic_sheets(
             for k, (drawn, _, _) in enumerate(built):
                 footer = _footer(words.footer(version.letter), label(k + 1, len(built)), geo)
                 forms[form_name(version.letter, k, large)] = tuple(drawn + footer)
-    page_w, page_h = page_size(paper)
-    pages: list[Page] = []
-    counts: list[int] = []
-    for copy in copies:
-        large = large_print or copy.large_print
-        letter = versions[copy.version].letter
-        own = spots[copy.version, large]
-        for k, page_spots in enumerate(own):
-            items: list[Item] = [UseForm(form_name(letter, k, large))]
-            items += fill_ins(copy, page_spots, geos[large])
-            pages.append(Page(tuple(items)))
-        count = len(own)
-        if pagination.duplex and count % 2:
-            pages.append(blank_page(words.blank, geos[large]))
-            count += 1
-        counts.append(count)
-    if key is not None:
-        pages += key_pages(key, page_w, page_h)
-    return Document(page_w, page_h, tuple(pages), forms, title=words.title), counts
+    letters = [version.letter for version in versions]
+    return copies_document(copies, letters, spots, forms, geos, words, key, paper, large_print,
+                           pagination)  # fmt: skip

@@ -20,6 +20,7 @@ from generator.worksheet.build import (
     TEMPLATE,
     WorksheetRequest,
     _tidy_option,
+    sheets_json,
     with_large_print,
 )
 from generator.worksheet.layout import Pagination
@@ -448,17 +449,7 @@ def build_topic_worksheet(
             }
             for v, letter in enumerate(plan.letters)
         ],
-        "sheets": [
-            {
-                "version": plan.letters[c.version],
-                "name": c.name or None,
-                "large_print": c.large_print,
-                "class": c.klass or None,
-                "first_page": 1 + sum(sheet_pages[:i]),
-                "pages": sheet_pages[i],
-            }
-            for i, c in enumerate(plan.copies)
-        ],
+        "sheets": sheets_json(plan.copies, plan.letters, sheet_pages),
         "pages_per_sheet": sheet_pages[0],
         "sheet_pages": sum(sheet_pages),
         "key_pages": key_pages,
