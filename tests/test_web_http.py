@@ -135,8 +135,9 @@ def test_worksheet_preview_is_png_of_the_first_pages(client) -> None:
     assert response.status_code == 200, response.text
     body = response.json()
     assert body["ok"] and body["page_count"] == 5 * 2 + body["page_count"] - 10
-    assert len(body["pages"]) == 2
-    png = base64.b64decode(body["pages"][0].split(",", 1)[1])
+    # the first sheet of each version (five pupils: A B C A B) and the key's first page
+    assert [p["number"] for p in body["pages"]] == [1, 3, 5, 11]
+    png = base64.b64decode(body["pages"][0]["src"].split(",", 1)[1])
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     width = int.from_bytes(png[16:20], "big")
     assert 480 <= width <= 510  # A4 at 60 dpi: 496 px
@@ -232,7 +233,8 @@ def test_other_products_match_the_cli(client, run_cli, tmp_path: Path) -> None:
 def test_submit_without_javascript_shows_the_preview_and_new_seed(client) -> None:
     response = client.post("/?lang=en", data={**WORKSHEET, "action": "preview"})
     assert response.status_code == 200
-    assert response.text.count('src="data:image/png;base64,') == 2
+    # versions A, B, C and the key's first page
+    assert response.text.count('src="data:image/png;base64,') == 4
     assert "dicesheets worksheet" in response.text
     reseeded = client.post("/?lang=en", data={**WORKSHEET, "action": "reseed"})
     seed = re.search(r'name="seed" value="(\d+)"', reseeded.text)
@@ -389,7 +391,9 @@ def test_identical_requests_come_from_the_cache(client, monkeypatch) -> None:
     named = {**data, "roster_text": "Zoë\nÖmer"}
     client.post("/api/preview/worksheet", data=named)
     client.post("/api/preview/worksheet", data=named)
-    assert len(calls) == 3  # requests with names are never kept
+    assert len(calls) == 2  # the same names: kept beside the answer (never in the key)
+    client.post("/api/preview/worksheet", data={**named, "roster_text": "Zoë\nÖmer\nMia"})
+    assert len(calls) == 3  # other names: built
 
 
 # --- privacy ----------------------------------------------------------------------------------

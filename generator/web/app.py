@@ -28,7 +28,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from generator.core.errors import UserError
+from generator.core.errors import InputError, Msg, UserError
 from generator.io.catalog import Catalog
 from generator.web.errors import field_errors, warning_text
 from generator.web.forms import Form, FormErrors, parse
@@ -66,22 +66,34 @@ class Busy(Exception):
 
 
 class ResultCache:
-    """Answers to identical requests, in memory; requests with free text are never kept."""
+    """Answers to identical requests, in memory for `ttl` seconds.
 
-    def __init__(self, entries: int) -> None:
-        self.entries = entries
-        self._items: OrderedDict[str, Result] = OrderedDict()
+    The key is a hash of the form's settings without anything typed (names, class list,
+    title, class, date): what was typed is kept beside the answer and must be the same for
+    a hit, so no name is ever part of a key, and nothing is kept longer than `ttl`.
+    """
 
-    def get(self, key: str | None) -> Result | None:
-        if key is None or key not in self._items:
+    def __init__(self, entries: int, ttl: float = 120.0) -> None:
+        self.entries, self.ttl = entries, ttl
+        self._items: OrderedDict[str, tuple[float, bytes, Result]] = OrderedDict()
+
+    def get(self, key: tuple[str, bytes] | None) -> Result | None:
+        if key is None or key[0] not in self._items:
             return None
-        self._items.move_to_end(key)
-        return self._items[key]
+        stored, typed, result = self._items[key[0]]
+        if time.monotonic() - stored > self.ttl:
+            del self._items[key[0]]
+            return None
+        if not secrets.compare_digest(typed, key[1]):
+            return None
+        self._items.move_to_end(key[0])
+        return result
 
-    def put(self, key: str | None, result: Result) -> None:
+    def put(self, key: tuple[str, bytes] | None, result: Result) -> None:
         if key is None or result.error is not None or self.entries <= 0:
             return
-        self._items[key] = result
+        self._items[key[0]] = (time.monotonic(), key[1], result)
+        self._items.move_to_end(key[0])
         while len(self._items) > self.entries:
             self._items.popitem(last=False)
 
@@ -176,17 +188,31 @@ def make_job(
 ) -> tuple[Job, list[str]]:
     """The job a submitted form asks for, and the command-line arguments it stands for."""
     params, args = parse(form, _values_for(page, values))
-    return Job(page.builder, params, action, roster=roster, roster_label=label), args
+    number = preview_page(values) if action == "preview" else None
+    overview = values.get("preview_only") != "1" or number is None
+    job = Job(page.builder, params, action, roster=roster, roster_label=label, page=number,
+              overview=overview)  # fmt: skip
+    return job, args
 
 
-def cache_key(job: Job, form: Form, stamp: str) -> str | None:
-    """A key for identical requests; None when the request carries names or other free text."""
-    texts = {f.name for f in form.fields if f.kind == "text"}
-    if job.roster is not None or any(job.params.get(name) for name in texts):
+def preview_page(values: dict[str, str]) -> int | None:
+    """The page a preview is asked to show beside its overview (a pager's button or field)."""
+    raw = (values.get("preview_go") or values.get("preview_page") or "").strip()
+    if not raw:
         return None
-    items = sorted((k, repr(v)) for k, v in job.params.items())
-    text = repr((job.product, job.action, job.preview_pages, items, stamp))
-    return hashlib.sha256(text.encode()).hexdigest()
+    try:
+        return int(raw)
+    except ValueError:
+        raise FormErrors(InputError("preview_page", Msg("not_integer", value=raw))) from None
+
+
+def cache_key(job: Job, form: Form, stamp: str) -> tuple[str, bytes]:
+    """A request's cache key (its settings, hashed) and what was typed (checked on a hit)."""
+    texts = {f.name for f in form.fields if f.kind == "text"}
+    settings = sorted((k, repr(v)) for k, v in job.params.items() if k not in texts)
+    typed = sorted((k, repr(v)) for k, v in job.params.items() if k in texts)
+    text = repr((job.product, job.action, job.page, job.overview, settings, stamp))
+    return hashlib.sha256(text.encode()).hexdigest(), repr((typed, job.roster)).encode()
 
 
 def command_line(page: Page, args: list[str], roster: bool, lang: str) -> str:
@@ -236,7 +262,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     def fields_of(page: Page) -> set[str]:
         """The page's fields an error can be shown at (the form's and the page's own)."""
-        return {f.name for f in forms[page.id].fields} | set(page.web.own_fields)
+        return {f.name for f in forms[page.id].fields} | set(page.web.own_fields) | {"preview_page"}
 
     def product_html(
         request: Request,
@@ -264,7 +290,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             errors=errors,
             result=result,
             warnings=[warning_text(w, lang) for w in (result.warnings if result else ())],
-            pngs=[_data_url(p) for p in (result.pngs if result else ())],
+            preview=preview_view(result, lang, values),
             command=command,
             figures=result.figures if result else {},
             **base(request, page.id),
@@ -326,7 +352,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         return JSONResponse(
             {
                 "ok": True,
-                "pages": [_data_url(p) for p in result.pngs],
+                **preview_view(result, lang, values),
                 "page_count": result.pages,
                 "warnings": [warning_text(w, lang) for w in result.warnings],
                 "figures_html": figures,
@@ -438,6 +464,33 @@ def _closing(pool: BuildPool) -> Any:
         pool.close()
 
     return lifespan
+
+
+def preview_view(result: Result | None, lang: str, values: dict[str, str]) -> dict[str, Any]:
+    """A preview as the page shows it: the overview's pages, and the page the pager asked
+    for (`view`), each with its caption; `count` pages in all."""
+    if result is None:
+        return {"pages": [], "view": None, "count": 0}
+    t = words(lang)
+    shown = [
+        {
+            "src": _data_url(png),
+            "number": s.number,
+            "caption": str(
+                t(
+                    "preview_caption",
+                    kind=s.kind,
+                    number=s.number,
+                    pages=result.pages,
+                    version=s.version,
+                )
+            ),
+        }
+        for png, s in zip(result.pngs, result.shown, strict=True)
+    ]
+    paged = preview_page(values) is not None and bool(shown)
+    view = shown.pop() if paged else None
+    return {"pages": shown, "view": view, "count": result.pages}
 
 
 def _data_url(png: bytes) -> str:

@@ -21,39 +21,58 @@ function setStatus(status, key, extra) {
   status.textContent = (status.dataset[key] || "") + (extra ? " " + extra : "");
 }
 
-// One request at a time per form: a newer change aborts the older request.
-function livePoster(form, url, onOk, status) {
+// One request at a time per form: a newer change aborts the older request (the server then
+// drops or stops its build). `extra` adds fields to the form's own.
+function livePoster(form, url, onOk, status, extra) {
   let controller = null;
   return async () => {
     if (controller) controller.abort();
     controller = new AbortController();
+    const mine = controller;
     setStatus(status, "updating");
     form.classList.add("updating");
     try {
-      const response = await fetch(url(), { method: "POST", body: new FormData(form), signal: controller.signal });
+      const body = new FormData(form);
+      if (extra) extra(body);
+      const response = await fetch(url(), { method: "POST", body, signal: mine.signal });
       const data = await response.json();
-      if (response.status === 503) { setStatus(status, "busy"); return; }
+      if (response.status === 503) { setStatus(status, data.message ? "" : "busy", data.message); return; }
       if (!data.ok) { showErrors(form, data.errors || {}, data.general); setStatus(status, "failed"); return; }
       showErrors(form, {}, []);
       onOk(data);
     } catch (err) {
       if (err.name !== "AbortError") setStatus(status, "failed");
     } finally {
-      form.classList.remove("updating");
+      if (controller === mine) form.classList.remove("updating");
     }
   };
 }
 
+// Typing waits for a pause; a menu, a tick box or a button asks at once.
+const TYPING_PAUSE_MS = 400;
+
+function pageFigure(page, cls) {
+  const figure = document.createElement("figure");
+  figure.className = cls;
+  figure.dataset.number = String(page.number);
+  const img = document.createElement("img");
+  img.src = page.src;
+  img.alt = (document.getElementById("preview-pages").dataset.alt || "") + page.caption;
+  const caption = document.createElement("figcaption");
+  caption.textContent = page.caption;
+  figure.append(img, caption);
+  return figure;
+}
+
 function showPreview(data, status) {
   const pages = document.getElementById("preview-pages");
-  pages.replaceChildren(...data.pages.map((src, i) => {
-    const img = document.createElement("img");
-    img.src = src;
-    img.alt = String(i + 1);
-    return img;
-  }));
-  pages.dataset.version = String((Number(pages.dataset.version) || 0) + 1);
-  document.getElementById("figures").innerHTML = data.figures_html || "";
+  if (!data.view || (data.pages && data.pages.length)) {
+    pages.replaceChildren(...data.pages.map((p) => pageFigure(p, "page")));
+    pages.dataset.version = String((Number(pages.dataset.version) || 0) + 1);
+  }
+  if (data.view) showPageView(data.view);
+  setPager(data.count || data.page_count, data.view ? data.view.number : null);
+  if (data.figures_html !== undefined) document.getElementById("figures").innerHTML = data.figures_html || "";
   const warnings = document.getElementById("warnings");
   warnings.replaceChildren(...(data.warnings || []).map((w) => {
     const li = document.createElement("li");
@@ -65,6 +84,73 @@ function showPreview(data, status) {
   setStatus(status, "pages", String(data.page_count));
 }
 
+// The page the pager shows, built on demand ("Seite 5 von 54").
+function showPageView(view) {
+  const box = document.getElementById("page-view");
+  if (!box) return;
+  if (!view) { box.hidden = true; box.replaceChildren(); return; }
+  const figure = pageFigure(view, "page-view");
+  box.replaceChildren(...figure.childNodes);
+  box.dataset.number = String(view.number);
+  box.hidden = false;
+}
+
+function setPager(count, at) {
+  const pager = document.getElementById("pager");
+  if (!pager || !count) return;
+  pager.hidden = false;
+  pager.dataset.count = String(count);
+  const input = pager.querySelector("[name=preview_page]");
+  let page = Number(at || input.value) || 1;
+  page = Math.min(Math.max(page, 1), count);
+  input.value = String(page);
+  document.getElementById("pager-of").textContent = (pager.dataset.of || "").replace("{pages}", String(count));
+  pager.querySelectorAll("[data-step]").forEach((b) => {
+    const next = page + Number(b.dataset.step);
+    b.value = String(Math.min(Math.max(next, 1), count));
+    b.disabled = next < 1 || next > count;
+  });
+}
+
+// Returns what renews the page shown, if one is (after the form changed), or null.
+function setupPager(form, url, status) {
+  const pager = document.getElementById("pager");
+  if (!pager) return null;
+  const input = pager.querySelector("[name=preview_page]");
+  const fetchPage = livePoster(form, url, (data) => {
+    showPageView(data.view);
+    setPager(data.page_count, data.view ? data.view.number : null);
+    setStatus(status, "pages", String(data.page_count));
+  }, status, (body) => {
+    body.delete("preview_go");
+    body.set("preview_page", input.value);
+    body.set("preview_only", "1");
+  });
+  pager.querySelectorAll("[data-step]").forEach((b) => b.addEventListener("click", (e) => {
+    e.preventDefault();
+    input.value = b.value;
+    fetchPage();
+  }));
+  input.addEventListener("change", (e) => { e.stopPropagation(); fetchPage(); });
+  input.addEventListener("input", (e) => e.stopPropagation());
+  input.addEventListener("keydown", (e) => {
+    if (e.key === "Enter") { e.preventDefault(); e.stopPropagation(); fetchPage(); }
+  });
+  document.getElementById("preview-pages").addEventListener("click", (e) => {
+    const figure = e.target.closest("figure[data-number]");
+    if (!figure) return;
+    input.value = figure.dataset.number;
+    fetchPage();
+  });
+  return () => { if (!document.getElementById("page-view").hidden) fetchPage(); };
+}
+
+// An overview asks for no single page: the pager's own requests do.
+function overviewOnly(body) {
+  body.delete("preview_page");
+  body.delete("preview_go");
+}
+
 function randomSeed() {
   const a = new Uint32Array(1);
   crypto.getRandomValues(a);
@@ -74,14 +160,24 @@ function randomSeed() {
 function setupProduct(form) {
   const status = document.getElementById("preview-status");
   const seed = form.querySelector("[name=seed]");
+  let renewPage = null;
   const post = livePoster(form, () => form.dataset.preview, (data) => {
     showPreview(data, status);
+    if (renewPage) renewPage();
     // an empty seed field: the build drew one; show it, so "same again" can find it
     if (seed && !seed.value.trim() && data.seed) seed.value = String(data.seed);
-  }, status);
-  const refresh = debounce(post, 250);
-  form.addEventListener("input", (e) => { if (e.target.type !== "file") refresh(); });
-  form.addEventListener("change", refresh);
+  }, status, overviewOnly);
+  const refresh = debounce(post, TYPING_PAUSE_MS);
+  form.addEventListener("input", (e) => {
+    if (e.target.type !== "file" && e.target.form === form) refresh();
+  });
+  form.addEventListener("change", (e) => {
+    if (e.target.name === "preview_page") return;
+    // typed text was already asked for by its pause; a menu or a box asks at once
+    if (e.target.tagName === "SELECT" || e.target.type === "checkbox" || e.target.type === "file") post();
+    else refresh();
+  });
+  renewPage = setupPager(form, () => form.dataset.preview, status);
   form.querySelectorAll(".refresh").forEach((b) => { b.hidden = true; });
   const again = form.querySelector("[data-action=same-again]");
   const previous = [];
@@ -149,7 +245,7 @@ function setupPlaytest(root) {
   const status = document.getElementById("preview-status");
   const lang = form.dataset.lang;
   const url = () => `${form.dataset.previewBase}${form.elements.product.value}?lang=${lang}`;
-  const post = livePoster(form, url, (data) => showPreview(data, status), status);
+  const post = livePoster(form, url, (data) => showPreview(data, status), status, overviewOnly);
   const only = () => form.querySelectorAll("[data-only]").forEach((el) => {
     el.hidden = el.dataset.only !== form.elements.product.value;
   });
