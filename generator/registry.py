@@ -783,7 +783,9 @@ PRODUCTS: dict[str, Product] = {
             # the odds card (solved and simulated once, then read from the cache)
             defaults=({"rules": "kniffel", "lang": "de"},),
             rehearse=(Rehearse("Kniffel odds card", {"rules": "kniffel", "games": 2000}),),
-            web=WebPage("kniffel-odds", has_seed=False),
+            # a million games take ~45 s and 1 GB: the page builds up to 200,000 (~5 s on
+            # a quiet 2-core machine, 15 s at load 17) within its 30 s limit
+            web=WebPage("kniffel-odds", has_seed=False, most={"games": 200_000}),
             warm="generator.kniffel.load:warm_odds",
             # what the warm-up imports: the table, the simulation, the pair of processes
             # (numpy with them), the rule-set reader; none of the pages' modules, Jinja2 or

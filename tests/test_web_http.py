@@ -536,7 +536,14 @@ def test_playtest_page_shows_problems_and_follows_changes(tmp_path: Path) -> Non
     shutil.copy(catalog_dir() / "koepfchen" / "plus-minus.yaml", folder / "koepfchen")
     with TestClient(create_app(Settings(workers=1, catalog=folder))) as c:
         page = c.get("/playtest?lang=en")
-        assert page.status_code == 200 and "0 problems" in page.text
+        # the page comes at once, without validate's findings (its script asks for them) …
+        assert (
+            page.status_code == 200 and "problems" not in page.text.split('id="problems"')[1][:20]
+        )
+        assert "check=1" in page.text and "Check the catalog now" in page.text
+        # … and without JavaScript the link puts them in the page
+        assert "0 problems" in c.get("/playtest?lang=en&check=1").text
+        assert "0 problems" in c.get("/api/playtest/report?lang=en").json()["html"]
         stamp = c.get("/api/playtest/state").json()["stamp"]
         (folder / "koepfchen" / "broken.yaml").write_text("length: [1,\n", encoding="utf-8")
         stamp = _next_stamp(c, stamp)  # the watcher saw the new file
@@ -609,3 +616,24 @@ def test_an_impossible_topic_combination_sits_beside_its_field(client, run_cli) 
     assert response.status_code == 400
     message = response.json()["errors"]["carry"]
     assert expected.endswith(message) and "0 problems exist" in message
+
+
+# --- what a page can build within its time limit ---------------------------------------------
+
+
+def test_the_odds_page_takes_only_as_many_games_as_it_builds_in_time(client) -> None:
+    """A million games take ~45 s, past the page's 30 s: the page refuses them beside the
+    field (the command line still takes them) instead of timing out."""
+    for lang, words in (("de", "höchstens 200.000"), ("en", "at most 200,000")):
+        body = client.post(f"/api/preview/kniffel-odds?lang={lang}", data={"games": "1000000"})
+        assert body.status_code == 400
+        assert words in body.json()["errors"]["games"], body.json()
+    page = client.get("/kniffel-odds?lang=de").text
+    assert "200.000" in page and "1.000.000" in page  # the field's hint says both
+
+
+def test_a_time_out_says_so_and_never_all_busy() -> None:
+    with TestClient(create_app(Settings(workers=1, time_limit=0.05))) as slow:
+        for lang, words, busy in (("de", "zu lange", "belegt"), ("en", "too long", "busy")):
+            body = slow.post(f"/api/preview/kribbeln?lang={lang}", data={"seed": "5"}).json()
+            assert words in body["message"] and busy not in body["message"], body

@@ -7,6 +7,7 @@ are read from the request in memory and never written or logged.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import contextlib
 import hashlib
@@ -34,7 +35,7 @@ from generator.web.errors import field_errors, warning_text
 from generator.web.forms import Form, FormErrors, parse
 from generator.web.guard import Guard, TooLarge
 from generator.web.pages import NAV, PAGES, Page, catalog_for, page_lang, render, words
-from generator.web.pool import BuildPool, BuildTimeout, PoolFull
+from generator.web.pool import BuildPool, BuildTimeout, PoolFull, WorkerDied
 from generator.web.products import Job, Result, run_job
 
 log = logging.getLogger("dicesheets.web")
@@ -57,12 +58,14 @@ class Settings:
 
 
 class Busy(Exception):
-    """No worker free (503 with Retry-After), or a build ran past its time limit."""
+    """503: no worker free (with Retry-After), a build past its time limit, a worker died.
 
-    def __init__(self, retry_after: int | None, timed_out: bool = False) -> None:
-        super().__init__("busy")
+    Each says its own words: "all busy" only when every worker is busy."""
+
+    def __init__(self, retry_after: int | None, why: str = "busy") -> None:
+        super().__init__(why)
         self.retry_after = retry_after
-        self.timed_out = timed_out
+        self.why = why  # "busy" | "timed_out" | "worker_died"
 
 
 class ResultCache:
@@ -172,6 +175,33 @@ async def read_form(request: Request, page: Page) -> tuple[dict[str, str], bytes
     return values, None, label
 
 
+class ClientGone(Exception):
+    """The client left before its build was done (the build was dropped or stopped)."""
+
+
+async def until_gone(request: Request | None, work: Any) -> Any:
+    """Await `work`; if the client disconnects first, cancel it (the pool drops a waiting
+    job and stops a running one) and raise ClientGone."""
+    task = asyncio.ensure_future(work)
+    if request is None:
+        return await task
+
+    async def disconnected() -> None:
+        while (await request.receive())["type"] != "http.disconnect":
+            pass
+
+    gone = asyncio.ensure_future(disconnected())
+    try:
+        await asyncio.wait({task, gone}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        if not task.done():
+            task.cancel()
+        gone.cancel()
+    if task.cancelled():
+        raise ClientGone
+    return task.result()
+
+
 def fresh_seed() -> int:
     return secrets.randbelow(SEED_MAX) + 1
 
@@ -188,6 +218,10 @@ def make_job(
 ) -> tuple[Job, list[str]]:
     """The job a submitted form asks for, and the command-line arguments it stands for."""
     params, args = parse(form, _values_for(page, values))
+    for name, most in page.web.most.items():
+        found = params.get(name)
+        if isinstance(found, int) and found > most:
+            raise FormErrors(InputError(name, Msg("web_most", most=most, found=found)))
     number = preview_page(values) if action == "preview" else None
     overview = values.get("preview_only") != "1" or number is None
     job = Job(page.builder, params, action, roster=roster, roster_label=label, page=number,
@@ -239,16 +273,18 @@ def create_app(settings: Settings | None = None) -> Starlette:
     catalog = catalog_for(settings.catalog)
     forms = CatalogForms(catalog, stamp)
 
-    async def execute(job: Job, form: Form | None = None) -> Result:
+    async def execute(job: Job, form: Form | None = None, request: Request | None = None) -> Result:
         key = cache_key(job, form, stamp.value()) if form is not None else None
         if (hit := cache.get(key)) is not None:
             return hit
         try:
-            result: Result = await pool.run(run_job, job)
+            result: Result = await until_gone(request, pool.run(run_job, job))
         except PoolFull as exc:
             raise Busy(exc.retry_after) from None
         except BuildTimeout:
-            raise Busy(None, timed_out=True) from None
+            raise Busy(None, "timed_out") from None
+        except WorkerDied:
+            raise Busy(pool.retry_after(), "worker_died") from None
         cache.put(key, result)
         return result
 
@@ -304,13 +340,19 @@ def create_app(settings: Settings | None = None) -> Starlette:
         return PAGES[name]
 
     async def run_form(
-        page: Page, values: dict[str, str], roster: bytes | None, label: str, action: str
+        request: Request,
+        page: Page,
+        values: dict[str, str],
+        roster: bytes | None,
+        label: str,
+        action: str,
     ) -> tuple[Result, list[str]]:
         """Build what a submitted form asks for, and its command-line arguments; a message
-        for a field, whether the form's parser or the build found it, is a `FormErrors`."""
+        for a field, whether the form's parser or the build found it, is a `FormErrors`.
+        A client that leaves (a newer preview aborts the older) stops its build."""
         form = forms[page.id]
         job, args = make_job(page, form, values, roster, label, action)
-        result = await execute(job, form)
+        result = await execute(job, form, request)
         if result.error is not None:
             raise FormErrors(result.error)
         return result, args
@@ -334,7 +376,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         if values.get("action") == "reseed" and page.has_seed:
             values["seed"] = str(fresh_seed())
         try:
-            result, args = await run_form(page, values, roster, label, "preview")
+            result, args = await run_form(request, page, values, roster, label, "preview")
         except FormErrors as exc:
             return product_html(request, page, values, exc.error, status=400)
         cmd = command_line(page, args, roster is not None, page_lang(request))
@@ -345,7 +387,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         lang = page_lang(request)
         values, roster, label = await read_form(request, page)
         try:
-            result, args = await run_form(page, values, roster, label, "preview")
+            result, args = await run_form(request, page, values, roster, label, "preview")
         except FormErrors as exc:
             return _errors_json(field_errors(exc.error, fields_of(page), lang))
         figures = render("figures.html", lang, page=page, figures=result.figures)
@@ -370,7 +412,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         if part not in page.parts:
             raise HTTPException(400, "unknown part")
         try:
-            result, _ = await run_form(page, values, roster, label, part)
+            result, _ = await run_form(request, page, values, roster, label, part)
         except FormErrors as exc:
             return product_html(request, page, values, exc.error, status=400)
         return Response(
@@ -387,14 +429,15 @@ def create_app(settings: Settings | None = None) -> Starlette:
         assert isinstance(exc, Busy)
         lang = page_lang(request)
         t = words(lang)
-        message = str(
-            t("timed_out", seconds=int(settings.time_limit)) if exc.timed_out else t("busy")
-        )
+        message = str(t(exc.why, seconds=int(settings.time_limit)))
         headers = {"Retry-After": str(exc.retry_after)} if exc.retry_after else {}
         if request.url.path.startswith("/api/"):
             return JSONResponse({"ok": False, "busy": True, "message": message}, 503, headers)
         html = render("message.html", lang, message=message, **base(request, ""))
         return HTMLResponse(html, 503, headers)
+
+    async def client_gone(request: Request, exc: Exception) -> Response:
+        return Response(status_code=499)  # (nobody reads it: the guard logs the 499)
 
     async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
@@ -446,6 +489,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         routes=routes,
         exception_handlers={
             Busy: busy_handler,
+            ClientGone: client_gone,
             HTTPException: http_error,
             MultiPartException: bad_form,
             TooLarge: too_large,

@@ -36,7 +36,8 @@ function livePoster(form, url, onOk, status, extra) {
       if (extra) extra(body);
       const response = await fetch(url(), { method: "POST", body, signal: mine.signal });
       const data = await response.json();
-      if (response.status === 503) { setStatus(status, data.message ? "" : "busy", data.message); return; }
+      // 503: every worker busy, or this build took too long: the server's own words
+      if (response.status === 503) { status.textContent = data.message || status.dataset.busy; return; }
       if (!data.ok) { showErrors(form, data.errors || {}, data.general); setStatus(status, "failed"); return; }
       showErrors(form, {}, []);
       onOk(data);
@@ -262,18 +263,35 @@ function setupPlaytest(root) {
   form.addEventListener("submit", (e) => e.preventDefault());
   only();
   post();
+  checkCatalog(root);
   let stamp = root.dataset.stamp;
   setInterval(async () => {
     try {
       const state = await (await fetch(root.dataset.state)).json();
       if (state.stamp === stamp) return;
       stamp = state.stamp;
-      const report = await (await fetch(root.dataset.report)).json();
-      document.getElementById("problems").innerHTML = report.html;
       root.dataset.stamp = stamp;
-      post();
+      post();  // the preview first: it never waits for validate
+      checkCatalog(root);
     } catch (err) { /* the server restarts: try again next time */ }
   }, 500);
+}
+
+// validate's findings, shown when they are ready; a newer check replaces an older one.
+let catalogCheck = null;
+async function checkCatalog(root) {
+  const box = document.getElementById("problems");
+  if (catalogCheck) catalogCheck.abort();
+  const mine = new AbortController();
+  catalogCheck = mine;
+  box.setAttribute("aria-busy", "true");
+  const status = box.querySelector(".summary, #problems-status");
+  if (status) status.textContent = box.dataset.checking;
+  try {
+    const report = await (await fetch(root.dataset.report, { signal: mine.signal })).json();
+    box.innerHTML = report.html;
+  } catch (err) { /* aborted by a newer check, or the server restarts */ }
+  finally { if (catalogCheck === mine) box.removeAttribute("aria-busy"); }
 }
 
 document.addEventListener("DOMContentLoaded", () => {
