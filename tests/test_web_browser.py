@@ -117,6 +117,7 @@ def test_teacher_makes_a_named_class_set(page: Page, server: str, tmp_path: Path
     page.fill("#f-seed", "11")
     page.fill("#f-roster_text", "\n".join(NAMES))
     wait_for_new_preview(page, before)
+    # one version: its first sheet and the key's first page
     expect(page.locator("#preview-pages img")).to_have_count(2)
     expect(page.locator("#figures")).to_contain_text("5 mit Namen")
     expect(page.locator("#command")).to_contain_text("--level 3")

@@ -194,10 +194,10 @@ async def until_gone(request: Request | None, work: Any) -> Any:
     try:
         await asyncio.wait({task, gone}, return_when=asyncio.FIRST_COMPLETED)
     finally:
-        if not task.done():
-            task.cancel()
         gone.cancel()
-    if task.cancelled():
+        if not task.done():
+            task.cancel()  # (the pool stops the build)
+    if not task.done() or task.cancelled():
         raise ClientGone
     return task.result()
 

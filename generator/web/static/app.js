@@ -58,7 +58,7 @@ function pageFigure(page, cls) {
   figure.dataset.number = String(page.number);
   const img = document.createElement("img");
   img.src = page.src;
-  img.alt = (document.getElementById("preview-pages").dataset.alt || "") + page.caption;
+  img.alt = `${document.getElementById("preview-pages").dataset.alt || ""} ${page.caption}`.trim();
   const caption = document.createElement("figcaption");
   caption.textContent = page.caption;
   figure.append(img, caption);
