@@ -25,7 +25,8 @@ IS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
 def entry(*args: str, stdout: str = "pipe", env: dict[str, str] | None = None):
     """`dicesheets ARGS` through the console entry in a fresh process.
 
-    stdout: "pipe" (captured), "closed" (`>&-`), or a path to write into.
+    stdout: "pipe" (captured), "closed" (`>&-`), "broken-pipe" (a pipe nobody reads),
+    or a path to write into.
     """
     code = "import sys; from generator.__main__ import run"
     code += "; sys.argv = ['dicesheets', *sys.argv[1:]]; run()"
@@ -36,6 +37,15 @@ def entry(*args: str, stdout: str = "pipe", env: dict[str, str] | None = None):
         command = [sys.executable, "-c", wrapper, sys.executable, "-c", code, *args]
         return subprocess.run(command, capture_output=False, stderr=subprocess.PIPE, text=True,
                               env=environment, cwd=ROOT, timeout=120)  # fmt: skip
+    if stdout == "broken-pipe":  # a pipe nobody reads: every write is EPIPE
+        reader, writer = os.pipe()
+        os.close(reader)
+        try:
+            return subprocess.run([sys.executable, "-c", code, *args], stdout=writer,
+                                  stderr=subprocess.PIPE, env=environment, cwd=ROOT,
+                                  timeout=120)  # fmt: skip
+        finally:
+            os.close(writer)
     if stdout == "pipe":
         return subprocess.run([sys.executable, "-c", code, *args], capture_output=True,
                               env=environment, cwd=ROOT, timeout=120)  # fmt: skip
@@ -141,6 +151,41 @@ def test_a_stdout_that_fails_in_process_names_standard_output(monkeypatch) -> No
         print("x" * 100_000)
         streams.finish()
     sys.stdout = io.StringIO()  # (the broken one is not flushed again at exit)
+
+
+# 2b. a run that writes files and cannot say so: "nothing written by a run that fails"
+WRITERS = [
+    ["kniffel", "block", "--out", "OUT/"],
+    ["koepfchen", "board", "--out", "OUT/b.pdf", "--png", "OUT/png", "--dpi", "20"],
+    ["worksheet", "--versions", "2", "--key-file", "OUT/key.pdf", "--out", "OUT/w.pdf"],
+    ["report", "--game", "kribbeln", "--games", "20", "--pages", "1", "--json", "--out", "OUT/"],
+    ["kribbeln", "export-tasks", "--out", "OUT/tasks.csv"],
+    ["init", "OUT/catalog"],
+    ["preview", "PDF", "--png", "OUT/png", "--dpi", "20"],
+    ["all", "--out", "OUT/all"],
+]
+
+
+@pytest.mark.parametrize("stdout", ["broken-pipe", "full"])
+@pytest.mark.parametrize("args", WRITERS, ids=lambda a: " ".join(a[:2]))
+def test_a_run_that_cannot_print_writes_no_file(tmp_path: Path, args, stdout: str) -> None:
+    """Its "wrote …" lines (or JSON) are said before the files are renamed into place."""
+    pdf = tmp_path / "in.pdf"
+    if "PDF" in args:
+        made = entry("kniffel", "block", "--out", str(pdf))
+        assert made.returncode == 0, made.stderr
+    out = tmp_path / "out"
+    args = [str(out) + a[3:] if a.startswith("OUT") else str(pdf) if a == "PDF" else a
+            for a in args]  # fmt: skip
+    target = "broken-pipe" if stdout == "broken-pipe" else str(full_device(tmp_path))
+    done = entry(*args, stdout=target)
+    err = done.stderr.decode()
+    assert done.returncode == 2, err
+    assert err.endswith(
+        "dicesheets: error: standard output: "
+        + ("Broken pipe\n" if stdout == "broken-pipe" else "No space left on device\n")
+    ), err
+    assert not out.exists() or not list(out.rglob("*")), sorted(out.rglob("*"))
 
 
 # 3. a closed standard output: no traceback; files never take its number
