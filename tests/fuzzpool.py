@@ -63,9 +63,10 @@ class Outcome:
 
     def summary(self) -> str:
         keys = dict(sorted(self.keys.items(), key=str))
+        peak = f", workers' peak {self.peak_mb:.0f} MB" if self.peak_mb else ""
         return (
             f"{self.name}: {self.tried} tried, {self.held} held, {len(self.findings)} fell short"
-            f" in {self.seconds:.0f} s, workers' peak {self.peak_mb:.0f} MB; {keys}"
+            f" in {self.seconds:.0f} s{peak}; {keys}"
         )
 
     def check(self) -> None:
@@ -177,6 +178,8 @@ def run_cases(
                     finding = f"case {index}: {_shown(cases[index])}\nthe worker died (exit {code})"
                     slots[slots.index(slot)] = slot = _replace(slot, cases, check, mb, kill=True)
                 _note(outcome, key, finding)
+                if outcome.tried % max(1, len(cases) // 10) == 0:  # (seen with pytest -s)
+                    print(f"{outcome.name}: {outcome.tried} of {len(cases)}", flush=True)
                 slot.index = None
                 slot.done += 1
                 if slot.done >= CASES_PER_WORKER:
