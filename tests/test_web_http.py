@@ -554,6 +554,13 @@ def test_playtest_page_shows_problems_and_follows_changes(tmp_path: Path) -> Non
         _next_stamp(c, stamp)
         board = c.post("/api/preview/koepfchen?lang=en", data={"profile": "mine", "seed": "2"})
         assert board.status_code == 200, board.text
+        # one seed and one file name for the session: the page names both
+        assert 'id="preview-session"' in page.text
+        assert "Kept for every new preview" in page.text
+        again = c.post("/api/preview/koepfchen?lang=en", data={"profile": "mine", "seed": "2"})
+        assert board.json()["seed"] == again.json()["seed"] == 2
+        assert board.json()["filename"] == again.json()["filename"]
+        assert board.json()["filename"].endswith(".pdf")
 
 
 # --- the command --------------------------------------------------------------------------------
