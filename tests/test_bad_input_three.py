@@ -6,6 +6,7 @@ from __future__ import annotations
 import errno
 import io
 import os
+import re
 import stat
 import subprocess
 import sys
@@ -381,3 +382,38 @@ def test_a_full_disk_during_the_previews_leaves_no_pdf(run_cli, tmp_path: Path, 
     monkeypatch.setattr(writer.tempfile, "mkstemp", mkstemp)
     one_line_error(run_cli("kniffel", "block", "--out", "out/b.pdf", "--png", "png"), "No space")
     assert sorted(p.name for p in tmp_path.rglob("*")) == []
+
+
+# the operating system's reasons in the page's language (its own words are English)
+@pytest.mark.parametrize(
+    ("exc", "german"),
+    [
+        (FileNotFoundError(errno.ENOENT, "No such file or directory"),
+         "Datei oder Ordner nicht vorhanden."),
+        (PermissionError(errno.EACCES, "Permission denied"), "Keine Berechtigung."),
+        (OSError(errno.ENOSPC, "No space left on device"), "Kein Platz mehr auf dem Datenträger."),
+        (OSError(errno.ENAMETOOLONG, "File name too long"), "Dateiname zu lang."),
+    ],
+)  # fmt: skip
+def test_an_os_error_is_said_in_german(exc: OSError, german: str) -> None:
+    from generator.core.errors import os_error
+    from generator.io.streams import StreamError
+
+    error = os_error(exc, "k.txt")
+    assert error.msg.say("de") == german
+    assert error.msg.say("en") == exc.strerror  # English keeps the system's words
+    assert StreamError(exc).msg.say("de") == german
+
+
+def test_every_german_os_reason_names_a_real_errno_and_unknown_ones_fall_back() -> None:
+    from generator.core.errors import Msg, os_error
+
+    text = (templates_dir() / "de" / "errors.j2").read_text(encoding="utf-8")
+    names = set(re.findall(r'"(E[A-Z]+)":', text))
+    assert {"ENOENT", "EACCES", "ENOSPC", "EISDIR", "ENOTDIR", "EROFS"} <= names
+    assert names <= set(dir(errno)), names - set(dir(errno))
+    for name in names:
+        said = Msg("os_error", reason="English words", code=name).say("de")
+        assert said.endswith(".") and "English" not in said, (name, said)
+    strange = os_error(OSError(9999, "Something odd"), "x")
+    assert strange.msg.say("de") == "Something odd"  # (no German word: the system's own)
