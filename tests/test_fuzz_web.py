@@ -136,6 +136,8 @@ def run_threads(name: str, cases: list, check, threads: int) -> Outcome:
             outcome.keys[key] += 1
             if finding is not None:
                 outcome.findings.append(finding)
+            if outcome.tried % max(1, len(cases) // 10) == 0:  # (seen with pytest -s)
+                print(f"{name}: {outcome.tried} of {len(cases)}", flush=True)
     outcome.seconds = time.monotonic() - started
     return outcome
 
@@ -143,7 +145,8 @@ def run_threads(name: str, cases: list, check, threads: int) -> Outcome:
 @pytest.fixture(scope="module")
 def server():
     """One live server for the module's campaigns, as `dicesheets serve` runs it."""
-    app = create_app(Settings(workers=2, time_limit=20, body_timeout=1.0))
+    # (as many build workers as the campaign has jobs: the requests wait on them)
+    app = create_app(Settings(workers=jobs(), time_limit=20, body_timeout=1.0))
     with live_server(app, header_timeout=1.0) as url:
         yield url
 
