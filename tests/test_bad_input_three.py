@@ -420,3 +420,16 @@ def test_every_german_os_reason_names_a_real_errno_and_unknown_ones_fall_back() 
         assert said.endswith(".") and "English" not in said, (name, said)
     strange = os_error(OSError(9999, "Something odd"), "x")
     assert strange.msg.say("de") == "Something odd"  # (no German word: the system's own)
+
+
+# found by the stream campaign: validate named a template's error "<template>:1"
+def test_validate_names_the_template_file_of_an_error(run_cli, tmp_path: Path) -> None:
+    templates = tmp_path / "cat" / "templates" / "en"
+    templates.mkdir(parents=True)
+    (templates / "kribbeln_key.j2").write_text("{{ 1 / 0 }}\n", encoding="utf-8")
+    result = run_cli("validate", "--catalog", str(tmp_path / "cat"), "--strict")
+    assert result.exit_code == 2, result.output
+    problems = [line for line in result.stderr.splitlines() if "ZeroDivisionError" in line]
+    assert problems, result.stderr
+    for line in problems:
+        assert "<template>" not in line and "kribbeln_key.j2:1:" in line, line
