@@ -25,7 +25,8 @@ from tests.web_support import WORKSHEET, free_socket, live_server
 
 @pytest.fixture(scope="module")
 def client():
-    with TestClient(create_app(Settings(workers=1))) as c:
+    # (the longest time limit: a busy machine's slow build is a 503, and 503 is not the point)
+    with TestClient(create_app(Settings(workers=1, time_limit=600))) as c:
         yield c
 
 

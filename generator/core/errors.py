@@ -11,6 +11,7 @@ are shortened, whatever the caller put in.
 
 from __future__ import annotations
 
+import errno
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -251,8 +252,6 @@ class CatalogError(UserError):
 def os_reason(exc: OSError) -> Msg:
     """The reason of an operating-system error: its errno's name (`ENOENT`), which the
     templates say in their language, and the system's own English words as a fallback."""
-    import errno
-
     code = errno.errorcode.get(exc.errno or 0, "") if isinstance(exc.errno, int) else ""
     return Msg("os_error", reason=exc.strerror or type(exc).__name__, code=code)
 
