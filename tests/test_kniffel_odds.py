@@ -244,3 +244,32 @@ def test_table_leads_with_percentages_and_one_upper_row(card) -> None:
     assert len(bars) == len(card.table)
     ratios = {round(bar.w / row.three_rolls, 6) for bar, row in zip(bars, card.table)}
     assert len(ratios) == 1  # bar lengths proportional to the three-roll chance
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_the_printed_free_joker_is_the_one_the_solver_plays(lang) -> None:
+    """`--joker free`: the solver's joker (scoring.score, which the table is solved with) puts
+    an extra Yahtzee into Full House at full value only once the matching upper box is
+    filled; the card's rule line must say that, not "lower boxes at full value" outright."""
+    from generator.core.store import NO_STORE
+    from generator.kniffel.oddscard import make_card
+    from generator.kniffel.scoring import score
+    from generator.kniffel.simulate import score_distribution
+    from generator.kniffel.solver import solve_strategy, with_joker
+
+    free = with_joker(load_rules("yahtzee"), "free")
+    house = free.box("full_house")
+    five = (3, 3, 3, 3, 3)
+    assert score(five, house, free, {"yahtzee": 50}) == 0  # the threes still open
+    assert score(five, house, free, {"yahtzee": 50, "threes": 9}) == 25
+    strategy = solve_strategy(free, store=DISK)
+    dist = score_distribution(strategy, 200, 1, store=NO_STORE)
+    card = make_card(free, lang, pattern_odds(free), strategy.expected_score(), dist)
+    line = card.words["rules"]
+    assert round(strategy.expected_score(), 2) == 254.59
+    matching = {
+        "en": "only once the matching upper box is filled",
+        "de": "nur, wenn das passende obere Feld schon belegt ist",
+    }[lang]
+    assert matching in line, line
+    assert "lower boxes at full value" not in line and "unten voller Wert" not in line

@@ -186,6 +186,43 @@ def test_watch_keeps_a_preview_page_current(tmp_path: Path) -> None:
         proc.wait(timeout=10)
 
 
+def test_watch_keeps_the_first_drawn_seed_and_its_file(tmp_path: Path) -> None:
+    """Without --seed, every rebuild of a watch session uses the seed drawn first: one file,
+    replaced in place, and the status lines say which seed and which file."""
+    cat = tmp_path / "mine"
+    (cat / "kribbeln").mkdir(parents=True)
+    balance = cat / "kribbeln" / "balance.yaml"
+    balance.write_text((catalog_dir() / "kribbeln" / "balance.yaml").read_text(encoding="utf-8"))
+    out = tmp_path / "out"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "generator", "kribbeln", "block", "--catalog", str(cat), "--watch",
+         "--pages", "2", "--no-key", "--no-rules", "--out", str(out) + "/", "--png",
+         str(tmp_path / "png"), "--dpi", "20"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env={**os.environ},
+    )  # fmt: skip
+    lines: queue.Queue = queue.Queue()
+    threading.Thread(target=_reader, args=(proc.stderr, lines), daemon=True).start()
+    try:
+        first = _wait_for(lines, "[watch] built")
+        pdfs = sorted(p.name for p in out.glob("*.pdf"))
+        assert len(pdfs) == 1, pdfs
+        seed = pdfs[0].split("-")[2]
+        assert f"seed {seed} (kept for every rebuild)" in first and pdfs[0] in first
+        stamp = (out / pdfs[0]).stat().st_mtime_ns
+        for n in range(2):
+            time.sleep(0.05)
+            balance.write_text(balance.read_text(encoding="utf-8") + f"# edit {n}\n")
+            again = _wait_for(lines, "[watch] built")
+            assert f"seed {seed} (kept" in again
+            assert sorted(p.name for p in out.glob("*.pdf")) == pdfs  # the same file …
+        assert (out / pdfs[0]).stat().st_mtime_ns > stamp  # … written again
+        html = (tmp_path / "png" / "index.html").read_text(encoding="utf-8")
+        assert f"seed {seed}" in html
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
 def test_the_preview_page_escapes_what_it_shows(tmp_path: Path) -> None:
     from generator.io.previewpage import page_html
 

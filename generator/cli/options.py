@@ -30,13 +30,23 @@ SEED = click_type(registry.SEED_TYPE)
 
 
 def fresh_seed(seed: int | None) -> tuple[int, bool]:
-    """The seed to use, and whether it was drawn just now (no --seed given)."""
+    """The seed to use, and whether it was drawn just now (no --seed given).
+
+    Under --watch the first seed of the session is kept for every rebuild, so the
+    pad, its file name and its preview stay the same while the catalog is edited.
+    """
+    from generator.cli.runopts import SETTINGS
+
     if seed is not None:
+        SETTINGS.seed = seed
         return seed, False
+    if SETTINGS.watch and SETTINGS.seed is not None:
+        return SETTINGS.seed, False
     import secrets
 
     low, high = registry.FRESH_SEEDS
-    return low + secrets.randbelow(high - low + 1), True
+    SETTINGS.seed = low + secrets.randbelow(high - low + 1)
+    return SETTINGS.seed, True
 
 
 def announce_seed(seed: int, lang: str) -> None:

@@ -71,8 +71,10 @@ class RootGroup(RegistryGroup):
                     page.update(error)
                     stamps = runopts.snapshot(runopts.watched_files(args, page.folder))
                     took = time.monotonic() - started
+                    session = runopts.session_line()
                     click.echo(
-                        f"[watch] built in {took:.2f} s (exit {code}); waiting for changes",
+                        f"[watch] built in {took:.2f} s (exit {code}); "
+                        f"{session + '; ' if session else ''}waiting for changes",
                         err=True,
                     )
                     changed = runopts.wait_for_change(args, stamps, page.folder)

@@ -30,6 +30,9 @@ class RunSettings:
         # what this run previewed: the folder and each PDF with its PNGs (the --watch page)
         self.preview_dir: Path | None = None
         self.previewed: list[tuple[Path, tuple[Path, ...]]] = []
+        # the seed of this run (--seed, or the one drawn first): --watch keeps it for the
+        # whole session, so every rebuild replaces the same file
+        self.seed: int | None = None
 
 
 SETTINGS = RunSettings()
@@ -152,6 +155,8 @@ class PreviewPage:
             return
         clock = time.strftime("%H:%M:%S")
         status = f"{clock}: built" if error is None else f"{clock}: the build failed"
+        if SETTINGS.seed is not None:
+            status += f" (seed {SETTINGS.seed}, kept for every rebuild)"
         documents = [(pdf.name, list(pngs)) for pdf, pngs in self.shown]
         page = write_page(self.folder, self.title, status, documents, error)
         if first:
@@ -160,6 +165,17 @@ class PreviewPage:
                 "follows every rebuild)",
                 err=True,
             )
+
+
+def session_line() -> str:
+    """What a --watch status line says besides the time: the session's seed and files."""
+    parts = []
+    if SETTINGS.seed is not None:
+        parts.append(f"seed {SETTINGS.seed} (kept for every rebuild)")
+    files = [str(pdf) for pdf, _ in SETTINGS.previewed]
+    if files:
+        parts.append("file " + ", ".join(files) + " (replaced in place)")
+    return "; ".join(parts)
 
 
 def watched_files(args: Iterable[str], skip: Path | None = None) -> list[Path]:

@@ -411,6 +411,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 "figures_html": figures,
                 "command": command_line(page, args, roster is not None, lang),
                 "seed": result.seed,
+                "filename": result.filename,
             }
         )
 

@@ -348,7 +348,15 @@ function setupPlaytest(root) {
   const status = document.getElementById("preview-status");
   const lang = form.dataset.lang;
   const url = () => `${form.dataset.previewBase}${form.elements.product.value}?lang=${lang}`;
-  const post = livePoster(form, url, (data) => showPreview(data, status), status);
+  const seed = form.elements.seed;
+  const session = document.getElementById("preview-session");
+  const post = livePoster(form, url, (data) => {
+    showPreview(data, status);
+    // one seed for the whole session: an emptied field keeps the seed the build drew first
+    if (!seed.value.trim() && data.seed) seed.value = String(data.seed);
+    session.textContent = `${session.dataset.label}: ${data.seed} · ${data.filename}`;
+    session.hidden = false;
+  }, status);
   const only = () => form.querySelectorAll("[data-only]").forEach((el) => {
     el.hidden = el.dataset.only !== form.elements.product.value;
   });
