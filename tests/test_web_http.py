@@ -30,6 +30,9 @@ PATHS = ["/", "/kniffel", "/kniffel-odds", "/koepfchen", "/kribbeln", "/coach"]
 
 @pytest.fixture(scope="module")
 def client():
+    from tests.web_support import warm_tables
+
+    warm_tables()  # the English coach starts on Yahtzee: its table solved before the requests
     with TestClient(create_app(Settings(workers=2))) as c:
         yield c
 

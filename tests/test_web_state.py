@@ -351,3 +351,30 @@ def test_labels_alt_texts_and_dice(browser, server) -> None:
         expect(die).to_have_attribute("aria-label", re.compile(r"^Die 1: 2 "))
     finally:
         page.close()
+
+
+# --- 7. class lists from Excel (.xlsx) ---------------------------------------------------
+
+
+@pytest.mark.parametrize("js", [True, False], ids=["js", "no-js"])
+def test_an_excel_class_list(browser, no_js, server, tmp_path, js) -> None:
+    from tests.test_worksheet_roster import XLSX_ROWS, xlsx_bytes
+
+    good, broken = tmp_path / "klasse3b.xlsx", tmp_path / "kaputt.xlsx"
+    good.write_bytes(xlsx_bytes(XLSX_ROWS))
+    broken.write_bytes(good.read_bytes()[:900])
+    page = fresh(browser if js else no_js, "phone")
+    try:
+        page.goto(f"{server}/?lang=de")
+        page.set_input_files("#f-roster_file", str(good))
+        if not js:
+            page.click("button.refresh")
+        expect(page.locator("#figures")).to_contain_text("3 mit Namen")
+        expect(page.locator("[data-carried]")).to_contain_text("klasse3b.xlsx")
+        page.set_input_files("#f-roster_file", str(broken))
+        if not js:
+            page.click("button.refresh")
+        message = page.locator("[data-error-for=roster]")
+        expect(message).to_contain_text("„kaputt.xlsx“ lässt sich nicht als Excel-Tabelle")
+    finally:
+        page.close()
