@@ -23,8 +23,9 @@ from generator.core.resources import templates_dir
 PACKAGE = Path(generator.__file__).parent
 ERRORS = {"UserError", "OptionError", "CatalogError", "InputError", "DoesNotFit"}
 # words German messages share with English ones: formats, names and notation
-SHARED = {"utf-8", "utf-16", "windows-1252", "yaml", "json", "csv", "excel", "xlsx", "xls", "pdf", "x", "ja", "yes",
+SHARED = {"utf-8", "utf-16", "windows-1252", "yaml", "json", "csv", "pdf", "x", "ja", "yes",
           "a–z", "id", "ids", "tasks.yaml", "rgb", "1-20", "e", "g", "kniffel", "in", "name",
+          "excel", "xlsx", "xls",
           "einser", "vorname", "nachname", "klasse", "pip", "install", "make", "serve",
           "nul", "u", "mm", "block", "byte", "bytes", "text", "joker", "extra", "web",
           "dicesheets", "utf", "band", "start", "positive", "k", "manifest", "kribbeln", "die",
