@@ -844,13 +844,14 @@ def key_pages(
     else:
         story += notes
     story.append(Space(2 * MM))
+    every_row = tuple(row for section in key.sections for row in section.rows)
     for section in key.sections:
         story.append(
             Group(
                 (
                     Heading(section.heading),
                     Paragraph(section.summary, "summary"),
-                    Table(columns, section.rows, natural=True),
+                    Table(columns, section.rows, natural=True, measure=every_row),
                 )
             )
         )
