@@ -640,6 +640,10 @@ COMMANDS: dict[str, Command] = {
                 Option(("--header-timeout",), Range(0.1, 300, real=True), default=10.0,
                        show_default=True, help="Seconds a client may take to send a "
                        "request's headers before the connection is closed."),
+                Option(("--body-timeout",), Range(0.1, 600, real=True), default=30.0,
+                       show_default=True, help="Seconds a client may take to send a "
+                       "request's body after its headers before it is answered 408 and "
+                       "the connection is closed."),
             ),
             run="generator.web.serve:serve",
         ),
@@ -769,7 +773,9 @@ PRODUCTS: dict[str, Product] = {
                          {"rules": "yahtzee", "players": 3, "names": "Anna"}),
             ),
             # a score block draws nothing at random: its seed only reaches the CLI's manifest
-            web=WebPage("kniffel", skip=frozenset({"seed"}), has_seed=False),
+            # the English page is the Yahtzee score block: its rules, so its sheet language
+            web=WebPage("kniffel", skip=frozenset({"seed"}), has_seed=False,
+                        lang_defaults={"en": {"rules": "yahtzee"}}),
         ),
         Product(
             "kniffel-odds",
@@ -785,7 +791,8 @@ PRODUCTS: dict[str, Product] = {
             rehearse=(Rehearse("Kniffel odds card", {"rules": "kniffel", "games": 2000}),),
             # a million games take ~45 s and 1 GB: the page builds up to 200,000 (~5 s on
             # a quiet 2-core machine, 15 s at load 17) within its 30 s limit
-            web=WebPage("kniffel-odds", has_seed=False, most={"games": 200_000}),
+            web=WebPage("kniffel-odds", has_seed=False, most={"games": 200_000},
+                        lang_defaults={"en": {"rules": "yahtzee"}}),
             warm="generator.kniffel.load:warm_odds",
             # what the warm-up imports: the table, the simulation, the pair of processes
             # (numpy with them), the rule-set reader; none of the pages' modules, Jinja2 or

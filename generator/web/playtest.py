@@ -53,7 +53,8 @@ def playtest_routes(context: dict[str, Any]) -> list[Route]:
         problems = await report_html(lang, request) if checked else ""
         body = render(
             "playtest.html", lang, problems=problems, checked=checked, products=PRODUCTS,
-            pages=PAGES, profiles=profiles, folder=settings.catalog.name, stamp=stamp.value(),
+            pages=PAGES, profiles=profiles, menus=forms.menus("koepfchen"),
+            folder=settings.catalog.name, stamp=stamp.value(),
             **base(request, "playtest"),
         )  # fmt: skip
         return HTMLResponse(body)
