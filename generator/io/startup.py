@@ -248,6 +248,7 @@ def _is_help(args: list[str], options: Sequence[str]) -> bool:
 
 
 def _help_path(args: list[str]) -> str | None:
+    """Where the copy of the help `args` asks for is kept (None: no copy for this output)."""
     encoding = (getattr(sys.stdout, "encoding", None) or "").replace("-", "").lower()
     if encoding != "utf8":  # (click would write other bytes)
         return None
@@ -257,8 +258,12 @@ def _help_path(args: list[str]) -> str | None:
             columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
     except (AttributeError, ValueError, OSError):
         columns = 80
+    # the width click wraps at (`click.formatting.HelpFormatter`: at most 80 columns less 2,
+    # at least 50), so every terminal of 80 columns or more, and a pipe, share one copy; the
+    # program name is always "dicesheets", and -h prints what --help prints
+    width = max(min(columns, 80) - 2, 50)
     digest = hashlib.sha256()
-    for part in [sys.argv[0], *args, str(columns), *_locale()]:
+    for part in [*args[:-1], "--help", str(width), *_locale()]:
         digest.update(part.encode("utf-8", "surrogateescape") + b"\0")
     here = os.path.dirname(os.path.abspath(__file__))
     click_spec = _find("click")
@@ -340,12 +345,20 @@ def stored_help(args: list[str], options: Sequence[str]) -> bool:
 
 
 class keeping_help:
-    """Around the click run of a plain help request: keep what it prints (status 0 only)."""
+    """Around the click run of a plain help request: keep what it prints (status 0 only), and
+    then, with `every` (the surface's: each command's words and help), every other help not
+    kept yet — so after the first help of an install, each command's is a copy."""
 
-    def __init__(self, args: list[str], options: Sequence[str]) -> None:
+    def __init__(
+        self,
+        args: list[str],
+        options: Sequence[str],
+        every: Callable[[], Iterator[tuple[list[str], bytes]]] | None = None,
+    ) -> None:
         self.path = _help_path(args) if _is_help(args, options) else None
         self.out: TextIO | None = None
         self.kept = io.BytesIO()
+        self.every = every
 
     def __enter__(self) -> None:
         if self.path is not None:
@@ -364,3 +377,22 @@ class keeping_help:
             from generator.io.cache import cache_dir, store_entry
 
             store_entry(cache_dir() / "help" / os.path.basename(self.path), data)
+            for words, text in self.every() if self.every is not None else ():
+                path = _help_path([*words, "--help"])
+                if path is not None and not os.path.exists(path):
+                    store_entry(cache_dir() / "help" / os.path.basename(path), text)
+
+
+def captured_help(run: Callable[[], object]) -> bytes:
+    """What `run` (a click run of a help request, ending in SystemExit) prints, as bytes."""
+    out, kept = sys.stdout, io.BytesIO()
+    sys.stdout = io.TextIOWrapper(kept, encoding="utf-8", newline="")
+    try:
+        run()
+    except SystemExit as done:
+        if done.code not in (0, None):
+            return b""
+    finally:
+        captured, sys.stdout = sys.stdout, out
+        captured.flush()
+    return kept.getvalue()
