@@ -193,8 +193,9 @@ def _kribbeln(paper: str, landscape: bool, lang: str) -> list[Case]:
             inputs.templates,
         )  # fmt: skip
         geo = sheet_geometry(view, paper, landscape)
-        # the promise of kribbeln/layout.py: two handwritten digits need 11 mm
+        # the promises of kribbeln/layout.py: two handwritten digits need 11 mm, one 7 mm
         fields.append(Field("a pip field", k, geo.pip_w, geo.task_h, 11 * MM))
+        fields.append(Field("a points field", k, geo.points_w, geo.task_h, 7 * MM))
     kinds, expect = [], []
     for k in range(1, len(built.document.pages) + 1):
         if k in c["sheet_pages"]:
