@@ -274,10 +274,10 @@ def _help_path(args: list[str]) -> str | None:
         columns = 80
     # the width click wraps at (`click.formatting.HelpFormatter`: at most 80 columns less 2,
     # at least 50), so every terminal of 80 columns or more, and a pipe, share one copy; the
-    # program name is always "dicesheets", and -h prints what --help prints
+    # program name is always "dicesheets", and each help option prints the same
     width = max(min(columns, 80) - 2, 50)
     digest = hashlib.sha256()
-    for part in [*args[:-1], "--help", str(width), *_locale()]:
+    for part in [*args[:-1], "help", str(width), *_locale()]:
         digest.update(part.encode("utf-8", "surrogateescape") + b"\0")
     here = os.path.dirname(os.path.abspath(__file__))
     click_spec = _find("click")
@@ -392,7 +392,7 @@ class keeping_help:
 
             store_entry(cache_dir() / "help" / os.path.basename(self.path), data)
             for words, text in self.every() if self.every is not None else ():
-                path = _help_path([*words, "--help"])
+                path = _help_path([*words, "help"])  # (the last word is not read)
                 if path is not None and not os.path.exists(path):
                     store_entry(cache_dir() / "help" / os.path.basename(path), text)
 
