@@ -769,7 +769,9 @@ PRODUCTS: dict[str, Product] = {
                          {"rules": "yahtzee", "players": 3, "names": "Anna"}),
             ),
             # a score block draws nothing at random: its seed only reaches the CLI's manifest
-            web=WebPage("kniffel", skip=frozenset({"seed"}), has_seed=False),
+            # the English page is the Yahtzee score block: its rules, so its sheet language
+            web=WebPage("kniffel", skip=frozenset({"seed"}), has_seed=False,
+                        lang_defaults={"en": {"rules": "yahtzee"}}),
         ),
         Product(
             "kniffel-odds",
@@ -783,7 +785,7 @@ PRODUCTS: dict[str, Product] = {
             # the odds card (solved and simulated once, then read from the cache)
             defaults=({"rules": "kniffel", "lang": "de"},),
             rehearse=(Rehearse("Kniffel odds card", {"rules": "kniffel", "games": 2000}),),
-            web=WebPage("kniffel-odds", has_seed=False),
+            web=WebPage("kniffel-odds", has_seed=False, lang_defaults={"en": {"rules": "yahtzee"}}),
             warm="generator.kniffel.load:warm_odds",
             # what the warm-up imports: the table, the simulation, the pair of processes
             # (numpy with them), the rule-set reader; none of the pages' modules, Jinja2 or

@@ -114,10 +114,10 @@ def _worksheet_request(family: str, level: int, names: str, lang: str, paper: st
 
 
 @cache
-def _report_inputs(game: str) -> Any:
+def _report_inputs(game: str, players: int = 4) -> Any:
     from generator.report.balance import ReportRequest, load_report
 
-    return load_report(ReportRequest(game, pages=2, games=200))
+    return load_report(ReportRequest(game, pages=2, games=200, players=players))
 
 
 def _kniffel_block(paper: str, landscape: bool, lang: str) -> list[Case]:
@@ -291,9 +291,10 @@ def _reports(paper: str, landscape: bool, lang: str) -> list[Case]:
     from generator.report.balance import ReportRequest, build_report
 
     cases = []
-    for game in ("kribbeln", "koepfchen"):
-        req = ReportRequest(game, pages=2, games=200, lang=lang, paper=paper, landscape=landscape)
-        built = build_report(_report_inputs(game), req)
+    for game, players in (("kribbeln", 4), ("kribbeln", 8), ("koepfchen", 4)):
+        req = ReportRequest(game, pages=2, games=200, players=players, lang=lang, paper=paper,
+                            landscape=landscape)  # fmt: skip
+        built = build_report(_report_inputs(game, players), req)
         n = len(built.document.pages)
         cases.append(Case(built, (f"report-{game}",) * n, (TEACHER,) * n))
     return cases

@@ -92,6 +92,8 @@ LAZY: dict[str, str] = {
     "generator.text": "Jinja2 (~30 ms): only what writes words",
     "generator.io.templates": "Jinja2 (~30 ms): only what reads or compiles templates",
     "jinja2": "~30 ms: an error's words (`core.errors`), only when a message is said",
+    "openpyxl": "~100 ms: only an Excel (.xlsx) class list",
+    "zipfile": "only an Excel (.xlsx) class list",
     "generator.core.resources": "where errors.j2 lies: only when a message is said",
     "generator.core.langs": "validate's template check only (with the templates it reads)",
     "generator.registry": "the products' declarations: validate's rehearsal only",
