@@ -640,6 +640,10 @@ COMMANDS: dict[str, Command] = {
                 Option(("--header-timeout",), Range(0.1, 300, real=True), default=10.0,
                        show_default=True, help="Seconds a client may take to send a "
                        "request's headers before the connection is closed."),
+                Option(("--body-timeout",), Range(0.1, 600, real=True), default=30.0,
+                       show_default=True, help="Seconds a client may take to send a "
+                       "request's body after its headers before it is answered 408 and "
+                       "the connection is closed."),
             ),
             run="generator.web.serve:serve",
         ),

@@ -8,6 +8,7 @@ import io
 import logging
 import re
 import shutil
+import time
 from pathlib import Path
 from typing import Any
 
@@ -363,8 +364,16 @@ def test_full_pool_answers_503_with_retry_after(client) -> None:
     assert page.status_code == 503 and "Retry-After" in page.headers
 
 
-def test_a_build_past_the_time_limit_is_stopped() -> None:
+def test_a_build_past_the_time_limit_is_stopped(monkeypatch) -> None:
     with TestClient(create_app(Settings(workers=1, time_limit=0.05))) as slow:
+        pool = slow.app.state.pool
+        original = pool.run
+
+        async def endless(fn, *args):
+            # a build that never ends by itself: past the limit on any machine, however fast
+            return await original(time.sleep, 3600)
+
+        monkeypatch.setattr(pool, "run", endless)
         response = slow.post("/api/preview/kribbeln", data={"pages": "6", "seed": "5"})
         assert response.status_code == 503
         assert "0 s" in response.json()["message"] or "s" in response.json()["message"]

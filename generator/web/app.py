@@ -34,7 +34,7 @@ from generator.core.langs import LANGS
 from generator.io.catalog import Catalog
 from generator.web.errors import field_errors, warning_text
 from generator.web.forms import Form, FormErrors, parse
-from generator.web.guard import Guard, TooLarge
+from generator.web.guard import BODY_TIMEOUT, SLOW_BODY, BodyTimeout, Guard, TooLarge
 from generator.web.pages import (
     NAV,
     PAGES,
@@ -77,6 +77,7 @@ class Settings:
     time_limit: float = 30.0
     max_body: int = 512_000
     cache_entries: int = 64
+    body_timeout: float = BODY_TIMEOUT  # seconds for a request's body after its head
 
 
 class Busy(Exception):
@@ -471,6 +472,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def too_large(request: Request, exc: Exception) -> Response:
         return Response("413: the request is too large", 413, media_type="text/plain")
 
+    async def too_slow(request: Request, exc: Exception) -> Response:
+        # (Connection: close: the rest of the body may still trickle in; h11 ends the line)
+        headers = {"connection": "close"}
+        return Response(SLOW_BODY, 408, media_type="text/plain", headers=headers)
+
     from starlette.formparsers import MultiPartException
 
     context = {
@@ -504,11 +510,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
             HTTPException: http_error,
             MultiPartException: bad_form,
             TooLarge: too_large,
+            BodyTimeout: too_slow,
         },
         lifespan=_closing(pool),
     )
     app.state.pool = pool
-    return Guard(app, settings.max_body)  # type: ignore[return-value]
+    return Guard(app, settings.max_body, settings.body_timeout)  # type: ignore[return-value]
 
 
 def _closing(pool: BuildPool) -> Any:
