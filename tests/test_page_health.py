@@ -159,7 +159,7 @@ def _koepfchen(paper: str, landscape: bool, lang: str) -> list[Case]:
     from generator.koepfchen.layout import MIN_CELL
 
     cases = []
-    for profile in ("classic", "plus-minus", "challenge"):  # challenge: a board in two parts
+    for profile in ("classic", "plus-minus", "einmaleins", "challenge"):  # challenge: two parts
         req = BoardRequest(profile, lang=lang, paper=paper, landscape=landscape)
         built = build_board(_board_inputs(profile), req)
         roles = built.contents["pages"]

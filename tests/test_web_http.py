@@ -605,3 +605,28 @@ def test_an_impossible_topic_combination_sits_beside_its_field(client, run_cli) 
     assert response.status_code == 400
     message = response.json()["errors"]["carry"]
     assert expected.endswith(message) and "0 problems exist" in message
+
+
+def test_the_coach_reads_a_rule_set_again_once_its_file_changed(
+    tmp_path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the worker keeps each parsed rule set by its file's size and modification time
+    import os
+
+    from generator.io.catalog import Catalog
+    from generator.web import products
+
+    folder = tmp_path / "catalog" / "kniffel"
+    folder.mkdir(parents=True)
+    shipped = Catalog.default().path("kniffel/kniffel.yaml")
+    assert shipped is not None
+    own = folder / "kniffel.yaml"
+    own.write_text(shipped.read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.setattr(products, "_CATALOG", Catalog.default(tmp_path / "catalog"))
+    first = products.rules_for("kniffel")
+    assert products.rules_for("kniffel") is first  # unchanged: the same object
+    text = own.read_text(encoding="utf-8")
+    own.write_text(text.replace("value: 35}", "value: 36}"), encoding="utf-8")
+    os.utime(own, ns=(1, 1))  # (a new stamp even within the clock's resolution)
+    again = products.rules_for("kniffel")
+    assert again is not first and again.bonus_value == 36

@@ -96,6 +96,7 @@ LAZY: dict[str, str] = {
     "atexit": "the quick end runs the exit functions itself",
     "ctypes": "glibc's mallopt (`keep_freed_memory`): only before a cold solve",
     "fcntl": "the writer's folder lock: only a write",
+    "tempfile": "~5 ms (shutil, random): only what stores a cache entry",
     "fractions": "exact arithmetic: only rational division",
     "re": "an error's or a parser's rare path",
     "sys": "signals: the main thread's frame",

@@ -8,6 +8,7 @@ hands the games frozen values: `load_block` / `load_odds` make the inputs of
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,6 +19,7 @@ from generator.io.cache import DISK
 from generator.io.catalog import Catalog
 from generator.io.yamlload import load_file
 from generator.kniffel.rules import SUBDIR, RuleSet, parse_rules
+from generator.kniffel.shipped import shipped_odds
 from generator.kniffel.simsize import check_games
 from generator.kniffel.table import Table
 
@@ -33,6 +35,7 @@ if TYPE_CHECKING:
     )
     from generator.kniffel.scorefile import ScoreCheck
     from generator.kniffel.solver import Strategy
+    from generator.text.words import Templates
 
 
 def load_rules_file(path: Path, label: str, problems: Problems | None = None) -> RuleSet:
@@ -158,6 +161,9 @@ def prepare_odds(
         from generator.text.words import Texts
 
         Texts("kniffel_odds", req.lang or rules.lang, templates)
+    shipped = shipped_odds(rules, req.games, req.seed)
+    if shipped is not None:  # the default card's figures come with the package
+        return partial(_shipped_inputs, base, rules, shipped, req.seed, templates)
     try:
         stored: Strategy | None = solve_strategy(rules, store=STORED_ONLY)
     except NotStored:
@@ -178,17 +184,39 @@ def prepare_odds(
     return rest
 
 
+def _shipped_inputs(
+    base: RuleSet,
+    rules: RuleSet,
+    shipped: tuple[float, dict[int, int]],
+    seed: int,
+    templates: Templates,
+) -> OddsInputs:
+    import numpy as np
+
+    from generator.kniffel.build import OddsInputs
+    from generator.kniffel.simulate import Distribution
+
+    expected, by_score = shipped
+    counts = np.zeros(max(by_score) + 1, dtype=np.int64)
+    counts[list(by_score)] = list(by_score.values())
+    return OddsInputs(base, rules, expected, Distribution(counts, seed), templates)
+
+
 def warm_odds(req: OddsRequest, catalog: Catalog) -> None:
     """`load_odds`'s solver work, for a process beside the one that builds the card.
 
     The table, then the simulation, each shared with a helper process where a second
     processor is free; both go into the solver cache, where `load_odds` finds them.
+    Nothing for a card whose figures are shipped.
     """
     from generator.io.pair import pair_if_spare
     from generator.kniffel.simulate import score_distribution
 
+    rules = _odds_rules(req, catalog)[1]
+    if shipped_odds(rules, req.games, req.seed) is not None:
+        return
     team = pair_if_spare() or ALONE
-    strategy = load_strategy(_odds_rules(req, catalog)[1], team=team)
+    strategy = load_strategy(rules, team=team)
     score_distribution(strategy, req.games, req.seed, store=DISK, team=team)
 
 

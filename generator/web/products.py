@@ -177,13 +177,35 @@ def table_for(rules: Any) -> Any:
     return _TABLES[key]
 
 
+_RULES: dict[Any, Any] = {}  # per worker process: rule sets by file and stamp (an edit reads anew)
+
+
+def rules_for(name: str) -> Any:
+    """The rule set `name` of the catalog, parsed once per worker while its file is unchanged
+    (the YAML took half of an answer's time)."""
+    from generator.kniffel.load import load_rules
+    from generator.kniffel.rules import SUBDIR
+
+    where = catalog()
+    path = where.path(f"{SUBDIR}/{name}.yaml")
+    try:
+        info = path.stat() if path is not None else None
+    except OSError:
+        info = None
+    if info is None:
+        return load_rules(name, where)  # (it says what is wrong)
+    key = (str(path), info.st_size, info.st_mtime_ns)
+    if key not in _RULES:
+        _RULES[key] = load_rules(name, where)
+    return _RULES[key]
+
+
 def _coach(job: Job) -> Result:
     from generator.kniffel.coach import advise, make_position, parse_roll
-    from generator.kniffel.load import load_rules
     from generator.kniffel.table import with_joker
 
     p = job.params
-    rules = with_joker(load_rules(p["rules"], catalog()), p.get("joker"))
+    rules = with_joker(rules_for(p["rules"]), p.get("joker"))
     dice = parse_roll([p["roll"]])
     position = make_position(rules, p.get("filled", ""), None)
     rolls_left = p["rolls_left"]
