@@ -89,15 +89,15 @@ class FamilyGeometry:
 
 def _name_setting(name: str, width: float) -> tuple[float, tuple[str, ...]]:
     """A name's size and lines in a cell `width` wide: in full, never shortened."""
-    size = fit_size(name, NAME_PT, width, bold=True, minimum=NAME_MIN)
-    if text_width(name, size, bold=True) <= width:
+    size = fit_size(name, NAME_PT, width, minimum=NAME_MIN)
+    if text_width(name, size) <= width:
         return size, (name,)
     for size in (9.0, 8.5, 8.0):
-        lines = name_lines(name, size, width, 2, bold=True)
+        lines = name_lines(name, size, width, 2)
         if lines:
             return size, lines
     for size in (8.0, 7.5, 7.0, 6.5, 6.0):
-        lines = broken_lines(name, size, width, NAME_LINES, bold=True)
+        lines = broken_lines(name, size, width, NAME_LINES)
         if not lines[-1].endswith("…"):
             return size, lines
     return size, lines
@@ -171,7 +171,8 @@ def family_form(spec: BlockSpec, geo: FamilyGeometry, words: dict[str, str]) -> 
         step = LEAD * size
         first = centred(y - geo.name_h / 2, size) + step * (len(lines) - 1) / 2
         for k, line in enumerate(lines):
-            items.append(Text(gx + geo.group_w / 2, first - k * step, line, size, True, "center"))
+            # regular weight: the bold title in the corner stays the page's one title
+            items.append(Text(gx + geo.group_w / 2, first - k * step, line, size, False, "center"))
     y -= geo.name_h
     if geo.game_h:
         items.append(Rect(x0, y - geo.game_h, geo.label_w, geo.game_h, fill=TOTAL_SHADE))

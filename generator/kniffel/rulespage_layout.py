@@ -22,6 +22,7 @@ from generator.render.flow import (
     Flowable,
     Group,
     Heading,
+    PageBreak,
     PageFrame,
     PageLabel,
     Paragraph,
@@ -43,13 +44,13 @@ from generator.render.style import (
     centred,
 )
 
-MARGIN = 15 * MM
+MARGIN = 12 * MM
 GAP = 10 * MM  # between the columns of a landscape page
 TWO_COLUMNS = 200 * MM  # a wider text area sets the rules in two columns
-SIZES = (9.5, 9.0, 8.5)  # the text shrinks (never below 8.5 pt) to keep the page one page
-DIE = 4.2 * MM  # an example die: pips a child counts at a glance
+SIZES = (9.5, 9.0, 8.5, 8.0)  # the text shrinks (never below 8 pt) to keep the page one page
+DIE = 4.0 * MM  # an example die: pips a child counts at a glance
 DIE_GAP = 0.8 * MM
-PAD = 1.4 * MM
+PAD = 1.1 * MM
 SECTION_FILL = "#e9eef4"  # the band naming a section of the block
 
 
@@ -77,7 +78,7 @@ def _columns(view: RulesView, width: float, size: float) -> tuple[float, float, 
     example_w = 5 * DIE + 4 * DIE_GAP + 1.5 * MM + said + 2 * PAD
     example_w = max(example_w, text_width(view.columns[3], size, True) + 2 * PAD)
     rest = width - label_w - example_w
-    return label_w, 0.56 * rest, 0.44 * rest, example_w
+    return label_w, 0.7 * rest, 0.3 * rest, example_w
 
 
 def _row_h(box: BoxLine, widths: tuple[float, ...], size: float) -> float:
@@ -167,17 +168,22 @@ def _groups(parts: tuple[tuple[str, tuple[str, ...], bool], ...]) -> list[Group]
     ]
 
 
-def rules_story(view: RulesView, width: float, size: float, two: bool) -> list[Flowable]:
+def rules_story(
+    view: RulesView, width: float, size: float, two: bool, split: bool = False
+) -> list[Flowable]:
     """The page as a story: the game, the boxes (across the page), bonus, joker, tips;
-    `two`: the text before and after the boxes in two balanced columns."""
+    `two`: the text before and after the boxes in two balanced columns; `split`: the
+    sections after the boxes on a page of their own (two pages both well filled)."""
     before = _groups(tuple((h, texts, False) for h, texts in view.sections))
     after = _groups(view.after)
     tables: list[Flowable] = [
         box_table(view, "upper", view.upper_heading, True, width, size),
         box_table(view, "lower", view.lower_heading, False, width, size),
     ]
-    if not two:
-        return [*before, *tables, *after]
+    if split:
+        return [*before, *tables, PageBreak(), *after]
+    if not two:  # the short last sections side by side: the page stays one page
+        return [*before, *tables, *after[:-2], Columns(2), Balanced(tuple(after[-2:]))]
     return [Columns(2), Balanced(tuple(before)), Columns(1), *tables,
             Columns(2), Balanced(tuple(after))]  # fmt: skip
 
@@ -185,21 +191,24 @@ def rules_story(view: RulesView, width: float, size: float, two: bool) -> list[F
 def rules_pages(
     view: RulesView, page_w: float, page_h: float, page: PageLabel | None = None
 ) -> list[list[Item]]:
-    """The rules page(s): 9.5 pt, smaller (down to 8.5 pt) if that keeps them on one page."""
+    """The rules page: 9.5 pt, smaller (down to 8 pt) if that keeps it on one page; else two
+    well-filled pages at 9.5 pt."""
 
     def footer(k: int, n: int) -> list[Item]:
         return footer_line(MARGIN, page_w - MARGIN, view.footer, page(k, n) if page else "")
 
     frame = PageFrame(
-        page_w, page_h, MARGIN, page_w - MARGIN, page_h - MARGIN, FOOTER_ROOM + 2 * MM,
+        page_w, page_h, MARGIN, page_w - MARGIN, page_h - MARGIN, FOOTER_ROOM + 1 * MM,
         column_gap=GAP, footer=footer,
     )  # fmt: skip
     content = page_w - 2 * MARGIN
     two = content > TWO_COLUMNS
-    pages: list[list[Item]] = []
     for size in SIZES:
         story: list[Flowable] = [Heading(view.title, 1), *rules_story(view, content, size, two)]
         pages = flow_story(story, frame, rules_theme(size))
         if len(pages) == 1:
-            break
-    return pages
+            return pages
+    # two pages at the full size: the game and the boxes, then bonus, joker, end and tips
+    size = SIZES[0]
+    story = [Heading(view.title, 1), *rules_story(view, content, size, two, split=True)]
+    return flow_story(story, frame, rules_theme(size))
