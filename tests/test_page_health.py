@@ -114,10 +114,10 @@ def _worksheet_request(family: str, level: int, names: str, lang: str, paper: st
 
 
 @cache
-def _report_inputs(game: str) -> Any:
+def _report_inputs(game: str, players: int = 4) -> Any:
     from generator.report.balance import ReportRequest, load_report
 
-    return load_report(ReportRequest(game, pages=2, games=200))
+    return load_report(ReportRequest(game, pages=2, games=200, players=players))
 
 
 KNIFFEL_SETS = ((1, 1, "none"), (3, 3, "free"), (5, 5, "forced"))
@@ -268,8 +268,9 @@ def _kribbeln(paper: str, landscape: bool, lang: str) -> list[Case]:
             inputs.templates,
         )  # fmt: skip
         geo = sheet_geometry(view, paper, landscape)
-        # the promise of kribbeln/layout.py: two handwritten digits need 11 mm
+        # the promises of kribbeln/layout.py: two handwritten digits need 11 mm, one 7 mm
         fields.append(Field("a pip field", k, geo.pip_w, geo.task_h, 11 * MM))
+        fields.append(Field("a points field", k, geo.points_w, geo.task_h, 7 * MM))
     kinds, expect = [], []
     for k in range(1, len(built.document.pages) + 1):
         if k in c["sheet_pages"]:
@@ -365,9 +366,10 @@ def _reports(paper: str, landscape: bool, lang: str) -> list[Case]:
     from generator.report.balance import ReportRequest, build_report
 
     cases = []
-    for game in ("kribbeln", "koepfchen"):
-        req = ReportRequest(game, pages=2, games=200, lang=lang, paper=paper, landscape=landscape)
-        built = build_report(_report_inputs(game), req)
+    for game, players in (("kribbeln", 4), ("kribbeln", 8), ("koepfchen", 4)):
+        req = ReportRequest(game, pages=2, games=200, players=players, lang=lang, paper=paper,
+                            landscape=landscape)  # fmt: skip
+        built = build_report(_report_inputs(game, players), req)
         n = len(built.document.pages)
         cases.append(Case(built, (f"report-{game}",) * n, (TEACHER,) * n))
     return cases
