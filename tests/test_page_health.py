@@ -476,8 +476,8 @@ def test_every_product_that_prints_is_in_the_matrix() -> None:
 def test_a_product_without_a_case_of_its_own_is_still_read_back() -> None:
     """What a new product of one page kind gets until it has its own case."""
     found: dict[tuple[str, str], list[str]] = {(k, c): [] for k in KINDS for c in CHECKS}
-    cases = _plain(registry.PRODUCTS["kniffel-block"])("letter", True, "en")
-    assert [case.kinds[0] for case in cases] == ["kniffel-block"]
+    cases = _plain(registry.PRODUCTS["kniffel-rules"])("letter", True, "en")
+    assert [case.kinds[0] for case in cases] == ["kniffel-rules"]
     for case in cases:
         _check(case, "letter landscape en", found)
     assert not any(found.values()), found

@@ -87,6 +87,10 @@ class FamilyGeometry:
         return self.left + self.label_w + player * self.group_w
 
 
+def _letters(text: str) -> str:
+    return text.replace("-", "").replace(" ", "")
+
+
 def _name_setting(name: str, width: float) -> tuple[float, tuple[str, ...]]:
     """A name's size and lines in a cell `width` wide: in full, never shortened."""
     size = fit_size(name, NAME_PT, width, minimum=NAME_MIN)
@@ -98,7 +102,7 @@ def _name_setting(name: str, width: float) -> tuple[float, tuple[str, ...]]:
             return size, lines
     for size in (8.0, 7.5, 7.0, 6.5, 6.0):
         lines = broken_lines(name, size, width, NAME_LINES)
-        if not lines[-1].endswith("…"):
+        if _letters("".join(lines)) == _letters(name):  # nothing left out
             return size, lines
     return size, lines
 
