@@ -660,6 +660,10 @@ COMMANDS: dict[str, Command] = {
                 Option(("--header-timeout",), Range(0.1, 300, real=True), default=10.0,
                        show_default=True, help="Seconds a client may take to send a "
                        "request's headers before the connection is closed."),
+                Option(("--body-timeout",), Range(0.1, 600, real=True), default=30.0,
+                       show_default=True, help="Seconds a client may take to send a "
+                       "request's body after its headers before it is answered 408 and "
+                       "the connection is closed."),
             ),
             run="generator.web.serve:serve",
         ),
@@ -792,7 +796,9 @@ PRODUCTS: dict[str, Product] = {
                           "names": "Anna,Ben"}),
             ),
             # a score block draws nothing at random: its seed only reaches the CLI's manifest
-            web=WebPage("kniffel", skip=frozenset({"seed"}), has_seed=False),
+            # the English page is the Yahtzee score block: its rules, so its sheet language
+            web=WebPage("kniffel", skip=frozenset({"seed"}), has_seed=False,
+                        lang_defaults={"en": {"rules": "yahtzee"}}),
         ),
         Product(
             "kniffel-odds",
@@ -806,7 +812,7 @@ PRODUCTS: dict[str, Product] = {
             # the odds card (solved and simulated once, then read from the cache)
             defaults=({"rules": "kniffel", "lang": "de"},),
             rehearse=(Rehearse("Kniffel odds card", {"rules": "kniffel", "games": 2000}),),
-            web=WebPage("kniffel-odds", has_seed=False),
+            web=WebPage("kniffel-odds", has_seed=False, lang_defaults={"en": {"rules": "yahtzee"}}),
             warm="generator.kniffel.load:warm_odds",
             # what the warm-up imports: the table, the simulation, the pair of processes
             # (numpy with them), the rule-set reader; none of the pages' modules, Jinja2 or

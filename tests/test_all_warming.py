@@ -108,8 +108,8 @@ def test_the_odds_warm_up_imports_nothing_after_the_fork() -> None:
         "solver.solve_strategy = lambda *a, **k: None\n"
         "simulate.score_distribution = lambda *a, **k: None\n"
         "pair.pair_if_spare = lambda: None\n"
-        "from generator.kniffel import shipped\n"
-        "shipped._entries = lambda: {}  # (the warm-up of a card not shipped)\n"
+        "from generator.kniffel import load\n"
+        "load.shipped_entries = lambda: {}  # (the warm-up of a card not shipped)\n"
         "before = set(sys.modules)\n"
         "item.warm()\n"
         "libs = ('generator', 'numpy', 'yaml', 'jinja2', 'markupsafe', 'reportlab', 'PIL')\n"
@@ -204,7 +204,7 @@ def test_the_odds_card_prepared_early_is_the_plain_one(
     from generator.cli import defaults
     from generator.io import cache
     from generator.io.catalog import Catalog
-    from generator.kniffel import shipped
+    from generator.kniffel import load
 
     catalog = Catalog.default()
     [odds] = [item for item in defaults.default_set(1, catalog) if item.prepare is not None]
@@ -216,7 +216,7 @@ def test_the_odds_card_prepared_early_is_the_plain_one(
         raise cache.NotStored(key)
 
     def computed() -> None:  # the card as if its figures were not shipped
-        monkeypatch.setattr(shipped, "_entries", dict)
+        monkeypatch.setattr(load, "shipped_entries", dict)
 
     computed()
     if table_stored:

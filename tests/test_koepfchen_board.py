@@ -401,3 +401,13 @@ def test_key_headers_at_7_pt_and_nothing_under_6(name: str, lang: str) -> None:
         for page in _key_texts(built):
             for item in page:
                 assert item.size >= (7.0 if item.bold else 6.0) - 1e-6, (paper, item)
+
+
+@pytest.mark.parametrize("name", PROFILES)
+@pytest.mark.parametrize(("paper", "landscape"), [("a4", False), ("letter", False), ("a4", True)])
+def test_the_goal_never_stands_alone_as_a_small_box(name: str, paper: str, landscape: bool) -> None:
+    """A goal alone in its row (part 2 of the challenge board) takes two fields' room."""
+    geo = board_geometry(load_profile(name).length + 1, paper, landscape)
+    goal = geo.slots[-1]
+    mates = [s for s in geo.slots[:-1] if (s.page, s.row) == (goal.page, goal.row)]
+    assert mates or goal.w >= 2 * geo.cell_w, (paper, landscape)

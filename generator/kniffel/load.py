@@ -7,10 +7,11 @@ hands the games frozen values: `load_block` / `load_odds` make the inputs of
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from generator.core.errors import Input, Msg, UserError
 from generator.core.problems import Problems
@@ -19,7 +20,7 @@ from generator.io.cache import DISK
 from generator.io.catalog import Catalog
 from generator.io.yamlload import load_file
 from generator.kniffel.rules import SUBDIR, RuleSet, parse_rules
-from generator.kniffel.shipped import shipped_odds
+from generator.kniffel.shipped import CARDS, computed_entry, shipped_odds
 from generator.kniffel.simsize import check_games
 from generator.kniffel.table import Table
 
@@ -161,7 +162,7 @@ def prepare_odds(
         from generator.text.words import Texts
 
         Texts("kniffel_odds", req.lang or rules.lang, templates)
-    shipped = shipped_odds(rules, req.games, req.seed)
+    shipped = shipped_odds(shipped_entries(), rules, req.games, req.seed)
     if shipped is not None:  # the default card's figures come with the package
         return partial(_shipped_inputs, base, rules, shipped, req.seed, templates)
     try:
@@ -213,7 +214,7 @@ def warm_odds(req: OddsRequest, catalog: Catalog) -> None:
     from generator.kniffel.simulate import score_distribution
 
     rules = _odds_rules(req, catalog)[1]
-    if shipped_odds(rules, req.games, req.seed) is not None:
+    if shipped_odds(shipped_entries(), rules, req.games, req.seed) is not None:
         return
     team = pair_if_spare() or ALONE
     strategy = load_strategy(rules, team=team)
@@ -228,3 +229,24 @@ def _odds_rules(req: OddsRequest, catalog: Catalog) -> tuple[RuleSet, RuleSet]:
     rules = with_joker(base, req.joker)
     check_games(req.games)
     return base, rules
+
+
+SHIPPED = Path(__file__).with_name("shipped_odds.json")  # (`generator.kniffel.shipped`)
+
+
+@cache
+def shipped_entries() -> dict[tuple[str, str], dict[str, Any]]:
+    """The shipped odds cards by (table key, scores key); none if the file is damaged."""
+    try:
+        data = json.loads(SHIPPED.read_text(encoding="utf-8"))
+        return {(e["table"], e["scores"]): e for e in data["cards"]}
+    except (OSError, ValueError, KeyError, TypeError):  # (then computed instead)
+        return {}
+
+
+def write_shipped() -> None:
+    """Solve and simulate every shipped card again and write the file (after a solver change)."""
+    cards = [computed_entry(load_rules(name), games, seed) for name, games, seed in CARDS]
+    # (one card a line: the counts are a few hundred numbers)
+    lines = ",\n".join(json.dumps(card) for card in cards)
+    SHIPPED.write_text(f'{{"cards": [\n{lines}\n]}}\n', encoding="utf-8")

@@ -5,40 +5,31 @@ table's expected score and the simulated score counts: ~2.3 s of processor time 
 an empty cache, more than the rest of the run together. `shipped_odds.json` holds those
 figures under the same keys the solver cache uses (rule set fingerprint, solver and
 simulation versions, games, seed), so a changed rule set or solver simply misses and
-computes as before. `tests/test_kniffel_shipped.py` solves and simulates each entry
+computes as before (`generator.kniffel.load` reads and writes the file).
+`tests/test_kniffel_shipped.py` solves and simulates each entry
 again and compares every number; after a change of the solver it says how to write the
-file again (`write_shipped`, the command in the test's message).
+file again (`load.write_shipped`, the command in the test's message).
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
-from functools import cache
-from pathlib import Path
+from collections.abc import Mapping
 from typing import Any
 
 from generator.core.store import NO_STORE
 from generator.kniffel.rules import RuleSet
 from generator.kniffel.table import scores_key, table_key
 
-SHIPPED = Path(__file__).with_name("shipped_odds.json")
 # what is shipped: the odds card of `dicesheets all` (rule set, games, seed)
 CARDS = (("kniffel", 100_000, 1),)
 
 
-@cache
-def _entries() -> dict[tuple[str, str], dict[str, Any]]:
-    try:
-        data = json.loads(SHIPPED.read_text(encoding="utf-8"))
-        return {(e["table"], e["scores"]): e for e in data["cards"]}
-    except (OSError, ValueError, KeyError, TypeError):  # (a damaged copy: computed instead)
-        return {}
-
-
-def shipped_odds(rules: RuleSet, games: int, seed: int) -> tuple[float, dict[int, int]] | None:
-    """The expected score and the score counts {score: games} if shipped, else None."""
-    entry = _entries().get((table_key(rules), scores_key(rules, games, seed)))
+def shipped_odds(
+    entries: Mapping[tuple[str, str], dict[str, Any]], rules: RuleSet, games: int, seed: int
+) -> tuple[float, dict[int, int]] | None:
+    """The expected score and the score counts {score: games} if shipped, else None;
+    `entries`: the file's cards by (table key, scores key) (`kniffel.load.shipped_entries`)."""
+    entry = entries.get((table_key(rules), scores_key(rules, games, seed)))
     if entry is None:
         return None
     low, counts = entry["lowest"], entry["counts"]
@@ -65,13 +56,3 @@ def computed_entry(rules: RuleSet, games: int, seed: int) -> dict[str, Any]:
         "lowest": low,
         "counts": [int(n) for n in counts[low:]],
     }
-
-
-def write_shipped(load_rules: Callable[[str], RuleSet]) -> None:
-    """Solve and simulate every shipped card again and write the file (after a solver change);
-    `load_rules`: `generator.kniffel.load.load_rules`."""
-    cards = [computed_entry(load_rules(name), games, seed) for name, games, seed in CARDS]
-    # (one card a line: the counts are a few hundred numbers)
-    lines = ",\n".join(json.dumps(card) for card in cards)
-    text = f'{{"cards": [\n{lines}\n]}}\n'
-    SHIPPED.write_text(text, encoding="utf-8")

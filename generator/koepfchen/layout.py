@@ -189,6 +189,12 @@ def board_geometry(n_cells: int, paper: str, landscape: bool) -> BoardGeometry:
         x = x0s[page] + col * (w + GAP)
         y = top - row * (h + GAP) - h
         slots.append(Slot(page, row, col, x, y, w, h))
+    goal, before = slots[-1], slots[-2] if len(slots) > 1 else None
+    if before is not None and (before.page, before.row) != (goal.page, goal.row) and cols > 1:
+        # the goal alone in its row (part 2 of a two-part board): it takes two fields' room,
+        # towards the way the row runs, so no lone small box ends the track
+        x = goal.x if goal.col == 0 else goal.x - w - GAP
+        slots[-1] = Slot(goal.page, goal.row, goal.col, x, goal.y, 2 * w + GAP, h)
     return BoardGeometry(page_w, page_h, parts, cols, rows, w, h, tuple(slots), left, width)
 
 
@@ -248,9 +254,10 @@ def _connector(a: Slot, b: Slot, geo: BoardGeometry) -> dict[int, list[Item]]:
         if b.x > a.x:
             return {a.page: _arrow(a.x + a.w + pad, a.cy, b.x - pad, b.cy)}
         return {a.page: _arrow(a.x - pad, a.cy, b.x + b.w + pad, b.cy)}
+    # up or down in a's column (a goal of two fields' width is wider than a)
     if b.y < a.y:
-        return {a.page: _arrow(a.cx, a.y - pad, b.cx, b.y + b.h + pad)}
-    return {a.page: _arrow(a.cx, a.y + a.h + pad, b.cx, b.y - pad)}
+        return {a.page: _arrow(a.cx, a.y - pad, a.cx, b.y + b.h + pad)}
+    return {a.page: _arrow(a.cx, a.y + a.h + pad, a.cx, b.y - pad)}
 
 
 DOT_STEP = 2.9 * MM  # from one dot of the difficulty mark to the next

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from generator.core.errors import DoesNotFit, Msg
 from generator.kribbeln.pages import KeyView, RowView, SheetView
 from generator.kribbeln.swatches import any_color_swatch, legend_row, legend_width, swatch
-from generator.render.fit import balanced_lines, broken_lines, name_lines, wrap
+from generator.render.fit import balanced_lines, broken_lines, name_lines, was_shortened, wrap
 from generator.render.flow import (
     Balanced,
     BulletStyle,
@@ -156,12 +156,9 @@ def name_set(names: Sequence[str], width: float, height: float = NAME_H) -> Name
         else ()
         for n in names
     ]
-    return NameSet(size, False, tuple(fitted), not any(_cut(f, n) for f, n in zip(fitted, names)))
-
-
-def _cut(lines: Sequence[str], name: str) -> bool:
-    """Whether a name's lines lost letters (its last line ends in "…" it did not have)."""
-    return bool(lines) and lines[-1].endswith("…") and not name.endswith("…")
+    return NameSet(
+        size, False, tuple(fitted), not any(was_shortened(f, n) for f, n in zip(fitted, names))
+    )
 
 
 def tall_name_set(names: Sequence[str], width: float) -> NameSet:
@@ -180,7 +177,7 @@ def tall_name_set(names: Sequence[str], width: float) -> NameSet:
                 else ()
                 for n in names
             ]
-            if not any(_cut(f, n) for f, n in zip(fitted, names)):
+            if not any(was_shortened(f, n) for f, n in zip(fitted, names)):
                 return NameSet(size, bold, tuple(fitted))
     size = NAME_SIZES[-1]
     fitted = [broken_lines(n, size, room, 3) if n else () for n in names]
@@ -844,13 +841,14 @@ def key_pages(
     else:
         story += notes
     story.append(Space(2 * MM))
+    every_row = tuple(row for section in key.sections for row in section.rows)
     for section in key.sections:
         story.append(
             Group(
                 (
                     Heading(section.heading),
                     Paragraph(section.summary, "summary"),
-                    Table(columns, section.rows, natural=True),
+                    Table(columns, section.rows, natural=True, measure=every_row),
                 )
             )
         )

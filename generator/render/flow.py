@@ -188,6 +188,8 @@ class Table:
     rows: tuple[tuple[str, ...], ...]
     balance: bool = False  # in columns: rows spread evenly when they all fit this page
     natural: bool = False  # columns as wide as their words need (see `table`)
+    measure: tuple[tuple[str, ...], ...] = ()  # natural: the rows that size them (default its
+    # own; the tables of one key share their columns)
 
 
 @dataclass(frozen=True)
@@ -539,7 +541,7 @@ class _Flow:
             per_column = -(-len(rows) // self.count)  # even columns when all fit this page
         while rows:
             chunk = rows[:per_column] if per_column else rows
-            natural = spec.rows if spec.natural else ()
+            natural = (spec.measure or spec.rows) if spec.natural else ()
             items, placed = table(
                 self.cursor, spec.columns, chunk, style.size, style.row_h, natural=natural
             )

@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import hashlib
+import json
 import logging
 import secrets
 import shlex
@@ -29,18 +30,40 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from generator.core.errors import UserError
+from generator.core.langs import LANGS
 from generator.io.catalog import Catalog
 from generator.web.errors import field_errors, warning_text
 from generator.web.forms import Form, FormErrors, parse
-from generator.web.guard import Guard, TooLarge
-from generator.web.pages import NAV, PAGES, Page, catalog_for, page_lang, render, words
+from generator.web.guard import BODY_TIMEOUT, SLOW_BODY, BodyTimeout, Guard, TooLarge
+from generator.web.pages import (
+    NAV,
+    PAGES,
+    Page,
+    catalog_for,
+    level_names,
+    menu_names,
+    page_lang,
+    render,
+    words,
+)
 from generator.web.pool import BuildPool, BuildTimeout, PoolFull
 from generator.web.products import Job, Result, run_job
+from generator.web.state import (
+    MAX_UPLOAD,
+    PRIVATE,
+    ROSTER_FIELDS,
+    URL_KEYS,
+    BadCarry,
+    class_list,
+    file_name,
+    settings_of,
+    setup_url,
+    values_from_query,
+)
 
 log = logging.getLogger("dicesheets.web")
 
 SEED_MAX = 999_999  # fresh seeds: short enough to read aloud and type again
-MAX_UPLOAD = 200_000  # a class list file (the roster reader's own limit)
 STATIC = Path(__file__).parent / "static"
 
 
@@ -54,6 +77,7 @@ class Settings:
     time_limit: float = 30.0
     max_body: int = 512_000
     cache_entries: int = 64
+    body_timeout: float = BODY_TIMEOUT  # seconds for a request's body after its head
 
 
 class Busy(Exception):
@@ -117,12 +141,31 @@ class CatalogForms:
         self.catalog, self.stamp = catalog, stamp
         self._made_for: str | None = None
         self._forms: dict[str, Form] = {}
+        self._menus: dict[str, dict[str, dict[str, Any]]] = {}
+        self._levels: dict[str, dict[str, dict[str, str]]] = {}
 
     def __getitem__(self, page: str) -> Form:
+        self._fresh()
+        return self._forms[page]
+
+    def menus(self, page: str) -> dict[str, dict[str, Any]]:
+        """The page's catalog menus by their entries' own names (`pages.menu_names`)."""
+        self._fresh()
+        return self._menus[page]
+
+    def levels(self) -> dict[str, dict[str, dict[str, str]]]:
+        """Every worksheet family's level names (`pages.level_names`)."""
+        self._fresh()
+        return self._levels
+
+    def _fresh(self) -> None:
         if self._made_for != self.stamp.value():
             self._forms = {p.id: p.form(self.catalog) for p in PAGES.values()}
+            self._menus = {
+                p.id: menu_names(self.catalog, p.choices(self.catalog)) for p in PAGES.values()
+            }
+            self._levels = level_names(self.catalog)
             self._made_for = self.stamp.value()
-        return self._forms[page]
 
 
 # --- reading a request --------------------------------------------------------------------
@@ -131,14 +174,17 @@ class CatalogForms:
 async def read_form(request: Request, page: Page) -> tuple[dict[str, str], bytes | None, str]:
     """The form's text fields, and the class list (uploaded file first, else the text box).
 
-    A page without a class list ignores the class-list fields, as every form ignores a
-    field it does not have.
+    The values keep the class list as the page hands it back (`state.ClassList.fields`:
+    the text box, an uploaded file as base64), never written anywhere. A page without a
+    class list ignores the class-list fields, as every form ignores a field it does not have.
     """
     lang = page_lang(request)
+    label = str(words(lang)("roster_label"))
     form = await request.form(max_files=1, max_fields=200)
     if "roster" not in page.web.own_fields:
-        plain = {k: v for k, v in form.multi_items() if isinstance(v, str) and k != "roster_text"}
-        return plain, None, str(words(lang)("roster_label"))
+        texts = [(k, v) for k, v in form.multi_items() if isinstance(v, str)]
+        plain = {k: v for k, v in texts if not k.startswith("roster_")}
+        return plain, None, label
     values: dict[str, str] = {}
     upload: UploadFile | None = None
     for key, value in form.multi_items():
@@ -147,17 +193,19 @@ async def read_form(request: Request, page: Page) -> tuple[dict[str, str], bytes
                 upload = value
         else:
             values[key] = value
-    label = str(words(lang)("roster_label"))
+    data: bytes | None = None
+    name = ""
     if upload is not None:
         data = await upload.read(MAX_UPLOAD + 1)
         await upload.close()
         # the file's own name only labels messages; it is never opened on the server
-        name = "".join(ch for ch in Path(upload.filename or "").name if ch.isprintable())[:60]
-        return values, data, name or label
-    text = values.pop("roster_text", "")
-    if text.strip():
-        return values, text.encode(), label
-    return values, None, label
+        name = file_name(upload.filename or "")
+    try:
+        roster = class_list(values, data, name)
+    except BadCarry:
+        raise HTTPException(400, "bad class list field") from None
+    values.update(roster.fields())
+    return values, roster.data, roster.label(label)
 
 
 def fresh_seed() -> int:
@@ -232,11 +280,26 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     def base(request: Request, current: str) -> dict[str, Any]:
         lang = page_lang(request)
-        return {"nav": nav(lang), "current": current, "path": request.url.path}
+        path = request.url.path
+        links = {other: f"{path}?lang={other}" for other in LANGS}
+        return {"nav": nav(lang), "current": current, "path": path, "lang_links": links}
 
     def fields_of(page: Page) -> set[str]:
         """The page's fields an error can be shown at (the form's and the page's own)."""
         return {f.name for f in forms[page.id].fields} | set(page.web.own_fields)
+
+    def defaults_of(page: Page, lang: str) -> dict[str, str]:
+        """The fields as a fresh page in `lang` shows them (the sheet's language: the page's)."""
+        form = forms[page.id]
+        shown = {f.name: f.value_text(f.default) for f in form.fields}
+        lang_field = form.field("lang")
+        if lang_field is not None and lang_field.default is not None:
+            shown["lang"] = lang
+        for name, value in page.web.lang_defaults.get(lang, {}).items():
+            found = form.field(name)
+            if found is not None and (not found.choices or value in found.choices):
+                shown[name] = value
+        return shown
 
     def product_html(
         request: Request,
@@ -250,24 +313,44 @@ def create_app(settings: Settings | None = None) -> Starlette:
         lang = page_lang(request)
         form = forms[page.id]
         errors = field_errors(error, fields_of(page), lang) if error is not None else {}
-        shown = {f.name: values.get(f.name, f.value_text(f.default)) for f in form.fields}
+        defaults = {other: defaults_of(page, other) for other in LANGS}
+        shown = {f.name: values.get(f.name, defaults[lang][f.name]) for f in form.fields}
         switches = {f.name for f in form.fields if f.kind in ("flag", "switch")}
         if values.get("__submitted"):
             for name in switches:
                 shown[name] = values.get(name, "")
+        # the language switch keeps every setting: each link names what differs there
+        links = {
+            other: setup_url(page.id, other, settings_of(form, shown, defaults[other]))
+            for other in LANGS
+        }
+        t = words(lang)
+        levels = {
+            family: {n: str(t.level(family, n, names)) for n, names in numbers.items()}
+            for family, numbers in forms.levels().items()
+            if form.field("level") and form.field("family")
+        }
         html = render(
             "product.html",
             lang,
             page=page,
             form=form,
             values=shown,
+            roster={k: values.get(k, "") for k in ROSTER_FIELDS},
             errors=errors,
             result=result,
             warnings=[warning_text(w, lang) for w in (result.warnings if result else ())],
             pngs=[_data_url(p) for p in (result.pngs if result else ())],
             command=command,
             figures=result.figures if result else {},
-            **base(request, page.id),
+            setup_link=links[lang],
+            menus=forms.menus(page.id),
+            levels=levels,
+            levels_json=json.dumps(levels, ensure_ascii=False, sort_keys=True),
+            defaults_json=json.dumps(defaults, ensure_ascii=False, sort_keys=True),
+            private=sorted(PRIVATE),
+            url_keys=json.dumps(URL_KEYS),
+            **{**base(request, page.id), "lang_links": links},
         )
         return HTMLResponse(html, status_code=status)
 
@@ -290,14 +373,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
         return result, args
 
     async def show_page(request: Request) -> Response:
+        """A fresh page, or a bookmarked setup (its settings in the address, never names)."""
         page = page_of(request)
-        values: dict[str, str] = {}
-        if page.has_seed:
+        values = values_from_query(forms[page.id], request.query_params)
+        if page.has_seed and not values.get("seed", "").strip():
             values["seed"] = str(fresh_seed())
-        lang = page_lang(request)
-        if "lang" in {f.name for f in forms[page.id].fields}:
-            default = forms[page.id].field("lang")
-            values["lang"] = lang if default and default.default is not None else ""
         return product_html(request, page, values)
 
     async def submit_page(request: Request) -> Response:
@@ -346,6 +426,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         try:
             result, _ = await run_form(page, values, roster, label, part)
         except FormErrors as exc:
+            if _wants_json(request):  # the page's script shows it beside the field, no reload
+                return _errors_json(field_errors(exc.error, fields_of(page), page_lang(request)))
             return product_html(request, page, values, exc.error, status=400)
         return Response(
             result.pdf,
@@ -390,6 +472,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def too_large(request: Request, exc: Exception) -> Response:
         return Response("413: the request is too large", 413, media_type="text/plain")
 
+    async def too_slow(request: Request, exc: Exception) -> Response:
+        # (Connection: close: the rest of the body may still trickle in; h11 ends the line)
+        headers = {"connection": "close"}
+        return Response(SLOW_BODY, 408, media_type="text/plain", headers=headers)
+
     from starlette.formparsers import MultiPartException
 
     context = {
@@ -423,11 +510,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
             HTTPException: http_error,
             MultiPartException: bad_form,
             TooLarge: too_large,
+            BodyTimeout: too_slow,
         },
         lifespan=_closing(pool),
     )
     app.state.pool = pool
-    return Guard(app, settings.max_body)  # type: ignore[return-value]
+    return Guard(app, settings.max_body, settings.body_timeout)  # type: ignore[return-value]
 
 
 def _closing(pool: BuildPool) -> Any:
@@ -443,6 +531,10 @@ def _closing(pool: BuildPool) -> Any:
 
 def _data_url(png: bytes) -> str:
     return "data:image/png;base64," + base64.b64encode(png).decode()
+
+
+def _wants_json(request: Request) -> bool:
+    return "application/json" in request.headers.get("accept", "")
 
 
 def _errors_json(errors: dict[str | None, str]) -> JSONResponse:

@@ -45,7 +45,8 @@ def playtest_routes(context: dict[str, Any]) -> list[Route]:
         profiles = forms["koepfchen"].field("profile").choices
         body = render(
             "playtest.html", lang, problems=await report_html(lang), products=PRODUCTS,
-            pages=PAGES, profiles=profiles, folder=settings.catalog.name, stamp=stamp.value(),
+            pages=PAGES, profiles=profiles, menus=forms.menus("koepfchen"),
+            folder=settings.catalog.name, stamp=stamp.value(),
             **base(request, "playtest"),
         )  # fmt: skip
         return HTMLResponse(body)

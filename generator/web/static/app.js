@@ -8,7 +8,8 @@ function debounce(fn, ms) {
 }
 
 function showErrors(form, errors, general) {
-  form.querySelectorAll("[data-error-for]").forEach((el) => {
+  // a page's fields may sit outside its form element (the coach's boxes: form="…")
+  (form.closest(".product") || form).querySelectorAll("[data-error-for]").forEach((el) => {
     const key = el.dataset.errorFor;
     const text = key ? (errors[key] || "") : (general || []).join(" ");
     el.textContent = text;
@@ -44,12 +45,17 @@ function livePoster(form, url, onOk, status) {
   };
 }
 
+function previewAlt(pages, page, count) {
+  const words = pages.dataset.alt || "{page}";
+  return words.replace("{page}", String(page)).replace("{pages}", String(count || ""));
+}
+
 function showPreview(data, status) {
   const pages = document.getElementById("preview-pages");
   pages.replaceChildren(...data.pages.map((src, i) => {
     const img = document.createElement("img");
     img.src = src;
-    img.alt = String(i + 1);
+    img.alt = previewAlt(pages, i + 1, data.page_count);
     return img;
   }));
   pages.dataset.version = String((Number(pages.dataset.version) || 0) + 1);
@@ -102,7 +108,197 @@ function setupProduct(form) {
     });
   }
   setupRoster(form, refresh);
+  setupState(form);
+  setupUpload(form, refresh);
+  setupKeyLabels(form);
+  setupLevels(form);
+  setupSubmit(form, post);
   post();
+}
+
+// --- nothing typed is lost: settings in the address, names in this browser only ----------
+
+function formSettings(form) {
+  // every field but the names, as the address carries it (defaults of that language left out)
+  const privateNames = new Set((form.dataset.private || "").split(" "));
+  const keys = JSON.parse(form.dataset.urlKeys || "{}");
+  const all = JSON.parse(form.dataset.defaults || "{}");
+  return (lang) => {
+    const defaults = all[lang] || {};
+    const params = new URLSearchParams([["lang", lang]]);
+    for (const name of Object.keys(defaults)) {
+      if (privateNames.has(name)) continue;
+      const el = form.elements[name];
+      if (!el || el instanceof RadioNodeList) continue;
+      let value = el.value;
+      let fallback = defaults[name];
+      if (el.type === "checkbox") {
+        value = el.checked ? "1" : "0";
+        fallback = ["", "0", "False"].includes(fallback) ? "0" : "1";
+      }
+      if (value !== fallback || name === "seed") params.append(keys[name] || name, value);
+    }
+    return params;
+  };
+}
+
+function namesKey(form) { return `dicesheets.names.${form.dataset.page}`; }
+
+function namesOf(form) {
+  const kept = {};
+  const privateNames = (form.dataset.private || "").split(" ");
+  for (const name of [...privateNames, "roster_text", "roster_upload", "roster_upload_name"]) {
+    const el = form.elements[name];
+    if (el && !(el instanceof RadioNodeList) && el.type !== "file") kept[name] = el.value;
+  }
+  return kept;
+}
+
+function setupState(form) {
+  const settings = formSettings(form);
+  const path = window.location.pathname;
+  const link = document.getElementById("setup-link");
+  // names come back after a reload, Back or the language switch (this tab only; the
+  // server and the address never see them)
+  const key = namesKey(form);
+  let stored = null;
+  try { stored = JSON.parse(window.sessionStorage.getItem(key) || "null"); } catch (err) { stored = null; }
+  if (stored) {
+    for (const [name, value] of Object.entries(stored)) {
+      const el = form.elements[name];
+      if (el && !(el instanceof RadioNodeList) && !el.value && value) el.value = value;
+    }
+  }
+  const save = () => {
+    const own = settings(form.dataset.lang);
+    const url = `${path}?${own}`;
+    window.history.replaceState(null, "", url);
+    if (link) link.href = url;
+    document.querySelectorAll("[data-lang-link]").forEach((a) => {
+      a.href = `${path}?${settings(a.dataset.langLink)}`;
+    });
+    try { window.sessionStorage.setItem(key, JSON.stringify(namesOf(form))); } catch (err) { /* full */ }
+  };
+  form.addEventListener("input", save);
+  form.addEventListener("change", save);
+  form.addEventListener("dicesheets:changed", save);
+  window.addEventListener("pagehide", save);
+  save();
+}
+
+// An uploaded class list is read here and kept in the page's hidden field, so it survives
+// a reload and every later request carries it (the server never stores it).
+function setupUpload(form, refresh) {
+  const file = form.elements.roster_file;
+  const carried = form.elements.roster_upload;
+  if (!file || !carried) return;
+  const name = form.elements.roster_upload_name;
+  const note = form.querySelector("[data-carried]");
+  const drop = form.elements.roster_upload_drop;
+  const show = () => {
+    note.hidden = !carried.value;
+    note.querySelector("[data-carried-name]").textContent = name.value;
+  };
+  file.addEventListener("change", () => {
+    const chosen = file.files && file.files[0];
+    if (!chosen) return;
+    const reader = new FileReader();
+    reader.onload = () => {
+      carried.value = String(reader.result).split(",", 2)[1] || "";
+      name.value = chosen.name;
+      file.value = "";
+      if (drop) drop.checked = false;
+      show();
+      form.dispatchEvent(new Event("dicesheets:changed"));
+      refresh();
+    };
+    reader.readAsDataURL(chosen);
+  });
+  if (drop) {
+    drop.addEventListener("change", () => {
+      if (!drop.checked) return;
+      carried.value = "";
+      name.value = "";
+      drop.checked = false;
+      show();
+      form.dispatchEvent(new Event("dicesheets:changed"));
+    });
+  }
+  show();
+}
+
+// A level is shown by its name and Klasse; the names are the chosen family's.
+function setupLevels(form) {
+  const level = form.elements.level;
+  const family = form.elements.family;
+  if (!level || !family || level.tagName !== "SELECT" || !level.dataset.levels) return;
+  const all = JSON.parse(level.dataset.levels);
+  family.addEventListener("change", () => {
+    const labels = all[family.value] || {};
+    for (const option of level.options) {
+      if (labels[option.value]) option.textContent = labels[option.value];
+    }
+  });
+}
+
+// The download buttons say what they give: with the key box unticked there is no key.
+function setupKeyLabels(form) {
+  const key = form.elements.key;
+  if (!key || key.type !== "checkbox") return;
+  const label = () => {
+    form.querySelectorAll("button.download").forEach((b) => {
+      b.textContent = key.checked ? b.dataset.labelKey : b.dataset.labelNokey;
+      if (b.dataset.part === "sheets") b.hidden = !key.checked;
+    });
+  };
+  key.addEventListener("change", label);
+  label();
+}
+
+// Enter and "Vorschau zeigen" show the preview; a download is fetched, so an error is shown
+// beside its field and the page (with the class list) stays as it is.
+function setupSubmit(form, post) {
+  const status = document.getElementById("preview-status");
+  const note = form.querySelector("[data-download-error]");
+  form.addEventListener("submit", async (e) => {
+    const button = e.submitter;
+    if (button && button.dataset.action === "reseed") return;  // its own handler
+    e.preventDefault();
+    if (!button || !button.classList.contains("download")) { post(); return; }
+    const body = new FormData(form);
+    body.set("part", button.value);
+    if (note) note.hidden = true;
+    button.disabled = true;
+    try {
+      const response = await fetch(button.formAction, { method: "POST", body, headers: { Accept: "application/json" } });
+      const type = response.headers.get("content-type") || "";
+      if (response.ok && type.startsWith("application/pdf")) {
+        const blob = await response.blob();
+        const disposition = response.headers.get("content-disposition") || "";
+        const match = /filename="([^"]+)"/.exec(disposition);
+        const a = document.createElement("a");
+        a.href = URL.createObjectURL(blob);
+        a.download = match ? match[1] : "dicesheets.pdf";
+        document.body.appendChild(a);
+        a.click();
+        a.remove();
+        setTimeout(() => URL.revokeObjectURL(a.href), 60000);
+        showErrors(form, {}, []);
+        return;
+      }
+      const data = await response.json();
+      if (response.status === 503) { setStatus(status, "busy"); if (note) { note.textContent = data.message || ""; note.hidden = false; } return; }
+      showErrors(form, data.errors || {}, data.general);
+      if (note) { note.textContent = note.dataset.pointer; note.hidden = false; }
+      const first = Object.keys(data.errors || {})[0];
+      const field = first && form.querySelector(`#f-${first}`);
+      if (field) field.focus();
+    } catch (err) {
+      setStatus(status, "failed");
+    } finally {
+      button.disabled = false;
+    }
+  });
 }
 
 // The class list stays in this browser only when the teacher ticks the box.
@@ -128,17 +324,20 @@ function setupCoach(form) {
     status.textContent = "";
   }, status);
   const refresh = debounce(post, 120);
-  form.querySelectorAll(".refresh").forEach((b) => { b.hidden = true; });
+  const root = form.closest(".product") || form;
+  root.querySelectorAll(".refresh").forEach((b) => { b.hidden = true; });
+  form.addEventListener("submit", (e) => { e.preventDefault(); post(); });
   form.querySelectorAll(".die").forEach((die) => {
     die.addEventListener("click", () => {
       const input = form.querySelector(`[name=die${die.dataset.die}]`);
       const next = (Number(input.value) % 6) + 1;
       input.value = String(next);
       die.textContent = String(next);
+      if (die.dataset.label) die.setAttribute("aria-label", die.dataset.label.replace("{value}", String(next)));
       refresh();
     });
   });
-  form.addEventListener("change", (e) => {
+  root.addEventListener("change", (e) => {
     if (e.target.dataset.reload) form.submit();
     else refresh();
   });
