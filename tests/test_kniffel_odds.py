@@ -163,14 +163,18 @@ def test_odds_card_pdf(run_cli, tmp_path: Path, rules, lang, paper, extra, size)
     result = run_cli("kniffel", "odds", "--rules", rules, "--lang", lang, "--paper", paper,
                      "--games", "1000", "--out", out, *extra)  # fmt: skip
     assert result.exit_code == 0, result.output
-    ((w, h),) = page_sizes(out)
+    (w, h), *rules_sizes = page_sizes(out)
     if extra:
         size = (size[1], size[0])
     assert (w, h) == (pytest.approx(size[0], abs=0.01), pytest.approx(size[1], abs=0.01))
-    (text,) = page_texts(out)
+    assert set(rules_sizes) <= {(w, h)}
+    text, *rules_texts = page_texts(out)
     flat = _squash(text)
     manifest = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))
     contents = manifest["contents"]
+    # the rules page(s) follow the card by default (--no-rules leaves them out)
+    assert contents["rules_pages"] == list(range(2, 2 + len(rules_texts))) and rules_texts
+    assert contents["rules_page"]["joker"] == load_rules(rules).joker
     ruleset = load_rules(rules)
     odds = pattern_odds(ruleset)
     assert [p["key"] for p in contents["patterns"]] == [o.key for o in odds]

@@ -13,7 +13,7 @@ from generator.io.files import write_files_atomic
 # The balance report (`report.j2`) belongs to both games that have one, the footers' page
 # label (`page.j2`) to both whose rules and keys run over pages.
 GAMES: dict[str, tuple[tuple[str, ...], str]] = {
-    "kniffel": (("kniffel_block", "kniffel_odds"), "Kniffel/Yahtzee rule sets"),
+    "kniffel": (("kniffel_block", "kniffel_odds", "kniffel_rules"), "Kniffel/Yahtzee rule sets"),
     "kribbeln": (
         ("kribbeln_key", "kribbeln_rules", "kribbeln_sheet", "kribbeln_tasks", "report", "page"),
         "Kribbeln dice, task catalog and balance constraints",

@@ -152,7 +152,7 @@ def geometry(spec: BlockSpec, paper: str, landscape: bool, per_page: str) -> Blo
     return BlockGeometry(page_w, page_h, count, block_w, col_w, row_h, n_rows, label_w)
 
 
-def _row_items(row: BlockRow, x: float, y: float, geo: Cells, games: int) -> list[Item]:
+def row_items(row: BlockRow, x: float, y: float, geo: Cells, games: int) -> list[Item]:
     """Label cell and game cells of one row whose top edge is at `y`."""
     items: list[Item] = []
     h, label_w = geo.row_h, geo.label_w
@@ -244,7 +244,7 @@ def block_form(spec: BlockSpec, geo: BlockGeometry, words: dict[str, str]) -> tu
         items += _game_label(words[f"game_{g + 1}"], cx + geo.col_w / 2, y, geo)
     y -= geo.row_h
     for row in block_rows(spec):
-        items += _row_items(row, x, y, geo, spec.games)
+        items += row_items(row, x, y, geo, spec.games)
         y -= geo.row_h
     # a heavier frame around the table and a rule between the two sections
     items.append(Rect(x, y, geo.block_w, geo.table_h - geo.row_h, stroke=INK, line_width=1.4))

@@ -27,7 +27,13 @@ from generator.kniffel.table import Table
 if TYPE_CHECKING:
     # the solver needs numpy, which the block command does without; the pages' modules
     # (and so Jinja2) are not needed by `warm_odds`, the odds process of `dicesheets all`
-    from generator.kniffel.build import BlockInputs, BlockRequest, OddsInputs, OddsRequest
+    from generator.kniffel.build import (
+        BlockInputs,
+        BlockRequest,
+        OddsInputs,
+        OddsRequest,
+        RulesRequest,
+    )
     from generator.kniffel.scorefile import ScoreCheck
     from generator.kniffel.solver import Strategy
     from generator.text.words import Templates
@@ -106,6 +112,14 @@ def load_table(rules: RuleSet, solve: Callable[[RuleSet], Strategy] | None = Non
 
 def load_block(req: BlockRequest, catalog: Catalog | None = None) -> BlockInputs:
     """Read the rule set and the templates of the catalog (default: the shipped one)."""
+    from generator.kniffel.build import BlockInputs
+
+    catalog = catalog or Catalog.default()
+    return BlockInputs(load_rules(req.rules, catalog), catalog.templates())
+
+
+def load_rules_page(req: RulesRequest, catalog: Catalog | None = None) -> BlockInputs:
+    """The rules page's inputs: the rule set and the templates, as for a block."""
     from generator.kniffel.build import BlockInputs
 
     catalog = catalog or Catalog.default()
