@@ -26,9 +26,9 @@ OFF = {
     "stored help off": (
         "import contextlib, generator.io.startup as s\n"
         "s.stored_help = lambda args, options: False\n"
-        "s.keeping_help = lambda args, options: contextlib.nullcontext()"
+        "s.keeping_help = lambda *args: contextlib.nullcontext()"
     ),
-    "numbers without click off": ("import generator.cli.fastpath as f; f.run = lambda args: False"),
+    "fast path off": "import generator.cli.fastpath as f; f.run = lambda args: False",
 }
 CASES = [
     ("quick end off", ["kniffel", "advise", "--roll", "13356"]),
@@ -37,7 +37,8 @@ CASES = [
     ("quick end off", ["all", "--out", "{out}"]),
     ("stored help off", ["--help"]),
     ("stored help off", ["kniffel", "advise", "--help"]),
-    ("numbers without click off", ["numbers", "solve", "3", "1", "2", "--target", "8"]),
+    ("fast path off", ["numbers", "solve", "3", "1", "2", "--target", "8"]),
+    ("fast path off", ["kniffel", "advise", "--roll", "13356"]),
 ]
 HELPS = [[], ["all"], ["init"], ["kniffel"], ["kniffel", "advise"], ["kniffel", "block"],
          ["kniffel", "odds"], ["kniffel", "score"], ["kniffel", "solve"], ["koepfchen"],

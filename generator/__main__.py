@@ -37,9 +37,9 @@ def run() -> None:
         # a plain `numbers solve` or a help seen before: done without click
         if fastpath.run(args) or startup.stored_help(args, fastpath.HELP_OPTIONS):
             sys.exit(0)
-        from generator.cli import main
+        from generator.cli import every_help, main
 
-        with startup.keeping_help(args, fastpath.HELP_OPTIONS):
+        with startup.keeping_help(args, fastpath.HELP_OPTIONS, every_help):
             main()
     except streams.StreamError as exc:  # (a plain `numbers solve` printing to a full disk)
         streams.silence()

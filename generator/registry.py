@@ -229,6 +229,13 @@ BALANCE = Option(
     default=None,
     help="Your own balance constraints (YAML, as task_catalog/kribbeln/balance.yaml).",
 )
+# Kniffel's --rules names the rule set: its rules page is switched off by --no-rules alone
+KNIFFEL_RULES_PAGE = Option(
+    ("--rules-page/--no-rules", "rules_page"),
+    default=True,
+    show_default=True,
+    help="Add the rules page (the joker as played); --no-rules leaves it out.",
+)
 RULES_PAGE = Option(
     ("--rules/--no-rules",), default=True, show_default=True, help="Add the rules page."
 )
@@ -321,9 +328,21 @@ COMMANDS: dict[str, Command] = {
                        help="How many copies of the set, 1–1000."),
                 Option(("--per-page",), Choice(("auto", "1", "2")), default="auto",
                        show_default=True, help="Blocks side by side on a page."),
+                Option(("--layout",), Choice(("player", "family")), default="player",
+                       show_default=True,
+                       help="player: a block per player to cut apart; family: one sheet with "
+                       "the players as columns, names across the top (1–6 players, 1–3 "
+                       "games)."),
+                JOKER,
+                KNIFFEL_RULES_PAGE,
                 lang(None),
                 *SHEET,
             ),
+        ),
+        Command(
+            "kniffel rules",
+            "The rules page on its own: the boxes with examples, bonus, joker, tips.",
+            (KNIFFEL_RULES, JOKER, lang(None), *SHEET),
         ),
         Command(
             "kniffel score",
@@ -364,8 +383,9 @@ COMMANDS: dict[str, Command] = {
         ),
         Command(
             "kniffel odds",
-            "A one-page odds card: pattern odds, optimal expected score, score histogram.",
-            (KNIFFEL_RULES, JOKER, SIMULATED_GAMES, lang(None), *SHEET),
+            "A one-page odds card: pattern odds, optimal expected score, score histogram "
+            "(and the rules page).",
+            (KNIFFEL_RULES, JOKER, SIMULATED_GAMES, KNIFFEL_RULES_PAGE, lang(None), *SHEET),
             run="generator.cli.kniffel:odds",
         ),
         # --- Schlaues Köpfchen ---
@@ -641,6 +661,10 @@ COMMANDS: dict[str, Command] = {
                 Option(("--header-timeout",), Range(0.1, 300, real=True), default=10.0,
                        show_default=True, help="Seconds a client may take to send a "
                        "request's headers before the connection is closed."),
+                Option(("--body-timeout",), Range(0.1, 600, real=True), default=30.0,
+                       show_default=True, help="Seconds a client may take to send a "
+                       "request's body after its headers before it is answered 408 and "
+                       "the connection is closed."),
             ),
             run="generator.web.serve:serve",
         ),
@@ -757,8 +781,8 @@ PRODUCTS: dict[str, Product] = {
             "generator.kniffel.load:load_block",
             "generator.kniffel.build:build_block",
             files=("*-block-*.pdf",),
-            page_kinds=("kniffel-block",),
-            templates=frozenset({"kniffel_block"}),
+            page_kinds=("kniffel-block", "kniffel-family", "kniffel-block-rules"),
+            templates=frozenset({"kniffel_block", "kniffel_rules"}),
             defaults=(
                 {"rules": "kniffel", "lang": "de", "players": 4},
                 {"rules": "yahtzee", "lang": "en", "players": 4},
@@ -768,9 +792,14 @@ PRODUCTS: dict[str, Product] = {
                          {"rules": "kniffel", "players": 3, "names": "Anna"}),
                 Rehearse("Kniffel block (yahtzee rules)",
                          {"rules": "yahtzee", "players": 3, "names": "Anna"}),
+                Rehearse("Kniffel family sheet",
+                         {"rules": "yahtzee", "players": 4, "games": 2, "layout": "family",
+                          "names": "Anna,Ben"}),
             ),
             # a score block draws nothing at random: its seed only reaches the CLI's manifest
-            web=WebPage("kniffel", skip=frozenset({"seed"}), has_seed=False),
+            # the English page is the Yahtzee score block: its rules, so its sheet language
+            web=WebPage("kniffel", skip=frozenset({"seed"}), has_seed=False,
+                        lang_defaults={"en": {"rules": "yahtzee"}}),
         ),
         Product(
             "kniffel-odds",
@@ -779,12 +808,15 @@ PRODUCTS: dict[str, Product] = {
             "generator.kniffel.load:load_odds",
             "generator.kniffel.build:build_odds",
             files=("*-odds-*.pdf",),
-            page_kinds=("odds-card",),
-            templates=frozenset({"kniffel_odds"}),
+            page_kinds=("odds-card", "odds-rules"),
+            templates=frozenset({"kniffel_odds", "kniffel_rules"}),
             # the odds card (solved and simulated once, then read from the cache)
             defaults=({"rules": "kniffel", "lang": "de"},),
             rehearse=(Rehearse("Kniffel odds card", {"rules": "kniffel", "games": 2000}),),
-            web=WebPage("kniffel-odds", has_seed=False),
+            # a million games take ~45 s and 1 GB: the page builds up to 200,000 (~5 s on
+            # a quiet 2-core machine, 15 s at load 17) within its 30 s limit
+            web=WebPage("kniffel-odds", has_seed=False, most={"games": 200_000},
+                        lang_defaults={"en": {"rules": "yahtzee"}}),
             warm="generator.kniffel.load:warm_odds",
             # what the warm-up imports: the table, the simulation, the pair of processes
             # (numpy with them), the rule-set reader; none of the pages' modules, Jinja2 or
@@ -797,6 +829,22 @@ PRODUCTS: dict[str, Product] = {
                 "generator.io.userfiles",
             ),
             prepare="generator.cli.defaults:prepare_odds",
+        ),
+        Product(
+            "kniffel-rules",
+            "kniffel rules",
+            "generator.kniffel.build:RulesRequest",
+            "generator.kniffel.load:load_rules_page",
+            "generator.kniffel.build:build_rules",
+            files=("*-rules-*.pdf",),
+            page_kinds=("kniffel-rules",),
+            templates=frozenset({"kniffel_rules"}),
+            rehearse=(
+                Rehearse("Kniffel rules page", {"rules": "kniffel"}),
+                Rehearse("Yahtzee rules page (free joker)", {"rules": "yahtzee", "joker": "free"}),
+            ),
+            # the rules draw nothing at random: the seed only reaches the CLI's manifest
+            web=WebPage("kniffel-rules", skip=frozenset({"seed"}), has_seed=False),
         ),
         Product(
             "worksheet",
@@ -904,7 +952,7 @@ WHERE_FOR = {"pdf": "option --out", "key": "option --key-file", "folder": "argum
 
 # pages of the web app that are no product's form: the coach answers `kniffel advise`
 COACH = "kniffel advise"
-NAV = ("worksheet", "kniffel", "kniffel-odds", "koepfchen", "kribbeln", "coach")
+NAV = ("worksheet", "kniffel", "kniffel-odds", "kniffel-rules", "koepfchen", "kribbeln", "coach")
 
 
 def group_of(path: str) -> str | None:

@@ -33,7 +33,7 @@ import pdfplumber
 from generator.render.fonts import ascent, descent
 from generator.render.primitives import MM, Document, Item, Rect, UseForm
 
-CHECKS = ("boxes", "overlap", "edge", "size", "fields", "used", "orphan")
+CHECKS = ("boxes", "overlap", "edge", "size", "fields", "used", "orphan", "centred")
 """Every check's name, in the order `page_health` reports them."""
 
 EDGE = 5 * MM  # nothing printed closer to the paper's edge (most printers' dead margin is less)
@@ -66,6 +66,7 @@ class Expect:
     edge_exempt: tuple[str, ...] = ()  # words allowed near the edge (a cut mark), commented
     blank_pages: frozenset[int] = frozenset()  # deliberate blanks (1-based), exempt from "used"
     fields: tuple[Field, ...] = field(default=())
+    centred: bool = False  # the page promises its content centred across the paper
 
 
 @dataclass(frozen=True)
@@ -231,6 +232,21 @@ def check_used(words: Sequence[Word], rects: Sequence[Rect], w: float, h: float,
     return []
 
 
+CENTRED_TOLERANCE = 1 * MM
+
+
+def check_centred(words: Sequence[Word], rects: Sequence[Rect], w: float, h: float) -> list[str]:
+    """The content (footers aside) as far from the left edge of the paper as from the right."""
+    xs = [x for word in words if not _is_footer(word, h) for x in (word.x0, word.x1)]
+    xs += [x for r in rects for x in (r.x, r.x + r.w)]
+    if not xs:
+        return []
+    left, right = min(xs), w - max(xs)
+    if abs(left - right) > CENTRED_TOLERANCE:
+        return [f"not centred: {left / MM:.1f} mm on the left, {right / MM:.1f} mm on the right"]
+    return []
+
+
 def _lines(words: Sequence[Word]) -> list[list[Word]]:
     """Words grouped into lines by their baseline, top to bottom."""
     lines: dict[float, list[Word]] = {}
@@ -305,6 +321,7 @@ def page_health(
                 if number in exp.blank_pages
                 else check_used(here, rects, w, h, exp.min_used),
                 "orphan": check_orphan(here, h, after) if exp.orphans else [],
+                "centred": check_centred(here, rects, w, h) if exp.centred else [],
             }
             for name, lines in results.items():
                 found[name] += [f"page {number}: {line}" for line in dict.fromkeys(lines)]

@@ -108,6 +108,8 @@ def test_the_odds_warm_up_imports_nothing_after_the_fork() -> None:
         "solver.solve_strategy = lambda *a, **k: None\n"
         "simulate.score_distribution = lambda *a, **k: None\n"
         "pair.pair_if_spare = lambda: None\n"
+        "from generator.kniffel import load\n"
+        "load.shipped_entries = lambda: {}  # (the warm-up of a card not shipped)\n"
         "before = set(sys.modules)\n"
         "item.warm()\n"
         "libs = ('generator', 'numpy', 'yaml', 'jinja2', 'markupsafe', 'reportlab', 'PIL')\n"
@@ -202,20 +204,30 @@ def test_the_odds_card_prepared_early_is_the_plain_one(
     from generator.cli import defaults
     from generator.io import cache
     from generator.io.catalog import Catalog
+    from generator.kniffel import load
 
     catalog = Catalog.default()
     [odds] = [item for item in defaults.default_set(1, catalog) if item.prepare is not None]
-    plain = odds.build()
+    plain = odds.build()  # (from the shipped figures)
     looked: list[str] = []
 
     def not_yet(namespace: str, key: str, compute: object, valid: object = None) -> object:
         looked.append(key)
         raise cache.NotStored(key)
 
-    if not table_stored:
+    def computed() -> None:  # the card as if its figures were not shipped
+        monkeypatch.setattr(load, "shipped_entries", dict)
+
+    computed()
+    if table_stored:
+        from generator.kniffel.load import load_rules, load_strategy
+
+        load_strategy(load_rules("kniffel"))
+    else:
         monkeypatch.setattr(cache.STORED_ONLY, "table", not_yet)
     rest = odds.prepare()
     monkeypatch.undo()
+    computed()
     early = rest()
     assert looked == ([] if table_stored else [looked[0]])
     assert early.contents == plain.contents and early.name == plain.name

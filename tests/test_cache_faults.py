@@ -228,7 +228,7 @@ def test_a_store_that_fails_only_costs_time(fresh_cache: Path, monkeypatch) -> N
     def refuse(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(cache.tempfile, "mkstemp", refuse)
+    monkeypatch.setattr("tempfile.mkstemp", refuse)  # (the cache imports it when it stores)
     for produce in KINDS.values():
         produce()
     assert not [p for p in fresh_cache.rglob("*") if p.is_file()]

@@ -25,6 +25,7 @@ ERRORS = {"UserError", "OptionError", "CatalogError", "InputError", "DoesNotFit"
 # words German messages share with English ones: formats, names and notation
 SHARED = {"utf-8", "utf-16", "windows-1252", "yaml", "json", "csv", "pdf", "x", "ja", "yes",
           "a–z", "id", "ids", "tasks.yaml", "rgb", "1-20", "e", "g", "kniffel", "in", "name",
+          "excel", "xlsx", "xls",
           "einser", "vorname", "nachname", "klasse", "pip", "install", "make", "serve",
           "nul", "u", "mm", "block", "byte", "bytes", "text", "joker", "extra", "web",
           "dicesheets", "utf", "band", "start", "positive", "k", "manifest", "kribbeln", "die",
@@ -32,6 +33,7 @@ SHARED = {"utf-8", "utf-16", "windows-1252", "yaml", "json", "csv", "pdf", "x", 
 # computed arguments that must be of a kind (a list, a word the template looks up)
 SAMPLES: dict[tuple[str, str], Any] = {
     ("ambiguous_name", "full"): ["Anna Berg", "Anna Stein"],
+    ("carry_topic_problems_exist", "name"): {"de": "Plus bis 20", "en": "Add to 20"},
     ("key_expected_found", "names"): [Msg("type_int"), Msg("type_str")],
     ("key_expected_found", "kind"): Msg("found_text", value="x"),
     ("not_whole_of", "noun"): "players",

@@ -7,8 +7,12 @@ is a FIFO or a device is still one afterwards. Four campaigns: command lines
 (in-process), mutated files (each through `validate` and a command that reads it),
 standard output full, closed or in a narrow encoding (through the console entry, in a
 process of its own), and every filter, operator and method of the template sandbox
-against the size limits. The default run is a bounded sample; `pytest -m stress`
-runs the long campaigns (FUZZ_INPUTS, FUZZ_FILES, FUZZ_STREAMS set their sizes).
+against the size limits. The cases of a campaign run across worker processes under a
+memory limit (tests.fuzzpool), so a case that breaks a promise, eats memory or kills
+its worker is a finding that names it, and the campaign goes on. The default run is a
+bounded sample; `pytest -m stress` runs the long campaigns (FUZZ_INPUTS, FUZZ_FILES,
+FUZZ_STREAMS set their sizes; FUZZ_JOBS, FUZZ_MEMORY_MB, FUZZ_SEED the workers, their
+limit and the seed).
 """
 
 from __future__ import annotations
@@ -16,12 +20,12 @@ from __future__ import annotations
 import os
 import random
 import resource
+import shutil
 import signal
 import stat
 import subprocess
 import sys
 import time
-from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -29,12 +33,15 @@ from click.testing import CliRunner
 
 from generator.cli import cli
 from tests.fuzzgen import ATTACKS, FILE_KINDS, Inputs, command_line, leaf_commands, mutated
+from tests.fuzzpool import Outcome, run_cases, seed, setting
 
-HANG_SECONDS = 120  # a hang runs forever; a slow input on a busy machine is no hang
+# seconds of processor time (not of the clock: a slow input on a busy machine is no hang)
+HANG_SECONDS = 120
+WALL_SECONDS = 900  # a case that waits (blocked, asleep) for this long is a hang too
 
 
 class Hang(Exception):
-    """An input ran longer than HANG_SECONDS."""
+    """An input used more than HANG_SECONDS of processor time."""
 
 
 def _alarm(signum, frame):
@@ -69,51 +76,61 @@ def inputs(tmp_path_factory) -> Inputs:
     return pool
 
 
-def campaign(inputs: Inputs, tmp_path: Path, count: int, seed: int) -> Counter:
+def _invoke(runner: CliRunner, args: list[str], work: Path):
+    """One in-process run in `work`; a hang (HANG_SECONDS of processor time, counted by
+    the profiling timer, so a loaded machine does not make one) is an AssertionError."""
+    cwd = os.getcwd()
+    old = signal.signal(signal.SIGPROF, _alarm)
+    os.chdir(work)
+    signal.setitimer(signal.ITIMER_PROF, HANG_SECONDS)
+    try:
+        return runner.invoke(cli, args, catch_exceptions=False)
+    except Hang:
+        raise AssertionError(f"hang: {args!r}") from None
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, old)
+        os.chdir(cwd)
+
+
+def _one_line(args: list[str], result) -> None:
+    """A refusal is one line (validate lists every problem, a batch reports bad lines as JSON)."""
+    if args[0] != "validate" and "--batch" not in args:
+        err = result.stderr.strip()
+        assert len(err.splitlines()) == 1 and len(err) <= 600, (args, err[:2000])
+
+
+def campaign(inputs: Inputs, tmp_path: Path, count: int, seed: int) -> Outcome:
+    """`count` seeded command lines, run across worker processes (tests.fuzzpool)."""
     rng = random.Random(seed)
     commands = list(leaf_commands())
+    cases = [(i, command_line(inputs, rng, commands)) for i in range(count)]
     runner = CliRunner()
-    codes: Counter = Counter()
-    cwd = os.getcwd()
-    old = signal.signal(signal.SIGALRM, _alarm)
-    started = time.monotonic()
-    try:
-        for i in range(count):
-            args = command_line(inputs, rng, commands)
-            work = tmp_path / f"run{i}"
-            work.mkdir()
-            before_pool = _files(inputs.root, inputs.special_outs)
-            os.chdir(work)
-            signal.alarm(HANG_SECONDS)
-            try:
-                result = runner.invoke(cli, args, catch_exceptions=False)
-            except Hang:
-                pytest.fail(f"hang: {args!r}")
-            finally:
-                signal.alarm(0)
-                os.chdir(cwd)
-            code = result.exit_code
-            codes[code] += 1
-            assert code in (0, 2), (code, args, result.output[-2000:])
-            assert "Traceback" not in result.output, (args, result.output[-2000:])
-            written = {p.relative_to(work) for p in work.rglob("*")}
-            if code == 2:
-                assert not written, (args, sorted(map(str, written)))
-                # validate lists every problem, a batch reports each bad line as JSON
-                if args[0] != "validate" and "--batch" not in args:
-                    err = result.stderr.strip()
-                    assert len(err.splitlines()) == 1 and len(err) <= 600, (args, err[:2000])
-            # out/ and png/ are what the inputs name; output/ is --out's default
-            outside = {p for p in written if p.parts[0] not in ("out", "png", "output")}
-            assert not outside, (args, sorted(map(str, outside)))
-            after_pool = _files(inputs.root, inputs.special_outs)
-            assert after_pool == before_pool, ("an input changed", args)
-            _kept_special_outs(inputs, args)
-    finally:
-        signal.signal(signal.SIGALRM, old)
-    took = time.monotonic() - started
-    print(f"fuzz: {count} inputs in {took:.1f} s, exit codes {dict(sorted(codes.items()))}")
-    return codes
+
+    def check(case: tuple[int, list[str]]) -> int:
+        i, args = case
+        work = tmp_path / f"run{i}"
+        work.mkdir()
+        before_pool = _files(inputs.root, inputs.special_outs)
+        result = _invoke(runner, args, work)
+        code = result.exit_code
+        assert code in (0, 2), (code, args, result.output[-2000:])
+        assert "Traceback" not in result.output, (args, result.output[-2000:])
+        written = {p.relative_to(work) for p in work.rglob("*")}
+        if code == 2:
+            assert not written, (args, sorted(map(str, written)))
+            _one_line(args, result)
+        # out/ and png/ are what the inputs name; output/ is --out's default
+        outside = {p for p in written if p.parts[0] not in ("out", "png", "output")}
+        assert not outside, (args, sorted(map(str, outside)))
+        after_pool = _files(inputs.root, inputs.special_outs)
+        assert after_pool == before_pool, ("an input changed", args)
+        _kept_special_outs(inputs, args)
+        shutil.rmtree(work)  # (a case that fell short keeps its folder to look at)
+        return code
+
+    # (the workers' clock limit only catches what the processor-time one cannot: a wait)
+    return run_cases("fuzz command lines", cases, check, hang=WALL_SECONDS)
 
 
 def test_every_command_covers_every_option() -> None:
@@ -123,17 +140,41 @@ def test_every_command_covers_every_option() -> None:
     assert len(names) >= 20
 
 
+def _breaking(case: str) -> str:
+    if case == "memory":
+        return str(len(bytearray(2**31)))  # past the worker's limit: a MemoryError
+    if case == "killed":
+        os.kill(os.getpid(), signal.SIGKILL)  # as the kernel's out-of-memory killer does
+    if case == "hang":
+        time.sleep(3600)
+    assert case == "fine", case
+    return case
+
+
+def test_a_case_that_breaks_its_worker_is_a_finding(monkeypatch) -> None:
+    """Memory past the limit, a killed worker, a hang, a failed check: each a finding naming
+    its case, and the campaign goes on with the cases after it."""
+    monkeypatch.setenv("FUZZ_MEMORY_MB", "1024")
+    cases = ["fine", "memory", "fine", "killed", "fine", "hang", "wrong", "fine"]
+    outcome = run_cases("breaking", cases, _breaking, hang=3, workers=2)
+    assert outcome.tried == 8 and outcome.held == 4 and outcome.keys["fine"] == 4
+    found = "\n".join(outcome.findings)
+    for index, what in [(1, "MemoryError"), (3, "died"), (5, "no end in 3 s"), (6, "wrong")]:
+        assert f"case {index}: {cases[index]!r}" in found and what in found, found
+    with pytest.raises(AssertionError, match="4 fell short"):
+        outcome.check()
+
+
 def test_fuzz(inputs: Inputs, tmp_path: Path) -> None:
-    codes = campaign(inputs, tmp_path, 300, seed=13)
-    assert codes[0] > 0 and codes[2] > 0  # both successes and refusals are exercised
+    outcome = campaign(inputs, tmp_path, 300, seed=13)
+    outcome.check()
+    assert outcome.keys[0] > 0 and outcome.keys[2] > 0  # both successes and refusals
 
 
 @pytest.mark.stress
 def test_fuzz_long(inputs: Inputs, tmp_path: Path) -> None:
     """The long campaign (`pytest -m stress tests/test_fuzz.py -s` prints the histogram)."""
-    seed = int(os.environ.get("FUZZ_SEED", "2026"))
-    count = int(os.environ.get("FUZZ_INPUTS", "3000"))
-    campaign(inputs, tmp_path, count, seed)
+    campaign(inputs, tmp_path, setting("FUZZ_INPUTS", 10_000), seed()).check()
 
 
 # --- mutated files: each through `validate` and a command that reads it ------------------
@@ -153,68 +194,56 @@ READERS = {
 }
 
 
-def file_campaign(inputs: Inputs, tmp_path: Path, count: int, seed: int) -> Counter:
+def file_campaign(inputs: Inputs, tmp_path: Path, count: int, seed: int) -> Outcome:
     """`count` freshly mutated files, each read by `validate` and by its command."""
     rng = random.Random(seed)
     originals = [(kind, path.read_bytes()) for kind, paths in sorted(inputs.files.items())
                  if kind in READERS for path in paths[:1]]  # fmt: skip
     assert {kind for kind, _ in originals} >= set(FILE_KINDS.values()) - {"any"}
+    cases = []
+    for i in range(count):
+        kind, data = rng.choice(originals)
+        cases.append((i, kind, mutated(data, rng)))
     runner = CliRunner()
-    codes: Counter = Counter()
-    cwd = os.getcwd()
-    old = signal.signal(signal.SIGALRM, _alarm)
-    try:
-        for i in range(count):
-            kind, data = rng.choice(originals)
-            work = tmp_path / f"file{i}"
-            work.mkdir()
-            suffix = {"roster": ".txt", "batch": ".txt", "block": ".json"}.get(kind, ".yaml")
-            path = work / f"in{suffix}"
-            path.write_bytes(mutated(data, rng))
-            for args in (["validate", str(path)], [str(path) if a == "FILE" else a
-                                                   for a in READERS[kind]]):  # fmt: skip
-                os.chdir(work)
-                signal.alarm(HANG_SECONDS)
-                try:
-                    result = runner.invoke(cli, args, catch_exceptions=False)
-                except Hang:
-                    pytest.fail(f"hang: {args!r}")
-                finally:
-                    signal.alarm(0)
-                    os.chdir(cwd)
-                codes[result.exit_code] += 1
-                assert result.exit_code in (0, 2), (args, result.output[-2000:])
-                assert "Traceback" not in result.output, (args, result.output[-2000:])
-                if result.exit_code == 2 and args[0] != "validate" and "--batch" not in args:
-                    err = result.stderr.strip()
-                    assert len(err.splitlines()) == 1 and len(err) <= 600, (args, err[:2000])
-                    assert not (work / "out").exists(), args
-    finally:
-        signal.signal(signal.SIGALRM, old)
-    print(f"fuzz files: {count} files, exit codes {dict(sorted(codes.items()))}")
-    return codes
+
+    def check(case: tuple[int, str, bytes]) -> str:
+        i, kind, data = case
+        work = tmp_path / f"file{i}"
+        work.mkdir()
+        suffix = {"roster": ".txt", "batch": ".txt", "block": ".json"}.get(kind, ".yaml")
+        path = work / f"in{suffix}"
+        path.write_bytes(data)
+        codes = []
+        for args in (["validate", str(path)], [str(path) if a == "FILE" else a
+                                               for a in READERS[kind]]):  # fmt: skip
+            result = _invoke(runner, args, work)
+            codes.append(result.exit_code)
+            assert result.exit_code in (0, 2), (args, result.output[-2000:])
+            assert "Traceback" not in result.output, (args, result.output[-2000:])
+            if result.exit_code == 2 and args[0] != "validate":
+                _one_line(args, result)
+                assert not (work / "out").exists(), args
+        shutil.rmtree(work)
+        return "validate {}, reader {}".format(*codes)
+
+    return run_cases("fuzz files", cases, check, hang=2 * WALL_SECONDS)
 
 
 def test_fuzz_files(inputs: Inputs, tmp_path: Path) -> None:
-    codes = file_campaign(inputs, tmp_path, 40, seed=25)
-    assert codes[2] > 0
+    outcome = file_campaign(inputs, tmp_path, 40, seed=25)
+    outcome.check()
+    assert any("2" in key for key in outcome.keys)
 
 
 @pytest.mark.stress
 def test_fuzz_files_long(inputs: Inputs, tmp_path: Path) -> None:
-    seed = int(os.environ.get("FUZZ_SEED", "2026"))
-    file_campaign(inputs, tmp_path, int(os.environ.get("FUZZ_FILES", "3000")), seed)
+    file_campaign(inputs, tmp_path, setting("FUZZ_FILES", 3000), seed()).check()
 
 
 # --- standard output: full, closed, a narrow encoding, a pipe closed early ----------------
 
 ENTRY = "import sys; from generator.__main__ import run; sys.argv = ['dicesheets', *sys.argv[1:]]"
 ENTRY += "; run()"
-# commands that print their result (the others print one "wrote" line at most)
-PRINTING = {"kniffel advise", "kniffel score", "kniffel solve", "koepfchen analyze",
-            "koepfchen profiles", "kribbeln analyze", "kribbeln export-tasks", "kribbeln hold",
-            "kribbeln row", "kribbeln score", "numbers hold", "numbers odds", "numbers solve",
-            "validate", "worksheet"}  # fmt: skip
 STREAM_MODES = ["full", "closed", "latin-1", "cp1252", "broken-pipe"]
 
 
@@ -222,7 +251,7 @@ def _stream_run(args: list[str], mode: str, work: Path, full: Path | None):
     """Run the console entry with standard output in `mode`; (exit code, stderr text)."""
     env = {**os.environ, "PYTHONIOENCODING": mode if mode in ("latin-1", "cp1252") else "utf-8"}
     command = [sys.executable, "-c", ENTRY, *args]
-    kwargs: dict = {"cwd": work, "env": env, "stderr": subprocess.PIPE, "timeout": 300}
+    kwargs: dict = {"cwd": work, "env": env, "stderr": subprocess.PIPE, "timeout": 600}
     if mode == "closed":
         close = "import os, sys; os.close(1); os.execv(sys.executable, sys.argv[1:])"
         done = subprocess.run([sys.executable, "-c", close, *command], **kwargs)
@@ -242,39 +271,46 @@ def _stream_run(args: list[str], mode: str, work: Path, full: Path | None):
     return done.returncode, done.stderr.decode("utf-8", "replace")
 
 
-def stream_campaign(inputs: Inputs, tmp_path: Path, count: int, seed: int) -> Counter:
+def stream_campaign(inputs: Inputs, tmp_path: Path, count: int, seed: int) -> Outcome:
+    """`count` command lines of every command, standard output full, closed, narrow or
+    a pipe nobody reads in turn; a run that fails leaves no file (also none it wrote
+    before the failing "wrote …" line)."""
     rng = random.Random(seed)
-    commands = [(w, c) for w, c in leaf_commands() if " ".join(w) in PRINTING]
+    commands = list(leaf_commands())
     full = None
     if hasattr(os, "geteuid") and os.geteuid() == 0:  # a private node of the full device
         full = tmp_path / "full"
         os.mknod(full, stat.S_IFCHR | 0o600, os.makedev(1, 7))
     modes = [m for m in STREAM_MODES if m != "full" or full is not None]
-    codes: Counter = Counter()
-    for i in range(count):
-        args = command_line(inputs, rng, commands)
-        mode = modes[i % len(modes)]
+    cases = [(i, modes[i % len(modes)], command_line(inputs, rng, commands)) for i in range(count)]
+
+    def check(case: tuple[int, str, list[str]]) -> tuple[str, int]:
+        i, mode, args = case
         work = tmp_path / f"stream{i}"
         work.mkdir()
         code, err = _stream_run(args, mode, work, full)
-        codes[(mode, code)] += 1
         assert code in (0, 2), (mode, code, args, err[-2000:])
         assert "Traceback" not in err and "Exception ignored" not in err, (mode, args, err[-2000:])
         if mode in ("full", "broken-pipe") and code == 2 and "standard output" in err:
-            assert err.count("error:") == 1, (mode, args, err)
+            # (validate lists the problems it found on stderr before: "file:line: …")
+            assert err.count("dicesheets: error:") == 1, (mode, args, err)
+        if code == 2:
+            written = sorted(str(p.relative_to(work)) for p in work.rglob("*"))
+            assert not written, ("a failed run left files", mode, args, written, err[-500:])
         _kept_special_outs(inputs, args)
-    print(f"fuzz streams: {count} runs, (mode, exit code) {dict(sorted(codes.items()))}")
-    return codes
+        shutil.rmtree(work)
+        return mode, code
+
+    return run_cases("fuzz streams", cases, check, hang=WALL_SECONDS)
 
 
 def test_fuzz_streams(inputs: Inputs, tmp_path: Path) -> None:
-    stream_campaign(inputs, tmp_path, 10, seed=25)
+    stream_campaign(inputs, tmp_path, 10, seed=25).check()
 
 
 @pytest.mark.stress
 def test_fuzz_streams_long(inputs: Inputs, tmp_path: Path) -> None:
-    seed = int(os.environ.get("FUZZ_SEED", "2026"))
-    stream_campaign(inputs, tmp_path, int(os.environ.get("FUZZ_STREAMS", "300")), seed)
+    stream_campaign(inputs, tmp_path, setting("FUZZ_STREAMS", 1000), seed()).check()
 
 
 # --- templates: every filter, operator and method against the size limits --------------------

@@ -19,12 +19,13 @@ from generator.render.style import (
 from tests.test_page_health import LANGS, MATRIX, PAPERS, Case, cases
 
 SHEETS = {
-    "kniffel-block", "odds-card", "koepfchen-board", "kribbeln-sheet", "worksheet-sheet",
-    "topic-sheet",
+    "kniffel-block", "kniffel-family", "odds-card", "koepfchen-board", "kribbeln-sheet",
+    "worksheet-sheet", "topic-sheet",
 }  # fmt: skip
 """Page kinds players get: their title is `TITLE`; every other kind is a text page."""
 
 PAGED = {
+    "kniffel-block-rules", "odds-rules", "kniffel-rules",
     "koepfchen-rules", "koepfchen-key", "kribbeln-rules", "kribbeln-key", "worksheet-sheet",
     "worksheet-large-sheet", "worksheet-key", "topic-sheet", "topic-large-sheet", "topic-key",
     "report-kribbeln", "report-koepfchen",

@@ -9,13 +9,14 @@ import pytest
 
 from generator.kniffel.block import block_rows, make_spec
 from generator.kniffel.block_layout import (
+    BOTTOM,
     FOOTER_H,
     LABEL_W,
-    MARGIN,
     MAX_COL_W,
     MIN_COL_W,
     MIN_ROW_H,
     TITLE_H,
+    TOP,
     geometry,
     layout_block,
 )
@@ -64,8 +65,8 @@ def test_auto_puts_two_narrow_blocks_side_by_side() -> None:
 @pytest.mark.parametrize(("paper", "landscape"), [("a4", False), ("letter", False), ("a4", True)])
 def test_rows_fill_the_page_height(rules, paper, landscape) -> None:
     geo = geometry(spec(rules, players=2, games=3), paper, landscape, "auto")
-    below = geo.page_h - MARGIN - TITLE_H - geo.table_h  # the table's bottom edge
-    assert MARGIN + FOOTER_H - 1e-6 <= below <= MARGIN + FOOTER_H + 1e-6
+    below = geo.page_h - TOP - TITLE_H - geo.table_h  # the table's bottom edge
+    assert BOTTOM + FOOTER_H - 1e-6 <= below <= BOTTOM + FOOTER_H + 1e-6
     assert MIN_ROW_H <= geo.row_h <= 14 * MM
 
 
@@ -135,7 +136,10 @@ def test_pdf_text_geometry_fonts(run_cli, tmp_path: Path, rules, lang, paper, si
                      "--names", ",".join(NAMES), "--out", out)  # fmt: skip
     assert result.exit_code == 0, result.output
     sizes = page_sizes(out)
-    assert len(sizes) == 5
+    manifest = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))
+    assert manifest["contents"]["block_pages"] == [1, 2, 3, 4, 5]
+    assert manifest["contents"]["rules_pages"] == list(range(6, len(sizes) + 1))
+    assert len(sizes) > 5
     for w, h in sizes:
         assert w == pytest.approx(size[0], abs=0.01) and h == pytest.approx(size[1], abs=0.01)
     texts = page_texts(out)
@@ -146,13 +150,12 @@ def test_pdf_text_geometry_fonts(run_cli, tmp_path: Path, rules, lang, paper, si
         assert cat.label[lang] in texts[0]
     for row in block_rows(spec(rules, lang)):
         assert row.label in texts[0]
-    assert chars_outside(out, margin=10 * MM) == []
+    assert chars_outside(out, margin=6 * MM) == []  # the house edge is 5 mm
     assert overlapping_words(out) == []
     used = fonts(out)
     assert used and all(used.values()), used
     assert all("DejaVuSans" in name for name in used)
-    manifest = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))
-    assert manifest["contents"]["pages"] == 5
+    assert manifest["contents"]["pages"] == len(sizes)
     assert manifest["contents"]["names"] == NAMES
     assert manifest["command"] == "kniffel block"
     assert [r["label"] for r in manifest["contents"]["rows"]] == [
@@ -163,8 +166,10 @@ def test_pdf_text_geometry_fonts(run_cli, tmp_path: Path, rules, lang, paper, si
 def test_copies_reuse_one_form(run_cli, tmp_path: Path) -> None:
     one = tmp_path / "one.pdf"
     many = tmp_path / "many.pdf"
-    assert run_cli("kniffel", "block", "--out", one).exit_code == 0
-    assert run_cli("kniffel", "block", "--copies", "200", "--out", many).exit_code == 0
+    assert run_cli("kniffel", "block", "--no-rules", "--out", one).exit_code == 0
+    assert (
+        run_cli("kniffel", "block", "--no-rules", "--copies", "200", "--out", many).exit_code == 0
+    )
     assert len(page_sizes(many)) == 200
     # the grid is drawn once: 199 more pages cost far less than 199 more grids
     assert many.stat().st_size < 20 * one.stat().st_size
@@ -178,3 +183,58 @@ def test_narrow_boxes_get_two_tick_boxes_a_pen_can_hit() -> None:
     assert ticks_across(narrow) == 2 and tick_size(narrow) >= 3.5 * MM
     wide = geometry(spec("yahtzee", "en", players=1, games=6), "a4", False, "auto")
     assert ticks_across(wide) == 3 and tick_size(wide) >= 4.5 * MM
+
+
+def _frames(doc, page):
+    """Each block's heavy table frame on a page, as (left, right) in points."""
+    from generator.render.primitives import UseForm
+
+    out = []
+    for item in doc.pages[page].items:
+        if isinstance(item, UseForm):
+            frame = next(
+                r for r in doc.forms[item.name] if isinstance(r, Rect) and r.line_width == 1.4
+            )
+            out.append((frame.x + item.dx, frame.x + item.dx + frame.w))
+    return out
+
+
+@pytest.mark.parametrize(
+    ("players", "games", "per_page"), [(3, 3, "auto"), (5, 1, "auto"), (1, 3, "2"), (3, 6, "2")]
+)
+def test_every_page_centres_its_blocks(players, games, per_page) -> None:
+    """The last page of an odd number of blocks (or a lone block under --per-page 2) is
+    centred on the paper, like every full page (the README's promise)."""
+    for paper, landscape in (("a4", False), ("letter", True), ("a4", True)):
+        s = spec(players=players, games=games)
+        try:
+            doc = layout_block(s, paper, landscape, per_page)
+        except Exception:  # --per-page 2 with six games does not fit portrait
+            assert per_page == "2" and not landscape
+            continue
+        for page in range(len(doc.pages)):
+            frames = _frames(doc, page)
+            left, right = frames[0][0], doc.width - frames[-1][1]
+            assert left == pytest.approx(right, abs=0.01), (paper, landscape, page, frames)
+
+
+@pytest.mark.parametrize("rules", ["kniffel", "yahtzee"])
+def test_boxes_are_at_least_8_mm_high_on_every_paper(rules) -> None:
+    for paper in ("a4", "letter"):
+        for landscape in (False, True):
+            geo = geometry(spec(rules, players=2), paper, landscape, "auto")
+            assert geo.row_h >= 8 * MM - 1e-6, (paper, landscape, geo.row_h / MM)
+
+
+@pytest.mark.parametrize("name", ["Jürgen Pfq", "Bartholomäus-Maximilian Müller-Lüdenscheidt"])
+def test_a_name_sits_above_its_line_in_full(name) -> None:
+    """Descenders clear the name line, and a long name is not cut (two lines instead)."""
+    from generator.render.fonts import descent
+
+    doc = layout_block(spec(names=name, games=1), "a4", False, "auto")
+    [rule] = [i for i in doc.forms["block"] if isinstance(i, Line) and i.line_width == 0.5]
+    texts = [t for t in doc.pages[0].items if hasattr(t, "text")]
+    assert " ".join(t.text for t in texts).replace("- ", "-") == name
+    for t in texts:
+        assert t.y - descent(t.size) > rule.y1, t
+        assert t.size >= 6.0

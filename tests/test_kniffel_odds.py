@@ -163,14 +163,18 @@ def test_odds_card_pdf(run_cli, tmp_path: Path, rules, lang, paper, extra, size)
     result = run_cli("kniffel", "odds", "--rules", rules, "--lang", lang, "--paper", paper,
                      "--games", "1000", "--out", out, *extra)  # fmt: skip
     assert result.exit_code == 0, result.output
-    ((w, h),) = page_sizes(out)
+    (w, h), *rules_sizes = page_sizes(out)
     if extra:
         size = (size[1], size[0])
     assert (w, h) == (pytest.approx(size[0], abs=0.01), pytest.approx(size[1], abs=0.01))
-    (text,) = page_texts(out)
+    assert set(rules_sizes) <= {(w, h)}
+    text, *rules_texts = page_texts(out)
     flat = _squash(text)
     manifest = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))
     contents = manifest["contents"]
+    # the rules page(s) follow the card by default (--no-rules leaves them out)
+    assert contents["rules_pages"] == list(range(2, 2 + len(rules_texts))) and rules_texts
+    assert contents["rules_page"]["joker"] == load_rules(rules).joker
     ruleset = load_rules(rules)
     odds = pattern_odds(ruleset)
     assert [p["key"] for p in contents["patterns"]] == [o.key for o in odds]
@@ -244,3 +248,32 @@ def test_table_leads_with_percentages_and_one_upper_row(card) -> None:
     assert len(bars) == len(card.table)
     ratios = {round(bar.w / row.three_rolls, 6) for bar, row in zip(bars, card.table)}
     assert len(ratios) == 1  # bar lengths proportional to the three-roll chance
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_the_printed_free_joker_is_the_one_the_solver_plays(lang) -> None:
+    """`--joker free`: the solver's joker (scoring.score, which the table is solved with) puts
+    an extra Yahtzee into Full House at full value only once the matching upper box is
+    filled; the card's rule line must say that, not "lower boxes at full value" outright."""
+    from generator.core.store import NO_STORE
+    from generator.kniffel.oddscard import make_card
+    from generator.kniffel.scoring import score
+    from generator.kniffel.simulate import score_distribution
+    from generator.kniffel.solver import solve_strategy, with_joker
+
+    free = with_joker(load_rules("yahtzee"), "free")
+    house = free.box("full_house")
+    five = (3, 3, 3, 3, 3)
+    assert score(five, house, free, {"yahtzee": 50}) == 0  # the threes still open
+    assert score(five, house, free, {"yahtzee": 50, "threes": 9}) == 25
+    strategy = solve_strategy(free, store=DISK)
+    dist = score_distribution(strategy, 200, 1, store=NO_STORE)
+    card = make_card(free, lang, pattern_odds(free), strategy.expected_score(), dist)
+    line = card.words["rules"]
+    assert round(strategy.expected_score(), 2) == 254.59
+    matching = {
+        "en": "only once the matching upper box is filled",
+        "de": "nur, wenn das passende obere Feld schon belegt ist",
+    }[lang]
+    assert matching in line, line
+    assert "lower boxes at full value" not in line and "unten voller Wert" not in line

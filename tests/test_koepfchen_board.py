@@ -28,7 +28,7 @@ from generator.koepfchen.pages import board_view
 from generator.numbers import evaluate, numbers_in, parse, reachable_targets
 from generator.render.draw import render_pdf
 from generator.render.fonts import text_width
-from generator.render.primitives import PAPER, Circle, Line, Polygon, Rect, Text
+from generator.render.primitives import MM, PAPER, Circle, Line, Polygon, Rect, Text
 from tests.pdfcheck import chars_outside, fonts, overlapping_words, page_sizes, page_texts
 
 PROFILES = ["classic", "plus-minus", "einmaleins", "challenge"]
@@ -341,16 +341,73 @@ def test_analyze_json_and_text(run_cli) -> None:
     assert bad.exit_code == 2 and "--players" in bad.stderr
 
 
-def test_key_gives_tables_as_lines_rather_than_end_on_a_sparse_page() -> None:
-    req = BoardRequest("einmaleins", 1, paper="letter")
+def _key_texts(built) -> list[list[Text]]:
+    roles = built.contents["pages"]
+    return [
+        [i for i in page.items if isinstance(i, Text)]
+        for page, role in zip(built.document.pages, roles)
+        if role == "key"
+    ]
+
+
+@pytest.mark.parametrize("name", PROFILES)
+def test_key_lists_the_same_in_every_paper_and_orientation(name: str) -> None:
+    """Every hardest target few rolls make has its table of rolls, as the key's intro says,
+    whatever the page: the key's content never depends on where it is printed."""
+    seen = []
+    for paper, landscape in (("a4", False), ("a4", True), ("letter", False), ("letter", True)):
+        req = BoardRequest(name, 1, paper=paper, landscape=landscape)
+        built = build_board(load_board(req), req)
+        c = built.contents
+        board, _ = make_board(load_profile(name), 1)
+        hard = hardest_targets(board, board.profile.hardest)
+        assert c["key_tables"] == [h.target for h in hard if h.detailed]
+        texts = [i.text for page in _key_texts(built) for i in page]
+        headers = {t for t in texts if t.startswith("Zahl ")}
+        assert headers == {f"Zahl {t}" for t in c["key_tables"]}
+        seen.append((c["key_targets"], c["key_tables"]))
+    assert all(s == seen[0] for s in seen)
+
+
+def test_key_has_no_times_sign_outside_the_solutions() -> None:
+    """The header over a target's rolls separates its fields and odds by no operator."""
+    req = BoardRequest("einmaleins", 1)
     built = build_board(load_board(req), req)
-    c = built.contents
-    assert c["pages"].count("key") == 1
-    assert c["key_tables"] == c["key_targets"][: len(c["key_tables"])]  # the hardest keep theirs
-    dropped = c["key_targets"][len(c["key_tables"]) :]
-    assert dropped  # six tables of five or six rolls do not fit beside the field table
-    key = built.document.pages[c["pages"].index("key")]
-    texts = [i.text for i in key.items if isinstance(i, Text)]
-    assert all(f"Zahl {t}" not in texts and str(t) in texts for t in dropped)
-    classic = build_board(load_board(BoardRequest("classic")), BoardRequest("classic")).contents
-    assert classic["key_tables"] == classic["key_targets"]  # all six fit: nothing given up
+    for page in _key_texts(built):
+        for item in page:
+            # a solution "6 · 6 + 1 = 37" keeps its sign; the house footer its separators
+            if "=" not in item.text and item.y > 15 * MM:
+                assert "·" not in item.text and "×" not in item.text, item.text
+
+
+@pytest.mark.parametrize("name", ["einmaleins", "challenge"])
+def test_key_pages_after_the_first_open_with_a_heading(name: str) -> None:
+    req = BoardRequest(name, 1, landscape=True)
+    built = build_board(load_board(req), req)
+    pages = _key_texts(built)
+    assert len(pages) >= 2
+    for page in pages[1:]:
+        top = max(page, key=lambda i: i.y)
+        assert top.bold and top.text.endswith("(Fortsetzung)"), top.text
+        assert top.size >= 12
+
+
+@pytest.mark.parametrize("name", PROFILES)
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_key_headers_at_7_pt_and_nothing_under_6(name: str, lang: str) -> None:
+    for paper, landscape in (("a4", False), ("a4", True), ("letter", True)):
+        req = BoardRequest(name, 1, lang=lang, paper=paper, landscape=landscape)
+        built = build_board(load_board(req), req)
+        for page in _key_texts(built):
+            for item in page:
+                assert item.size >= (7.0 if item.bold else 6.0) - 1e-6, (paper, item)
+
+
+@pytest.mark.parametrize("name", PROFILES)
+@pytest.mark.parametrize(("paper", "landscape"), [("a4", False), ("letter", False), ("a4", True)])
+def test_the_goal_never_stands_alone_as_a_small_box(name: str, paper: str, landscape: bool) -> None:
+    """A goal alone in its row (part 2 of the challenge board) takes two fields' room."""
+    geo = board_geometry(load_profile(name).length + 1, paper, landscape)
+    goal = geo.slots[-1]
+    mates = [s for s in geo.slots[:-1] if (s.page, s.row) == (goal.page, goal.row)]
+    assert mates or goal.w >= 2 * geo.cell_w, (paper, landscape)

@@ -254,7 +254,7 @@ def test_key_matches_manifest(written: tuple[Path, dict, list[str]]) -> None:
         for task in sheet["tasks"]:
             p = number(100 * task["p_success"], "de", 1)
             pips = number(task["expected_pips"], "de", 1)
-            line = f"{task['row']} {task['area']} {_flat(task['text'])}"
+            line = f"{task['area']} {_flat(task['text'])}"  # the key prints no row number
             assert re.search(
                 re.escape(line)
                 + r" .*? "
@@ -290,7 +290,7 @@ def test_sheet_geometry_has_ten_rows_and_room_to_write() -> None:
         assert geo.pip_w >= 11 * MM and geo.task_h >= 12 * MM  # two handwritten digits
         assert geo.player_w >= PLAYER_MIN_W - 1e-6
         page_w, page_h = page_size("a4", landscape)
-        assert geo.left + geo.table_w <= page_w - 12 * MM + 1e-6
+        assert 6 * MM - 1e-6 <= geo.left and geo.left + geo.table_w <= page_w - geo.left + 1e-6
         assert geo.table_bottom - geo.bottom_h >= 0
         for item in sheet_items(view, geo):
             if isinstance(item, Text):
@@ -392,3 +392,47 @@ def test_names_stay_in_their_cells_at_one_size() -> None:
     # a name no cell can hold is shortened visibly, never cut silently
     tight = name_set(("Bartholomäus-Maximiliane von Hohenzollern-Sigmaringen",), 16.5 * MM)
     assert tight.lines[0][-1].endswith("…") and len(tight.lines[0]) == 2
+
+
+EIGHT = (
+    "Nguyễn Văn An", "Maximilian-Alexander", "Zoë Ölçek-Şahin", "Łukasz Wróblewski",
+    "Anne-Sophie Ødegård", "Bartholomäus Müller", "Józef Piłsudski", "Anna",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(("paper", "landscape"), [("a4", False), ("letter", False), ("a4", True)])
+def test_eight_players_keep_their_names_whole_and_a_points_field_to_write_in(
+    paper: str, landscape: bool
+) -> None:
+    """Eight long names on a portrait page: up to three lines each in a taller header row,
+    never shortened; a points field of at least 7 mm beside a pip field of 11 mm."""
+    block = sample_block_of(load_block(), 1, 2)
+    view = sheet_view(block.sheets[0], 1, block.dice, EIGHT, "de", 1, 3)
+    geo = sheet_geometry(view, paper, landscape)
+    assert geo.points_w >= 7 * MM - 1e-6 and geo.pip_w >= 11 * MM - 1e-6
+    assert geo.names is not None and geo.names.whole
+    for name, lines in zip(EIGHT, geo.names.lines):
+        assert 1 <= len(lines) <= 3
+        joined = "".join(line if line.endswith("-") and not name.count(line) else line + " "
+                         for line in lines)  # fmt: skip
+        assert joined.replace("- ", "-").replace("-", "").split() == name.replace("-", "").split()
+    texts = [i for i in sheet_items(view, geo) if isinstance(i, Text)]
+    assert all("…" not in i.text for i in texts)
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_key_speaks_a_designers_words_about_what_the_sheet_prints(lang: str) -> None:
+    """No formula names ("p_success", "E[pips]") and no row numbers, which the sheet does not
+    print: a task is found by its area's number and its text. Headers at 7 pt or more."""
+    from generator.kribbeln.build import BlockRequest, build_block
+
+    for landscape in (False, True):
+        req = BlockRequest(pages=2, players=8, lang=lang, landscape=landscape, seed=1)
+        built = build_block(load_block(req), req)
+        c = built.contents
+        for k in c["key_pages"]:
+            texts = [i for i in built.document.pages[k - 1].items if isinstance(i, Text)]
+            words = {i.text for i in texts}
+            assert not words & {"p_success", "E[pips]", "Row", "Zeile"}, words
+            assert all("p_success" not in w for w in words)
+            assert all(i.size >= (7.0 if i.bold else 6.0) - 1e-6 for i in texts)

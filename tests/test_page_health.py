@@ -114,34 +114,92 @@ def _worksheet_request(family: str, level: int, names: str, lang: str, paper: st
 
 
 @cache
-def _report_inputs(game: str) -> Any:
+def _report_inputs(game: str, players: int = 4) -> Any:
     from generator.report.balance import ReportRequest, load_report
 
-    return load_report(ReportRequest(game, pages=2, games=200))
+    return load_report(ReportRequest(game, pages=2, games=200, players=players))
+
+
+KNIFFEL_SETS = ((1, 1, "none"), (3, 3, "free"), (5, 5, "forced"))
+"""(players, games, joker) of the per-player blocks beside the stress case: odd and small
+counts (a lone last block, a lone player) and every joker of the rules page."""
+FAMILY_SETS = ((6, 3), (3, 1), (5, 2))
+"""(players, games) of the family sheet: the most it takes, and odd counts."""
+
+
+def _kniffel_case(built: Built, fields: tuple[Field, ...]) -> Case:
+    """A block's pages as the manifest names them: the blocks (centred, their writing
+    fields promised), then the rules page(s)."""
+    c = built.contents
+    family = c["layout"] == "family"
+    block = replace(PLAYERS, fields=fields, centred=True)
+    kinds, expect = [], []
+    for k in range(1, len(built.document.pages) + 1):
+        if k in c["rules_pages"]:
+            kinds.append("kniffel-block-rules")
+            expect.append(TEXT)
+        else:
+            kinds.append("kniffel-family" if family else "kniffel-block")
+            expect.append(block)
+    return Case(built, tuple(kinds), tuple(expect))
+
+
+def _block_fields(geo: Any, pages: int, rules: Any, min_w: float, min_h: float) -> list[Field]:
+    """The game boxes and (Yahtzee) the bonus tick boxes of every block page."""
+    from generator.kniffel import block_layout as bl
+
+    tick = bl.tick_size(geo)
+    fields = [Field("a game box", k, geo.col_w, geo.row_h, min_w, min_h)
+              for k in range(1, pages + 1)]  # fmt: skip
+    if rules.extra_yahtzee_bonus:
+        fields += [Field("a bonus tick box", k, tick, tick, bl.MIN_TICK, bl.MIN_TICK)
+                   for k in range(1, pages + 1)]  # fmt: skip
+    return fields
 
 
 def _kniffel_block(paper: str, landscape: bool, lang: str) -> list[Case]:
+    """The stress block (eight long names, its rules page), odd and small player and game
+    counts with each joker, and the family sheet of both rule sets."""
     from generator.kniffel import block_layout as bl
+    from generator.kniffel import family_layout as fl
     from generator.kniffel.block import make_spec
     from generator.kniffel.build import BlockRequest, build_block
 
     rules = {"de": "kniffel", "en": "yahtzee"}[lang]
-    req = BlockRequest(rules=rules, lang=lang, names=NAMES, paper=paper, landscape=landscape)
     inputs = _kniffel_inputs(rules)
-    built = build_block(inputs, req)
-    n = len(built.document.pages)
-    # the promises of kniffel/block_layout.py: a game box holds three handwritten digits, a
-    # Yahtzee bonus tick box is one a pen hits
-    spec = make_spec(inputs.rules, lang, None, req.games, NAMES, 1, inputs.templates)
-    geo = bl.geometry(spec, paper, landscape, req.per_page)
-    tick = bl.tick_size(geo)
-    fields = [Field("a game box", k, geo.col_w, geo.row_h, bl.MIN_COL_W, bl.MIN_ROW_H)
-              for k in range(1, n + 1)]  # fmt: skip
-    if inputs.rules.extra_yahtzee_bonus:
-        fields += [Field("a bonus tick box", k, tick, tick, bl.MIN_TICK, bl.MIN_TICK)
-                   for k in range(1, n + 1)]  # fmt: skip
-    expect = replace(PLAYERS, fields=tuple(fields))
-    return [Case(built, ("kniffel-block",) * n, (expect,) * n)]
+    names = [n.strip() for n in NAMES.split(",")]
+    cases = []
+    requests = [BlockRequest(rules=rules, lang=lang, names=NAMES, paper=paper,
+                             landscape=landscape)]  # fmt: skip
+    requests += [
+        BlockRequest(rules=rules, lang=lang, players=players, games=games, joker=joker,
+                     names=",".join(names[:players]), paper=paper, landscape=landscape,
+                     rules_page=joker != "none")
+        for players, games, joker in KNIFFEL_SETS
+    ]  # fmt: skip
+    for req in requests:
+        built = build_block(inputs, req)
+        # the promises of kniffel/block_layout.py: a game box holds three handwritten
+        # digits, a Yahtzee bonus tick box is one a pen hits
+        spec = make_spec(inputs.rules, lang, req.players, req.games, req.names, 1,
+                         inputs.templates)  # fmt: skip
+        geo = bl.geometry(spec, paper, landscape, req.per_page)
+        pages = len(built.contents["block_pages"])
+        fields = _block_fields(geo, pages, inputs.rules, bl.MIN_COL_W, bl.MIN_ROW_H)
+        cases.append(_kniffel_case(built, tuple(fields)))
+    for family_rules in ("kniffel", "yahtzee"):  # both rule sets on every paper
+        family_inputs = _kniffel_inputs(family_rules)
+        for players, games in FAMILY_SETS:
+            req = BlockRequest(rules=family_rules, lang=lang, players=players, games=games,
+                               names=",".join(names[:players]), layout="family", paper=paper,
+                               landscape=landscape, rules_page=players == 6)  # fmt: skip
+            built = build_block(family_inputs, req)
+            spec = make_spec(family_inputs.rules, lang, players, games, req.names, 1,
+                             family_inputs.templates)  # fmt: skip
+            geo = fl.family_geometry(spec, paper, landscape)
+            fields = _block_fields(geo, 1, family_inputs.rules, fl.MIN_COL_W, fl.MIN_ROW_H)
+            cases.append(_kniffel_case(built, tuple(fields)))
+    return cases
 
 
 def _odds_card(paper: str, landscape: bool, lang: str) -> list[Case]:
@@ -151,7 +209,24 @@ def _odds_card(paper: str, landscape: bool, lang: str) -> list[Case]:
     req = OddsRequest(rules=rules, lang=lang, games=2000, paper=paper, landscape=landscape)
     built = build_odds(_odds_inputs(rules), req)
     n = len(built.document.pages)
-    return [Case(built, ("odds-card",) * n, (TEXT,) * n)]
+    kinds = tuple("odds-rules" if k in built.contents["rules_pages"] else "odds-card"
+                  for k in range(1, n + 1))  # fmt: skip
+    return [Case(built, kinds, (TEXT,) * n)]
+
+
+def _kniffel_rules(paper: str, landscape: bool, lang: str) -> list[Case]:
+    """The rules page of both rule sets, each joker on some paper."""
+    from generator.kniffel.build import RulesRequest, build_rules
+
+    jokers = {"kniffel": ("none", "free"), "yahtzee": ("forced", "free")}
+    cases = []
+    for rules, (first, second) in jokers.items():
+        joker = second if landscape else first
+        req = RulesRequest(rules=rules, joker=joker, lang=lang, paper=paper, landscape=landscape)
+        built = build_rules(_kniffel_inputs(rules), req)
+        n = len(built.document.pages)
+        cases.append(Case(built, ("kniffel-rules",) * n, (TEXT,) * n))
+    return cases
 
 
 def _koepfchen(paper: str, landscape: bool, lang: str) -> list[Case]:
@@ -159,7 +234,7 @@ def _koepfchen(paper: str, landscape: bool, lang: str) -> list[Case]:
     from generator.koepfchen.layout import MIN_CELL
 
     cases = []
-    for profile in ("classic", "plus-minus", "challenge"):  # challenge: a board in two parts
+    for profile in ("classic", "plus-minus", "einmaleins", "challenge"):  # challenge: two parts
         req = BoardRequest(profile, lang=lang, paper=paper, landscape=landscape)
         built = build_board(_board_inputs(profile), req)
         roles = built.contents["pages"]
@@ -193,8 +268,9 @@ def _kribbeln(paper: str, landscape: bool, lang: str) -> list[Case]:
             inputs.templates,
         )  # fmt: skip
         geo = sheet_geometry(view, paper, landscape)
-        # the promise of kribbeln/layout.py: two handwritten digits need 11 mm
+        # the promises of kribbeln/layout.py: two handwritten digits need 11 mm, one 7 mm
         fields.append(Field("a pip field", k, geo.pip_w, geo.task_h, 11 * MM))
+        fields.append(Field("a points field", k, geo.points_w, geo.task_h, 7 * MM))
     kinds, expect = [], []
     for k in range(1, len(built.document.pages) + 1):
         if k in c["sheet_pages"]:
@@ -290,9 +366,10 @@ def _reports(paper: str, landscape: bool, lang: str) -> list[Case]:
     from generator.report.balance import ReportRequest, build_report
 
     cases = []
-    for game in ("kribbeln", "koepfchen"):
-        req = ReportRequest(game, pages=2, games=200, lang=lang, paper=paper, landscape=landscape)
-        built = build_report(_report_inputs(game), req)
+    for game, players in (("kribbeln", 4), ("kribbeln", 8), ("koepfchen", 4)):
+        req = ReportRequest(game, pages=2, games=200, players=players, lang=lang, paper=paper,
+                            landscape=landscape)  # fmt: skip
+        built = build_report(_report_inputs(game, players), req)
         n = len(built.document.pages)
         cases.append(Case(built, (f"report-{game}",) * n, (TEACHER,) * n))
     return cases
@@ -324,7 +401,8 @@ def _plain(product: Product) -> Callable[[str, bool, str], list[Case]]:
 # each registry product that prints pages, built with the stress inputs (the registry
 # declares its page kinds; a page of an undeclared kind fails the matrix)
 OWN: dict[str, Callable[[str, bool, str], list[Case]]] = {
-    "kniffel-block": _kniffel_block, "kniffel-odds": _odds_card, "koepfchen": _koepfchen,
+    "kniffel-block": _kniffel_block, "kniffel-odds": _odds_card,
+    "kniffel-rules": _kniffel_rules, "koepfchen": _koepfchen,
     "kribbeln": _kribbeln, "worksheet": _worksheet, "report": _reports,
 }  # fmt: skip
 MATRIX = {p.id: OWN.get(p.id) or _plain(p) for p in registry.PRODUCTS.values() if p.page_kinds}
@@ -398,8 +476,8 @@ def test_every_product_that_prints_is_in_the_matrix() -> None:
 def test_a_product_without_a_case_of_its_own_is_still_read_back() -> None:
     """What a new product of one page kind gets until it has its own case."""
     found: dict[tuple[str, str], list[str]] = {(k, c): [] for k in KINDS for c in CHECKS}
-    cases = _plain(registry.PRODUCTS["kniffel-block"])("letter", True, "en")
-    assert [case.kinds[0] for case in cases] == ["kniffel-block"]
+    cases = _plain(registry.PRODUCTS["kniffel-rules"])("letter", True, "en")
+    assert [case.kinds[0] for case in cases] == ["kniffel-rules"]
     for case in cases:
         _check(case, "letter landscape en", found)
     assert not any(found.values()), found

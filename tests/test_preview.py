@@ -9,7 +9,7 @@ from PIL import Image
 
 def test_preview_one_png_per_page_at_the_dpi(run_cli, tmp_path: Path) -> None:
     pdf = tmp_path / "k.pdf"
-    assert run_cli("kniffel", "block", "--players", "3", "--out", pdf).exit_code == 0
+    assert run_cli("kniffel", "block", "--players", "3", "--no-rules", "--out", pdf).exit_code == 0
     result = run_cli("preview", pdf, "--png", tmp_path / "png", "--dpi", "50")
     assert result.exit_code == 0, result.output
     pngs = sorted((tmp_path / "png").glob("*.png"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from pathlib import Path
@@ -119,3 +120,79 @@ def test_report_builds_in_memory() -> None:
     built = build_report(load_report(req), req)
     assert built.name == "report-koepfchen-en.pdf" and built.contents["players"] == 3
     assert render_pdf(built.document).startswith(b"%PDF")
+
+
+def _report(game: str, **options):
+    from generator.report.balance import ReportRequest, build_report, load_report
+
+    req = ReportRequest(game, pages=6, games=200, **options)
+    return build_report(load_report(req), req)
+
+
+@pytest.mark.parametrize("players", [4, 8])
+@pytest.mark.parametrize("landscape", [False, True])
+def test_bar_values_stay_clear_of_the_mean_and_of_each_other(players: int, landscape: bool) -> None:
+    """The mean line strikes through no value; neighbouring values keep a space between
+    them ("3028" was two labels); one chart writes all its values in one form ("4 %" beside
+    "24" was not)."""
+    from generator.render.chart import HALO_W, REFERENCE
+    from generator.render.fonts import ascent, descent, text_width
+    from generator.render.primitives import Line, Text
+
+    built = _report("kribbeln", players=players, landscape=landscape)
+    for page in built.document.pages:
+        items = page.items
+        means = [i.y1 for i in items if isinstance(i, Line) and i.stroke == "#ffffff"
+                 and i.line_width == HALO_W and i.y1 == i.y2]  # fmt: skip
+        assert all(any(isinstance(j, Line) and j.stroke == REFERENCE and j.y1 == y for j in items)
+                   for y in means)  # fmt: skip
+        values = [i for i in items if isinstance(i, Text) and i.align == "center"
+                  and i.text.replace(",", "").replace("%", "").replace("\u202f", "").strip()
+                  .isdigit()]  # fmt: skip
+        for v in values:
+            low, high = v.y - descent(v.size), v.y + ascent(v.size)
+            for y in means:
+                if abs(v.y - y) < 40:  # the labels of the chart the line crosses
+                    assert not low - 0.5 <= y <= high + 0.5, (v.text, y)
+        rows: dict[float, list[Text]] = {}
+        for v in values:
+            rows.setdefault(round(v.y), []).append(v)
+        for row in rows.values():
+            row.sort(key=lambda t: t.x)
+            for a, b in itertools.pairwise(row):
+                gap = (b.x - text_width(b.text, b.size) / 2) - (
+                    a.x + text_width(a.text, a.size) / 2
+                )
+                assert gap >= text_width(" ", a.size) - 0.5, (a.text, b.text, gap)
+    # one form per chart: the sheets chart's values all carry "%" or none does
+    first = built.document.pages[0]
+    shares = [i.text for i in first.items if isinstance(i, Text) and i.align == "center"
+              and "," in i.text and len(i.text) <= 7]  # fmt: skip
+    assert shares and len({t.endswith("%") for t in shares}) == 1, shares
+
+
+@pytest.mark.parametrize(("game", "most"), [("koepfchen", 1), ("kribbeln", 2)])
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_landscape_reports_set_their_charts_side_by_side(game: str, most: int, paper: str) -> None:
+    """A wide page takes the charts in two columns, as tall as fills the pages: the Köpfchen
+    report on one page, every page but the last at least 60 % used."""
+    import io
+
+    import pdfplumber
+
+    from generator.render.draw import render_pdf
+    from tests.pagehealth import _words, check_used, rects_of
+
+    built = _report(game, paper=paper, landscape=True)
+    doc = built.document
+    assert len(doc.pages) == most
+    with pdfplumber.open(io.BytesIO(render_pdf(doc))) as pdf:
+        for k, (page, model) in enumerate(zip(pdf.pages, doc.pages), start=1):
+            words = _words(page)
+            assert (
+                min(w.x0 for w in words) < page.width / 3
+                and max(w.x1 for w in words) > 2 * page.width / 3
+            )
+            if k < len(doc.pages) or k == 1:
+                rects = rects_of(model.items, doc.forms)
+                assert check_used(words, rects, page.width, page.height, 0.6) == [], k

@@ -104,7 +104,7 @@ def _help(cache_folder: Path, *words: str) -> subprocess.CompletedProcess[bytes]
 def test_a_stored_help_is_click_s_help_and_is_renewed_when_damaged(tmp_path) -> None:
     first = _help(tmp_path, "kniffel", "advise")  # click's, then stored
     assert first.returncode == 0 and first.stdout.startswith(b"Usage: dicesheets kniffel advise")
-    (entry,) = (tmp_path / "help").iterdir()
+    (entry,) = [e for e in (tmp_path / "help").iterdir() if e.read_bytes().endswith(first.stdout)]
     assert _help(tmp_path, "kniffel", "advise").stdout == first.stdout
     # a sound entry is what the next run prints (it is read, not made again) …
     cache.store_entry(entry, b"stored\n")
@@ -122,4 +122,30 @@ def test_only_a_plain_help_that_succeeds_is_stored(tmp_path) -> None:
     assert _help(tmp_path, "kniffel", "advise", "--json").returncode == 0  # (not plain)
     assert not (tmp_path / "help").exists()
     assert _help(tmp_path).returncode == 0
-    assert len(list((tmp_path / "help").iterdir())) == 1
+    assert (tmp_path / "help").exists()
+
+
+def test_the_first_help_keeps_every_command_s_help_as_click_prints_it(tmp_path) -> None:
+    from generator.cli import every_help
+
+    kept = tmp_path / "kept"
+    assert _help(kept, "numbers").returncode == 0  # click's, and every other help kept
+    words = [w for w, _ in every_help()]
+    assert len(list((kept / "help").iterdir())) == len(words) > 20
+    for k, command in enumerate(words):
+        stored = _help(kept, *command)
+        clicks = _help(tmp_path / f"fresh-{k}", *command)  # (an empty cache: click's own)
+        assert stored.returncode == clicks.returncode == 0
+        assert stored.stdout == clicks.stdout, command
+    # -h prints the same and reads the same copy; a narrow terminal has copies of its own
+    env = {**os.environ, "DICESHEETS_CACHE": str(kept), "COLUMNS": "200"}
+    wide = subprocess.run(
+        [sys.executable, "-c", ENTRY, "kniffel", "-h"], env=env, capture_output=True
+    )
+    assert wide.stdout == _help(kept, "kniffel").stdout
+    narrow = subprocess.run(
+        [sys.executable, "-c", ENTRY, "kniffel", "-h"],
+        env={**env, "COLUMNS": "60"},
+        capture_output=True,
+    )
+    assert narrow.stdout != wide.stdout and len(list((kept / "help").iterdir())) == 2 * len(words)

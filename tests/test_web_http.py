@@ -8,6 +8,7 @@ import io
 import logging
 import re
 import shutil
+import time
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,9 @@ PATHS = ["/", "/kniffel", "/kniffel-odds", "/koepfchen", "/kribbeln", "/coach"]
 
 @pytest.fixture(scope="module")
 def client():
+    from tests.web_support import warm_tables
+
+    warm_tables()  # the English coach starts on Yahtzee: its table solved before the requests
     with TestClient(create_app(Settings(workers=2))) as c:
         yield c
 
@@ -57,8 +61,8 @@ def test_every_page_answers_in_both_languages(client, path: str, lang: str) -> N
     html = response.text
     assert f'<html lang="{lang}">' in html
     assert ("Arbeitsblätter" if lang == "de" else "Worksheets") in html
-    # the switch to the other language is on every page, for the same path
-    assert f'href="{path}?lang=de"' in html and f'href="{path}?lang=en"' in html
+    # the switch to the other language is on every page, for the same path (and its settings)
+    assert f'href="{path}?lang=de' in html and f'href="{path}?lang=en' in html
     assert "Traceback" not in html
 
 
@@ -135,8 +139,9 @@ def test_worksheet_preview_is_png_of_the_first_pages(client) -> None:
     assert response.status_code == 200, response.text
     body = response.json()
     assert body["ok"] and body["page_count"] == 5 * 2 + body["page_count"] - 10
-    assert len(body["pages"]) == 2
-    png = base64.b64decode(body["pages"][0].split(",", 1)[1])
+    # the first sheet of each version (five pupils: A B C A B) and the key's first page
+    assert [p["number"] for p in body["pages"]] == [1, 3, 5, 11]
+    png = base64.b64decode(body["pages"][0]["src"].split(",", 1)[1])
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     width = int.from_bytes(png[16:20], "big")
     assert 480 <= width <= 510  # A4 at 60 dpi: 496 px
@@ -232,7 +237,8 @@ def test_other_products_match_the_cli(client, run_cli, tmp_path: Path) -> None:
 def test_submit_without_javascript_shows_the_preview_and_new_seed(client) -> None:
     response = client.post("/?lang=en", data={**WORKSHEET, "action": "preview"})
     assert response.status_code == 200
-    assert response.text.count('src="data:image/png;base64,') == 2
+    # versions A, B, C and the key's first page
+    assert response.text.count('src="data:image/png;base64,') == 4
     assert "dicesheets worksheet" in response.text
     reseeded = client.post("/?lang=en", data={**WORKSHEET, "action": "reseed"})
     seed = re.search(r'name="seed" value="(\d+)"', reseeded.text)
@@ -316,9 +322,9 @@ def test_error_paths_are_4xx_never_500(client) -> None:
 
 def test_errors_in_the_page_language(client) -> None:
     response = client.post("/download/worksheet?lang=en", data={**WORKSHEET, "level": "9"})
-    assert '<html lang="en">' in response.text and "Level (1–4)" in response.text
+    assert '<html lang="en">' in response.text and ">Level</label>" in response.text
     response = client.post("/download/worksheet?lang=de", data={**WORKSHEET, "level": "9"})
-    assert '<html lang="de">' in response.text and "Stufe (1–4)" in response.text
+    assert '<html lang="de">' in response.text and ">Stufe</label>" in response.text
     assert "Eine Stufe 9 gibt es hier nicht (möglich: 1, 2, 3, 4)." in response.text
     german = {
         ("worksheet", "versions", "30"): "Erwartet 1–26 Gruppen, nicht 30.",
@@ -360,8 +366,16 @@ def test_full_pool_answers_503_with_retry_after(client) -> None:
     assert page.status_code == 503 and "Retry-After" in page.headers
 
 
-def test_a_build_past_the_time_limit_is_stopped() -> None:
+def test_a_build_past_the_time_limit_is_stopped(monkeypatch) -> None:
     with TestClient(create_app(Settings(workers=1, time_limit=0.05))) as slow:
+        pool = slow.app.state.pool
+        original = pool.run
+
+        async def endless(fn, *args):
+            # a build that never ends by itself: past the limit on any machine, however fast
+            return await original(time.sleep, 3600)
+
+        monkeypatch.setattr(pool, "run", endless)
         response = slow.post("/api/preview/kribbeln", data={"pages": "6", "seed": "5"})
         assert response.status_code == 503
         assert "0 s" in response.json()["message"] or "s" in response.json()["message"]
@@ -389,7 +403,9 @@ def test_identical_requests_come_from_the_cache(client, monkeypatch) -> None:
     named = {**data, "roster_text": "Zoë\nÖmer"}
     client.post("/api/preview/worksheet", data=named)
     client.post("/api/preview/worksheet", data=named)
-    assert len(calls) == 3  # requests with names are never kept
+    assert len(calls) == 2  # the same names: kept beside the answer (never in the key)
+    client.post("/api/preview/worksheet", data={**named, "roster_text": "Zoë\nÖmer\nMia"})
+    assert len(calls) == 3  # other names: built
 
 
 # --- privacy ----------------------------------------------------------------------------------
@@ -532,7 +548,14 @@ def test_playtest_page_shows_problems_and_follows_changes(tmp_path: Path) -> Non
     shutil.copy(catalog_dir() / "koepfchen" / "plus-minus.yaml", folder / "koepfchen")
     with TestClient(create_app(Settings(workers=1, catalog=folder))) as c:
         page = c.get("/playtest?lang=en")
-        assert page.status_code == 200 and "0 problems" in page.text
+        # the page comes at once, without validate's findings (its script asks for them) …
+        assert (
+            page.status_code == 200 and "problems" not in page.text.split('id="problems"')[1][:20]
+        )
+        assert "check=1" in page.text and "Check the catalog now" in page.text
+        # … and without JavaScript the link puts them in the page
+        assert "0 problems" in c.get("/playtest?lang=en&check=1").text
+        assert "0 problems" in c.get("/api/playtest/report?lang=en").json()["html"]
         stamp = c.get("/api/playtest/state").json()["stamp"]
         (folder / "koepfchen" / "broken.yaml").write_text("length: [1,\n", encoding="utf-8")
         stamp = _next_stamp(c, stamp)  # the watcher saw the new file
@@ -605,3 +628,49 @@ def test_an_impossible_topic_combination_sits_beside_its_field(client, run_cli) 
     assert response.status_code == 400
     message = response.json()["errors"]["carry"]
     assert expected.endswith(message) and "0 problems exist" in message
+
+
+def test_the_coach_reads_a_rule_set_again_once_its_file_changed(
+    tmp_path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the worker keeps each parsed rule set by its file's size and modification time
+    import os
+
+    from generator.io.catalog import Catalog
+    from generator.web import products
+
+    folder = tmp_path / "catalog" / "kniffel"
+    folder.mkdir(parents=True)
+    shipped = Catalog.default().path("kniffel/kniffel.yaml")
+    assert shipped is not None
+    own = folder / "kniffel.yaml"
+    own.write_text(shipped.read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.setattr(products, "_CATALOG", Catalog.default(tmp_path / "catalog"))
+    first = products.rules_for("kniffel")
+    assert products.rules_for("kniffel") is first  # unchanged: the same object
+    text = own.read_text(encoding="utf-8")
+    own.write_text(text.replace("value: 35}", "value: 36}"), encoding="utf-8")
+    os.utime(own, ns=(1, 1))  # (a new stamp even within the clock's resolution)
+    again = products.rules_for("kniffel")
+    assert again is not first and again.bonus_value == 36
+
+
+# --- what a page can build within its time limit ---------------------------------------------
+
+
+def test_the_odds_page_takes_only_as_many_games_as_it_builds_in_time(client) -> None:
+    """A million games take ~45 s, past the page's 30 s: the page refuses them beside the
+    field (the command line still takes them) instead of timing out."""
+    for lang, words in (("de", "höchstens 200.000"), ("en", "at most 200,000")):
+        body = client.post(f"/api/preview/kniffel-odds?lang={lang}", data={"games": "1000000"})
+        assert body.status_code == 400
+        assert words in body.json()["errors"]["games"], body.json()
+    page = client.get("/kniffel-odds?lang=de").text
+    assert "200.000" in page and "1.000.000" in page  # the field's hint says both
+
+
+def test_a_time_out_says_so_and_never_all_busy() -> None:
+    with TestClient(create_app(Settings(workers=1, time_limit=0.05))) as slow:
+        for lang, words, busy in (("de", "zu lange", "belegt"), ("en", "too long", "busy")):
+            body = slow.post(f"/api/preview/kribbeln?lang={lang}", data={"seed": "5"}).json()
+            assert words in body["message"] and busy not in body["message"], body

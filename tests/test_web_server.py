@@ -1,5 +1,5 @@
 """The web server as `dicesheets serve` runs it (issue 25): unknown fields, clients that leave
-mid-body, uvicorn's own 400s, a port in use, and requests whose head never arrives."""
+mid-body, uvicorn's own 400s, a port in use, and requests whose head or body never arrives."""
 
 from __future__ import annotations
 
@@ -20,12 +20,13 @@ from starlette.testclient import TestClient
 from generator.web.app import Settings, create_app
 from generator.web.guard import HEADERS
 from generator.web.pages import PAGES
-from tests.web_support import free_socket, live_server
+from tests.web_support import WORKSHEET, free_socket, live_server
 
 
 @pytest.fixture(scope="module")
 def client():
-    with TestClient(create_app(Settings(workers=1))) as c:
+    # (the longest time limit: a busy machine's slow build is a 503, and 503 is not the point)
+    with TestClient(create_app(Settings(workers=1, time_limit=600))) as c:
         yield c
 
 
@@ -104,6 +105,50 @@ def test_a_half_sent_request_is_closed_after_the_header_timeout() -> None:
         assert b"200 OK" in _raw(port, b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
 
 
+# a request whose body stops or trickles: 408 after the body timeout, one log line
+@pytest.mark.parametrize("kind", ["stopped", "trickling"])
+def test_a_slow_body_is_answered_408_after_the_body_timeout(caplog, kind: str) -> None:
+    caplog.set_level(logging.INFO)
+    head = (
+        b"POST /api/preview/worksheet HTTP/1.1\r\nHost: x\r\n"
+        b"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 4000\r\n\r\n"
+    )
+    with live_server(create_app(Settings(workers=1, body_timeout=0.5))) as url:
+        port = int(url.rsplit(":", 1)[1])
+        # (without a body timeout the server waits for ever: the 20 s bound fails the test)
+        with socket.create_connection(("127.0.0.1", port), timeout=20) as sock:
+            sock.sendall(head + b"family=koepfchen&level=")
+            if kind == "trickling":  # a byte every 0.1 s, for longer than the timeout allows
+                for byte in b"2&versions=1&problems=4":
+                    try:
+                        sock.sendall(bytes([byte]))
+                    except OSError:
+                        break
+                    time.sleep(0.1)
+            answer = b""
+            while chunk := sock.recv(65536):  # ends when the server closes the connection
+                answer += chunk
+        text = answer.decode("latin-1")
+        assert text.startswith("HTTP/1.1 408"), text
+        head_lower = text.split("\r\n\r\n", 1)[0].lower()
+        assert "connection: close" in head_lower, head_lower
+        for name, value in HEADERS:
+            assert f"{name.decode()}: {value.decode().lower()}" in head_lower, name
+        # the server still answers others
+        assert b"200 OK" in _raw(port, b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    logged = [r.getMessage() for r in caplog.records]
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], logged
+    slow = [m for m in logged if m.startswith("POST /api/preview/worksheet")]
+    assert len(slow) == 1 and " 408 " in slow[0], logged
+    assert not any("Traceback" in m for m in logged), logged
+
+
+def test_a_prompt_body_is_not_cut_by_the_body_timeout() -> None:
+    with TestClient(create_app(Settings(workers=1, body_timeout=0.5))) as fast:
+        response = fast.post("/api/preview/worksheet", data=WORKSHEET)
+        assert response.status_code == 200, response.text[:500]
+
+
 # 14. a port in use: one line, exit 2, and no "serving on" before it
 def test_serve_on_a_port_in_use_is_one_line() -> None:
     taken = free_socket()
@@ -135,9 +180,12 @@ def test_serve_passes_the_bound_socket_and_the_timeout(run_cli, monkeypatch) -> 
     taken = free_socket()
     port = taken.getsockname()[1]
     taken.close()
-    result = run_cli("serve", "--port", str(port), "--header-timeout", "2.5")
+    result = run_cli(
+        "serve", "--port", str(port), "--header-timeout", "2.5", "--body-timeout", "7.5"
+    )
     assert result.exit_code == 0, result.output
     assert seen["port"] == port and seen["timeout"] == 2.5
+    assert seen["app"].body_timeout == 7.5
     assert f"serving on http://127.0.0.1:{port}/" in result.output
 
 

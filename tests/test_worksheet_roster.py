@@ -115,3 +115,67 @@ def test_large_print_for_takes_a_unique_first_name() -> None:
     assert [p.large_print for p in mark_large_print(roster, "Anna Schulz").pupils] == [0, 1, 0]
     with pytest.raises(UserError, match="'Anna' could be Anna Müller or Anna Schulz"):
         mark_large_print(roster, "Anna")
+
+
+# --- Excel workbooks (.xlsx), read with openpyxl ------------------------------------------
+
+
+def xlsx_bytes(rows: list[list[object]]) -> bytes:
+    import io
+
+    from openpyxl import Workbook
+
+    book = Workbook()
+    sheet = book.active
+    for row in rows:
+        sheet.append(row)
+    buffer = io.BytesIO()
+    book.save(buffer)
+    return buffer.getvalue()
+
+
+XLSX_ROWS: list[list[object]] = [
+    ["Name", "Vorname", "Klasse", "Großdruck"],
+    ["Müller", "Anna", "3b", None],
+    [None, None, None, None],  # a blank row in the middle: skipped, the row numbers stay
+    ["Özdemir", "Cem", "3b", "x"],
+    ["Böhm", "Zoë", 3, True],
+]
+
+
+def test_an_excel_workbook_reads_as_its_csv_export(tmp_path: Path) -> None:
+    from generator.worksheet.roster import roster_from_bytes
+
+    roster = roster_from_bytes(xlsx_bytes(XLSX_ROWS), "klasse.xlsx")
+    assert names(roster) == ["Anna Müller", "Cem Özdemir", "Zoë Böhm"]
+    assert [p.large_print for p in roster.pupils] == [False, True, True]
+    assert [p.klass for p in roster.pupils] == ["3b", "3b", "3"]  # a number cell: "3", not "3.0"
+    assert [p.line for p in roster.pupils] == [2, 4, 5]
+    path = tmp_path / "klasse.xlsx"  # the CLI reads the same file the same way
+    path.write_bytes(xlsx_bytes(XLSX_ROWS))
+    assert names(read_roster(path)) == names(roster)
+    single = roster_from_bytes(xlsx_bytes([["Zoë"], ["Ömer"]]), "liste.xlsx")
+    assert names(single) == ["Zoë", "Ömer"]
+
+
+def test_broken_and_old_excel_files_are_one_line_in_the_pages_language() -> None:
+    from generator.worksheet.roster import roster_from_bytes
+
+    good = xlsx_bytes(XLSX_ROWS)
+    for data, de, en in [
+        (
+            good[: len(good) // 2],
+            "lässt sich nicht als Excel-Tabelle",
+            "cannot be read as an Excel",
+        ),
+        (
+            b"\xd0\xcf\x11\xe0" + b"\0" * 600,
+            "im alten Excel-Dateityp (.xls)",
+            "in the old format (.xls)",
+        ),
+        (xlsx_bytes([["Name", "Großdruck"], ["Anna", "vielleicht"]]), "Zeile 2", "xlsx:2:"),
+    ]:
+        with pytest.raises(UserError) as info:
+            roster_from_bytes(data, "klasse.xlsx")
+        assert de in info.value.msg.say("de") and "klasse.xlsx" in info.value.msg.say("de")
+        assert en in info.value.msg.say("en")

@@ -63,3 +63,13 @@ def live_server(app: Any, header_timeout: float | None = None) -> Iterator[str]:
         server.should_exit = True
         thread.join(10)
         sock.close()
+
+
+def warm_tables() -> None:
+    """Solve the coach's two tables into the session's cache before a browser asks for them:
+    a cold solve on a busy shared machine can run past the test server's time limit."""
+    from generator.web.products import Job, run_job
+
+    for rules in ("kniffel", "yahtzee"):
+        params = {"rules": rules, "joker": None, "filled": "", "roll": "1 3 3 4 6", "rolls_left": 2}
+        assert run_job(Job("coach", params, "advise")).error is None

@@ -13,7 +13,16 @@ if TYPE_CHECKING:
     from typing import Any
 
 # the names of `generator.cli.root` (any other name may be a submodule still to import)
-_ROOT = {"COMMANDS", "INTERRUPTED", "RegistryGroup", "RootGroup", "check_arguments", "cli", "main"}
+_ROOT = {
+    "COMMANDS",
+    "INTERRUPTED",
+    "RegistryGroup",
+    "RootGroup",
+    "check_arguments",
+    "cli",
+    "every_help",
+    "main",
+}
 
 
 def __getattr__(name: str) -> Any:

@@ -13,12 +13,16 @@ if TYPE_CHECKING:
 
 def all_command(out: str, seed: int) -> None:
     """Write the default set of sheets into a folder."""
+    import os
     from pathlib import Path
 
     from generator.cli.defaults import default_set
+    from generator.io.files import check_folder
 
-    folder = Path(out)
-    folder.mkdir(parents=True, exist_ok=True)
+    # refused before any work if it cannot be made; made with the first product's files
+    # (a run that fails before them, a full stdout say, leaves no empty folder)
+    check_folder(Path(out), "out")
+    folder = out if out.endswith(("/", os.sep)) else out + os.sep
     items = list(default_set(seed, run_catalog()))  # (imports no game yet)
     # the warm-up hands its results over through the solver cache: no use if it is read-only
     warmups = [item.warm for item in items] if cache_writable() else []

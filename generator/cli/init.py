@@ -34,8 +34,10 @@ def init_command(folder: str, games: tuple[str, ...], force: bool) -> None:
     from generator.core.errors import Msg, UserError
     from generator.io.starter import AlreadyThere, write_starter
 
+    def announce(files: list[Path]) -> None:
+        click.echo(f"wrote {len(files)} files into {folder}; use them with --catalog {folder}")
+
     try:
-        files = write_starter(Path(folder), games, force, NOTE)
+        write_starter(Path(folder), games, force, NOTE, announce)
     except AlreadyThere as exc:
         raise UserError(Msg("use_force", message=exc.msg), where=exc.where) from None
-    click.echo(f"wrote {len(files)} files into {folder}; use them with --catalog {folder}")

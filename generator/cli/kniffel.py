@@ -95,15 +95,17 @@ def odds(
     rules: str,
     joker: str | None,
     games: int,
+    rules_page: bool,
     lang: str | None,
     out: str | None,
     paper: str,
     landscape: bool,
     seed: int,
 ) -> None:
-    """A one-page odds card (the table and simulation shared with a helper process)."""
+    """A one-page odds card and its rules page (the table and simulation shared with a
+    helper process)."""
     from generator.kniffel.build import OddsRequest, build_odds
     from generator.kniffel.load import load_odds
 
-    req = OddsRequest(rules, joker, lang, games, paper, landscape, seed)
+    req = OddsRequest(rules, joker, lang, games, rules_page, paper, landscape, seed)
     write_out(build_odds(load_odds(req, run_catalog(), team=_team()), req), out)

@@ -82,8 +82,9 @@ def export_tasks(fmt: str, target: str, dice_file: str | None, tasks_file: str |
     if is_stdout(target):
         click.echo(text, nl=False)  # (in the encoding of standard output)
         return
-    if not write_stream_or_file(target, text.encode("utf-8"), "out"):
-        click.echo(f"wrote {target}")
+    write_stream_or_file(
+        target, text.encode("utf-8"), "out", announce=lambda: click.echo(f"wrote {target}")
+    )
 
 
 def score(file: str, as_json: bool) -> None:

@@ -5,7 +5,7 @@ The options themselves are declared once in `generator.registry`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -93,19 +93,27 @@ def write_out(
     targets: Mapping[str, str | Path | None] | None = None,
     report: bool = True,
     pdfs: Sequence[bytes] | None = None,
+    then: Callable[[Written], None] | None = None,
 ) -> Written:
     """Write a build through the one writer (with the `--png` previews); report each file
-    (unless `report` is false: a command that prints JSON keeps stdout for it). `pdfs`:
-    its documents rendered already."""
+    (unless `report` is false: a command that prints JSON keeps stdout for it), then
+    `then(written)` prints the rest. Both are said before the files are renamed into
+    place: a standard output that cannot take them fails the run with nothing written.
+    `pdfs`: its documents rendered already."""
     from generator.cli.runopts import SETTINGS, note_previews, preview_folder
     from generator.io.writer import Previews, resolve_out, write_built
 
     folder = preview_folder(resolve_out(out, built.name))
     previews = Previews(folder, SETTINGS.dpi) if folder is not None else None
     warn(built.warnings)
-    written = write_built(built, out, targets, previews, pdfs)
+
+    def announce(written: Written) -> None:
+        for path in (*written.pdfs, *written.pngs) if report else ():
+            report_written(path)
+        if then is not None:
+            then(written)
+
+    written = write_built(built, out, targets, previews, pdfs, announce)
     if folder is not None:
         note_previews(folder, written.pdfs, written.pngs)
-    for path in (*written.pdfs, *written.pngs) if report else ():
-        report_written(path)
     return written

@@ -11,5 +11,8 @@ def preview(pdf: str, png_dir: str, dpi: int) -> None:
 
     from generator.io.preview import pdf_to_png
 
-    for path in pdf_to_png(Path(pdf), Path(png_dir), dpi):
-        report_written(path)
+    def announce(paths: list[Path]) -> None:
+        for path in paths:
+            report_written(path)
+
+    pdf_to_png(Path(pdf), Path(png_dir), dpi, announce=announce)

@@ -39,7 +39,7 @@ def report_command(
         seed,
     )
     built = build_report(load_report(req, run_catalog()), req)
-    written = write_out(built, out, report=not as_json)
-    if as_json:
-        data = {k: v for k, v in built.contents.items() if k != "kind"}
-        echo_json({"pdf": str(written.pdfs[0]), **data})
+    data = {k: v for k, v in built.contents.items() if k != "kind"}
+    # (the JSON is said before the files are in place: a full stdout leaves none)
+    then = (lambda written: echo_json({"pdf": str(written.pdfs[0]), **data})) if as_json else None
+    write_out(built, out, report=not as_json, then=then)

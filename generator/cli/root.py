@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Iterator
+from functools import partial
 from typing import Any
 
 import click
@@ -174,6 +176,27 @@ def cli() -> None:
     Commands are `dicesheets GAME ACTION [options]`; `dicesheets all` writes the
     default set of sheets into output/.
     """
+
+
+def every_help() -> Iterator[tuple[list[str], bytes]]:
+    """Each group's and command's words and the help it prints: the entry keeps them all
+    after the first help it had to ask click for."""
+    from generator.io.startup import captured_help
+
+    def words_of(group: click.Group, ctx: click.Context, words: list[str]) -> Iterator[list[str]]:
+        yield words
+        for name in group.list_commands(ctx):
+            command = group.get_command(ctx, name)
+            if isinstance(command, click.Group):
+                yield from words_of(command, click.Context(command, ctx, name), [*words, name])
+            elif command is not None:
+                yield [*words, name]
+
+    def run(words: list[str]) -> None:
+        cli.main([*words, "--help"], "dicesheets")
+
+    for words in list(words_of(cli, click.Context(cli, info_name="dicesheets"), [])):
+        yield words, captured_help(partial(run, words))
 
 
 def main() -> None:

@@ -11,6 +11,7 @@ are shortened, whatever the caller put in.
 
 from __future__ import annotations
 
+import errno
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -248,10 +249,17 @@ class CatalogError(UserError):
         self.column = column
 
 
+def os_reason(exc: OSError) -> Msg:
+    """The reason of an operating-system error: its errno's name (`ENOENT`), which the
+    templates say in their language, and the system's own English words as a fallback."""
+    code = errno.errorcode.get(exc.errno or 0, "") if isinstance(exc.errno, int) else ""
+    return Msg("os_error", reason=exc.strerror or type(exc).__name__, code=code)
+
+
 def os_error(exc: OSError, path: Any = None) -> UserError:
     """An operating-system error as one line naming the path and the reason."""
     name = path if path is not None else (exc.filename or "?")
-    return UserError(Msg("os_error", reason=exc.strerror or type(exc).__name__), where=str(name))
+    return UserError(os_reason(exc), where=str(name))
 
 
 class InputError(UserError):

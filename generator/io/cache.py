@@ -27,7 +27,6 @@ import os
 import stat
 import struct
 import sys
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -121,6 +120,8 @@ def store_entry(path: Path, payload: bytes) -> None:
 
 
 def _write_atomic(path: Path, data: bytes) -> None:
+    import tempfile  # (~5 ms with shutil and random: a command that only reads does without)
+
     with signals.deferred():  # a kill waits until the temporary file is renamed or gone
         try:
             path.parent.mkdir(parents=True, exist_ok=True)

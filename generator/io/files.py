@@ -7,6 +7,10 @@ happen together under a lock on the output folder, so concurrent runs never
 leave one run's PDF beside another's manifest; output names that would land on
 the same file are refused. The writer, the previews and the starter catalog all
 write through `write_files_atomic`.
+
+What a run says about its files ("wrote …", a JSON report) is said by `announce`
+after the temporary files are complete and before they are renamed: standard output
+that cannot take it (full, a pipe nobody reads) fails the run with nothing written.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ import os
 import stat
 import sys
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from generator.core.errors import InputError, Msg, os_error, shown
@@ -75,8 +79,11 @@ def is_stdout(target: str | Path) -> bool:
         return False
 
 
-def write_stream_or_file(target: str | Path, data: bytes, role: str) -> bool:
-    """Write `data` into standard output or a FIFO, else as a file (atomically).
+def write_stream_or_file(
+    target: str | Path, data: bytes, role: str, announce: Callable[[], None] | None = None
+) -> bool:
+    """Write `data` into standard output or a FIFO, else as a file (atomically; `announce`
+    as in `write_files_atomic`).
 
     True when `target` was a stream; any other target that is not a regular file
     (a device, a socket) is refused, never replaced.
@@ -96,7 +103,7 @@ def write_stream_or_file(target: str | Path, data: bytes, role: str) -> bool:
         except OSError as exc:
             raise os_error(exc, path) from None
         return True
-    write_files_atomic([(path, data)], role)
+    write_files_atomic([(path, data)], role, announce)
     return False
 
 
@@ -142,12 +149,18 @@ def _folder_locks(folders: Iterable[Path]) -> Iterator[None]:
             os.close(fd)  # closing releases the lock
 
 
-def write_files_atomic(files: Iterable[tuple[Path, bytes]], role: str = "pdf") -> None:
+def write_files_atomic(
+    files: Iterable[tuple[Path, bytes]],
+    role: str = "pdf",
+    announce: Callable[[], None] | None = None,
+) -> None:
     """Write every (path, bytes) to a temporary file first, then rename them all.
 
     The files of one call are replaced as a group: signals wait until every
     temporary file is renamed or removed, and the folders are locked, so a kill
     or a concurrent run never leaves a PDF beside another run's manifest.
+    `announce()` runs between the two (it prints what was written): if it raises
+    (standard output full), the temporary files are removed and nothing is replaced.
     """
     files = list(files)
     check_distinct([path for path, _ in files], role)
@@ -156,8 +169,8 @@ def write_files_atomic(files: Iterable[tuple[Path, bytes]], role: str = "pdf") -
     folders = [path.parent for path, _ in files]
     pending: list[tuple[str, Path]] = []
     created: list[Path] = []  # folders this call made: removed again if it fails
-    with signals.deferred():
-        try:
+    try:
+        with signals.deferred():
             for folder in folders:
                 _make_folder(folder, created)
             for path, data in files:
@@ -173,18 +186,29 @@ def write_files_atomic(files: Iterable[tuple[Path, bytes]], role: str = "pdf") -
                     os.chmod(tmp, 0o644)
                 except OSError as exc:  # full disk, quota, a file system without our rights
                     raise os_error(exc, path) from None
+        if announce is not None:
+            # with the signals live: a pipe nobody reads may block, and Ctrl-C must end it
+            announce()
+        with signals.deferred():
             with _folder_locks(folders):
                 for tmp, path in pending:
                     os.replace(tmp, path)
             pending.clear()
             created.clear()
-        finally:
-            for tmp, _ in pending:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)
-            for folder in reversed(created):
-                with contextlib.suppress(OSError):
-                    folder.rmdir()
+    finally:
+        if pending or created:
+            with signals.deferred():
+                _discard(pending, created)
+
+
+def _discard(pending: list[tuple[str, Path]], created: list[Path]) -> None:
+    """Remove a failed call's temporary files and the folders it made."""
+    for tmp, _ in pending:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+    for folder in reversed(created):
+        with contextlib.suppress(OSError):
+            folder.rmdir()
 
 
 def _make_folder(folder: Path, created: list[Path]) -> None:

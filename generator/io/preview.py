@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from pathlib import Path
 
 from generator.core.errors import InputError, Msg, UserError
@@ -12,13 +13,19 @@ MIN_DPI, MAX_DPI = 20, 600
 
 
 def pdf_to_png(
-    pdf: Path | bytes, folder: Path, dpi: int = 100, stem: str | None = None
+    pdf: Path | bytes,
+    folder: Path,
+    dpi: int = 100,
+    stem: str | None = None,
+    announce: Callable[[list[Path]], None] | None = None,
 ) -> list[Path]:
     """Write one PNG per page of `pdf` (a file or PDF bytes) into `folder` as
-    `<stem>-<page>.png` (stem: the file's, required for bytes); return the paths."""
+    `<stem>-<page>.png` (stem: the file's, required for bytes); return the paths.
+    `announce(paths)` says them before they are renamed into place."""
     files = png_files(pdf, folder, dpi, stem)
-    write_files_atomic(files)
-    return [path for path, _ in files]
+    paths = [path for path, _ in files]
+    write_files_atomic(files, announce=None if announce is None else lambda: announce(paths))
+    return paths
 
 
 def png_files(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from generator.core.errors import Input, Msg, UserError, shown
@@ -13,7 +13,7 @@ from generator.io.files import write_files_atomic
 # The balance report (`report.j2`) belongs to both games that have one, the footers' page
 # label (`page.j2`) to both whose rules and keys run over pages.
 GAMES: dict[str, tuple[tuple[str, ...], str]] = {
-    "kniffel": (("kniffel_block", "kniffel_odds"), "Kniffel/Yahtzee rule sets"),
+    "kniffel": (("kniffel_block", "kniffel_odds", "kniffel_rules"), "Kniffel/Yahtzee rule sets"),
     "kribbeln": (
         ("kribbeln_key", "kribbeln_rules", "kribbeln_sheet", "kribbeln_tasks", "report", "page"),
         "Kribbeln dice, task catalog and balance constraints",
@@ -51,7 +51,11 @@ class AlreadyThere(UserError):
 
 
 def write_starter(
-    folder: Path, games: Iterable[str] = (), force: bool = False, note: str = ""
+    folder: Path,
+    games: Iterable[str] = (),
+    force: bool = False,
+    note: str = "",
+    announce: Callable[[list[Path]], None] | None = None,
 ) -> list[Path]:
     """Copy what the games use (all games if none is named) into `folder`; the files written.
 
@@ -88,8 +92,10 @@ def write_starter(
     readme = note.format(folder=folder, contents=_contents(folder, games))
     files.append((folder / "rules.md", rules_file().read_bytes()))  # the rules they follow
     files.append((folder / "README.txt", readme.encode()))
-    write_files_atomic(files)
-    return [target for target, _ in files]
+    paths = [target for target, _ in files]
+    # (`announce` says them before they are renamed into place: a full stdout leaves none)
+    write_files_atomic(files, announce=None if announce is None else lambda: announce(paths))
+    return paths
 
 
 def _contents(folder: Path, games: list[str]) -> str:

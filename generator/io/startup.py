@@ -1,28 +1,42 @@
 """Start-up and run-time devices, in one place, each with what it saves (measured in bench/).
 
 A device bends the code for speed rather than for clarity. Each is listed here with
-the command it serves and what it saves (`python -m bench bench_devices`: the device
-as it is and turned off, fresh processes in pairs, medians; figures of 2 December 2026,
-2-core machine at load 3–6, so wall times run high). One that saves less than 20 ms of
-a command's time goes. The small ones live here; the others are named with their module.
+the command it serves and what it saves (`python -m bench.bench_issue_speed`, part
+"devices", and `python -m bench bench_devices`: the device as it is and turned off,
+fresh processes in pairs, medians; figures in docs/figures/speed.json). One that saves
+less than 20 ms of a command's time goes. The small ones live here; the others are
+named with their module, which says why it is one.
 
 - quick end (`quick_exit`): `os._exit` after a finished command, its exit functions
   run and its output flushed; Python's teardown of ~200–450 modules is skipped.
-  Saves `kniffel advise` 44 ms, `kniffel block` 91 ms, `all` 230 ms, the help 19 ms.
+  Saves `kniffel advise` 44 ms, `kniffel block` 91 ms, `all` 230 ms, the help 19 ms
+  (load 3–6).
 - help from a stored copy (`stored_help`, `keeping_help`): click alone takes ~4× a bare
-  interpreter. Saves the root group's help 77 ms, `kniffel advise`'s 61 ms.
-- `numbers solve` read without click (`generator/cli/fastpath.py`): saves 62 ms.
+  interpreter. The first help click prints keeps every command's (`every`), one copy per
+  wrapping width; the Makefile's install asks for one. Saves the root group's help 77 ms,
+  `kniffel advise`'s 61 ms.
+- a plain `numbers solve` and `kniffel advise` read without click
+  (`generator/cli/fastpath.py`, a surface: it reads the command line): saves `numbers
+  solve` 62 ms, `kniffel advise` ~25 ms of ~100 (click, the registry, the command tree).
+- the default odds card's figures shipped (`generator/kniffel/shipped.py`): a cold `all`
+  skips ~2.3 s of processor time (the Kniffel table and 100,000 games); a test solves
+  and simulates them again.
 - the coach without numpy (`kniffel/coach.py`, `generator.io.cache.StoredTable`):
   numpy and the whole table stay unread; `kniffel advise` from 270 to ~110 ms
-  (`bench_kniffel_advise`).
-- OpenBLAS threads sleep at once (`prepare`): ~0.3 s CPU of a cold `all`
+  (`bench_kniffel_advise`). The web worker keeps the mapped tables and the parsed rule
+  sets (`generator.web.products.table_for`, `rules_for`): an answer 7.9 → 3.4 ms of
+  processor time.
+- OpenBLAS threads sleep at once (`prepare`): ~0.3 s CPU of a cold table and simulation
   (`bench_cold_all`, "spinning as by default").
 - allocator thresholds kept (`generator.io.cache.keep_freed_memory`, called before
   every computation the cache keeps): 0.8 s system time of a cold Kniffel table
   (`bench_kniffel_chain`).
 - warm-ups forked by `all` (`warming`) and two processes sharing a solve
-  (`generator/io/pair.py`, the interface `generator.core.team`): a cold `all` 0.70× the
-  time of one process (`bench_cold_all`), a cold table 0.55× (`bench_kniffel_chain`).
+  (`generator/io/pair.py`, numpy's shared memory: it stays out of this module, which every
+  command imports first): a cold table 0.55× (`bench_kniffel_chain`), a cold `all` with a
+  seed or rule set not shipped 0.70× the time of one process (`bench_cold_all`); for the
+  shipped default the warm-up finds nothing to do. `generator.core.team` is no device:
+  it is the interface a solver takes (`ALONE` runs the work once, here), like `Store`.
 - imports inside functions: `LAZY` below, each with what it keeps out of which command.
 
 `tests/test_startup.py` fails on a function-local import outside the surfaces
@@ -65,6 +79,9 @@ LAZY: dict[str, str] = {
     "generator.kniffel.odds": "numpy: only the odds card",
     "generator.kniffel.build": "the pages (Jinja2, ReportLab's metrics): not the warm-up",
     "generator.kniffel.block_layout": "ReportLab's metrics: only the block",
+    "generator.kniffel.family_layout": "ReportLab's metrics: only the family block",
+    "generator.kniffel.rulespage": "Jinja2: only a Kniffel product with its rules page",
+    "generator.kniffel.rulespage_layout": "ReportLab's metrics: only the rules page",
     "generator.kniffel.oddscard": "Jinja2 and the layout: only the odds card",
     "generator.kniffel.oddscard_layout": "ReportLab's metrics: only the odds card",
     "generator.kniffel.scorefile": "only `kniffel score`",
@@ -78,6 +95,8 @@ LAZY: dict[str, str] = {
     "generator.text": "Jinja2 (~30 ms): only what writes words",
     "generator.io.templates": "Jinja2 (~30 ms): only what reads or compiles templates",
     "jinja2": "~30 ms: an error's words (`core.errors`), only when a message is said",
+    "openpyxl": "~100 ms: only an Excel (.xlsx) class list",
+    "zipfile": "only an Excel (.xlsx) class list",
     "generator.core.resources": "where errors.j2 lies: only when a message is said",
     "generator.core.langs": "validate's template check only (with the templates it reads)",
     "generator.registry": "the products' declarations: validate's rehearsal only",
@@ -93,6 +112,7 @@ LAZY: dict[str, str] = {
     "atexit": "the quick end runs the exit functions itself",
     "ctypes": "glibc's mallopt (`keep_freed_memory`): only before a cold solve",
     "fcntl": "the writer's folder lock: only a write",
+    "tempfile": "~5 ms (shutil, random): only what stores a cache entry",
     "fractions": "exact arithmetic: only rational division",
     "re": "an error's or a parser's rare path",
     "sys": "signals: the main thread's frame",
@@ -247,6 +267,7 @@ def _is_help(args: list[str], options: Sequence[str]) -> bool:
 
 
 def _help_path(args: list[str]) -> str | None:
+    """Where the copy of the help `args` asks for is kept (None: no copy for this output)."""
     encoding = (getattr(sys.stdout, "encoding", None) or "").replace("-", "").lower()
     if encoding != "utf8":  # (click would write other bytes)
         return None
@@ -256,8 +277,12 @@ def _help_path(args: list[str]) -> str | None:
             columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
     except (AttributeError, ValueError, OSError):
         columns = 80
+    # the width click wraps at (`click.formatting.HelpFormatter`: at most 80 columns less 2,
+    # at least 50), so every terminal of 80 columns or more, and a pipe, share one copy; the
+    # program name is always "dicesheets", and each help option prints the same
+    width = max(min(columns, 80) - 2, 50)
     digest = hashlib.sha256()
-    for part in [sys.argv[0], *args, str(columns), *_locale()]:
+    for part in [*args[:-1], "help", str(width), *_locale()]:
         digest.update(part.encode("utf-8", "surrogateescape") + b"\0")
     here = os.path.dirname(os.path.abspath(__file__))
     click_spec = _find("click")
@@ -339,12 +364,20 @@ def stored_help(args: list[str], options: Sequence[str]) -> bool:
 
 
 class keeping_help:
-    """Around the click run of a plain help request: keep what it prints (status 0 only)."""
+    """Around the click run of a plain help request: keep what it prints (status 0 only), and
+    then, with `every` (the surface's: each command's words and help), every other help not
+    kept yet — so after the first help of an install, each command's is a copy."""
 
-    def __init__(self, args: list[str], options: Sequence[str]) -> None:
+    def __init__(
+        self,
+        args: list[str],
+        options: Sequence[str],
+        every: Callable[[], Iterator[tuple[list[str], bytes]]] | None = None,
+    ) -> None:
         self.path = _help_path(args) if _is_help(args, options) else None
         self.out: TextIO | None = None
         self.kept = io.BytesIO()
+        self.every = every
 
     def __enter__(self) -> None:
         if self.path is not None:
@@ -363,3 +396,22 @@ class keeping_help:
             from generator.io.cache import cache_dir, store_entry
 
             store_entry(cache_dir() / "help" / os.path.basename(self.path), data)
+            for words, text in self.every() if self.every is not None else ():
+                path = _help_path([*words, "help"])  # (the last word is not read)
+                if path is not None and not os.path.exists(path):
+                    store_entry(cache_dir() / "help" / os.path.basename(path), text)
+
+
+def captured_help(run: Callable[[], object]) -> bytes:
+    """What `run` (a click run of a help request, ending in SystemExit) prints, as bytes."""
+    out, kept = sys.stdout, io.BytesIO()
+    sys.stdout = io.TextIOWrapper(kept, encoding="utf-8", newline="")
+    try:
+        run()
+    except SystemExit as done:
+        if done.code not in (0, None):
+            return b""
+    finally:
+        captured, sys.stdout = sys.stdout, out
+        captured.flush()
+    return kept.getvalue()

@@ -20,7 +20,7 @@ import io
 import os
 import sys
 
-from generator.core.errors import UserError
+from generator.core.errors import UserError, os_reason
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (3 ms); mypy reads True
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ class StreamError(UserError):
     """Standard output could not be written (full, closed pipe, I/O error)."""
 
     def __init__(self, exc: OSError) -> None:
-        super().__init__(exc.strerror or type(exc).__name__, where=STDOUT)
+        super().__init__(os_reason(exc), where=STDOUT)
 
 
 def _plain(exc: UnicodeError) -> tuple[str, int]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -109,12 +109,15 @@ def write_built(
     targets: Mapping[str, str | Path | None] | None = None,
     previews: Previews | None = None,
     pdfs: Sequence[bytes] | None = None,
+    announce: Callable[[Written], None] | None = None,
 ) -> Written:
     """Render every document of `built` and its previews, then write them all as one group.
 
     `out` is the main PDF (a file, or a folder for `built.name`); `targets` maps
     an extra document's role to its file or folder (default: beside the main
     PDF as `<stem>-<role>.pdf`). `pdfs`: the documents rendered already (`render_all`).
+    `announce(written)` says what is written before the files are renamed into place
+    (`write_files_atomic`): if it fails, nothing is written.
     """
     path = resolve_out(out, built.name)
     paths = [path]
@@ -138,6 +141,8 @@ def write_built(
 
         for target, pdf in zip(paths, pdfs):
             pngs += png_files(pdf, previews.folder, previews.dpi, stem=target.stem)
+    written = Written(tuple(paths), manifest_path(path), tuple(p for p, _ in pngs))
     # one group: a preview that cannot be written (a full disk) leaves no PDF behind either
-    write_files_atomic([*files, *pngs])
-    return Written(tuple(paths), manifest_path(path), tuple(p for p, _ in pngs))
+    say = None if announce is None else lambda: announce(written)
+    write_files_atomic([*files, *pngs], announce=say)
+    return written

@@ -109,7 +109,12 @@ def block_rows(spec: BlockSpec) -> list[BlockRow]:
 def block_words(spec: BlockSpec) -> dict[str, str]:
     """The header words of a block (title, name label, game headings)."""
     t = Texts("kniffel_block", spec.lang, spec.templates)
-    words = {"title": spec.rules.name[spec.lang], "name_label": t("name_label")}
+    words = {
+        "title": spec.rules.name[spec.lang],
+        "name_label": t("name_label"),
+        "games_label": t("games_label"),
+        "family_title": t("family_title"),
+    }
     for g in range(1, spec.games + 1):
         words[f"game_{g}"] = t("game_label", n=g)
     words["footer"] = t("footer", rules_name=spec.rules.name[spec.lang])

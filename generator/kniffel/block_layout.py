@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 from generator.core.errors import DoesNotFit, Msg
 from generator.kniffel.block import BlockRow, BlockSpec, block_rows, block_words
-from generator.render.fonts import fit_size, text_width
+from generator.render.fit import broken_lines, name_lines
+from generator.render.fonts import descent, fit_size, text_width
 from generator.render.primitives import (
     MM,
     Document,
@@ -28,16 +30,20 @@ from generator.render.style import (
     centred,
 )
 
-MARGIN = 12 * MM
+MARGIN = 12 * MM  # left and right
+TOP = 8 * MM  # above the title: rows of 8 mm still fit a Yahtzee block on a landscape A4
+BOTTOM = 7 * MM  # below the footer line under the table
 GAP = 10 * MM  # between two blocks on a page: the cut line runs in its middle
 LABEL_W = 46 * MM
 MAX_LABEL_W = 62 * MM  # a block alone on a wide page widens its label column up to this
 MIN_COL_W = 12 * MM  # three handwritten digits
 MAX_COL_W = 24 * MM
-MIN_ROW_H = 7 * MM
+MIN_ROW_H = 8 * MM  # a box a pen writes three digits in
 MAX_ROW_H = 14 * MM  # rows grow to fill the page height, up to this
-TITLE_H = 16 * MM
-FOOTER_H = 5 * MM  # below the table: the small footer line
+TITLE_H = 13 * MM  # the title and the name line above the table
+NAME_LINE = 10 * MM  # the name line below the page's top margin
+FOOTER_H = 4 * MM  # below the table: the small footer line
+FOOTER_DROP = 3.2 * MM  # the footer's baseline below the table
 LABEL_PT = 9.0
 HINT_PT = 6.5
 TICK_GAP = 1.2 * MM  # between the Yahtzee bonus tick boxes and around them
@@ -46,6 +52,17 @@ MIN_TICK = 3.5 * MM  # a box a pen hits: else two boxes instead of three
 CUT_INSET = 6 * MM  # the cut line stops short of the paper edge (printers' dead margin)
 SHADE = "#e8e8e8"
 TOTAL_SHADE = "#d0d0d0"
+
+
+class Cells(Protocol):
+    """What a row of boxes needs to know: the label column and a game box's size."""
+
+    @property
+    def label_w(self) -> float: ...
+    @property
+    def col_w(self) -> float: ...
+    @property
+    def row_h(self) -> float: ...
 
 
 @dataclass(frozen=True)
@@ -60,18 +77,22 @@ class BlockGeometry:
     row_h: float
     n_rows: int
     label_w: float = LABEL_W
-    left: float = MARGIN  # the first block's left edge (blocks are centred on the page)
 
     @property
     def table_h(self) -> float:
         return self.row_h * (self.n_rows + 1)  # + the game header row
 
-    def slot_x(self, slot: int) -> float:
-        return self.left + slot * (self.block_w + GAP)
+    def slot_x(self, slot: int, on_page: int | None = None) -> float:
+        """The left edge of block `slot` on a page of `on_page` blocks (default: a full
+        page): the blocks of every page are centred as a row, so the last page of an odd
+        number of blocks centres its block too."""
+        count = self.per_page if on_page is None else on_page
+        row_w = count * self.block_w + (count - 1) * GAP
+        return (self.page_w - row_w) / 2 + slot * (self.block_w + GAP)
 
-    def cut_x(self, slot: int) -> float:
+    def cut_x(self, slot: int, on_page: int | None = None) -> float:
         """The cut line between block `slot` and the next: the middle of the gap."""
-        return self.slot_x(slot) + self.block_w + GAP / 2
+        return self.slot_x(slot, on_page) + self.block_w + GAP / 2
 
 
 def min_block_width(games: int) -> float:
@@ -119,20 +140,19 @@ def geometry(spec: BlockSpec, paper: str, landscape: bool, per_page: str) -> Blo
     col_w = min(MAX_COL_W, (room_w - LABEL_W) / spec.games)
     label_w = max(LABEL_W, min(MAX_LABEL_W, room_w - spec.games * col_w))
     block_w = label_w + spec.games * col_w
-    left = MARGIN + (usable_w - count * block_w - (count - 1) * GAP) / 2
-    row_h = min(MAX_ROW_H, (page_h - 2 * MARGIN - TITLE_H - FOOTER_H) / (n_rows + 1))
-    if row_h < MIN_ROW_H:
-        needed = 2 * MARGIN + TITLE_H + FOOTER_H + (n_rows + 1) * MIN_ROW_H
+    row_h = min(MAX_ROW_H, (page_h - TOP - BOTTOM - TITLE_H - FOOTER_H) / (n_rows + 1))
+    if row_h < MIN_ROW_H - 1e-6:
+        needed = TOP + BOTTOM + TITLE_H + FOOTER_H + (n_rows + 1) * MIN_ROW_H
         raise DoesNotFit(
             "paper",
             Msg("block_does_fit_page", min_row_h=f"{MIN_ROW_H / MM:.0f}"),
             needed / MM,
             page_h / MM,
         )
-    return BlockGeometry(page_w, page_h, count, block_w, col_w, row_h, n_rows, label_w, left)
+    return BlockGeometry(page_w, page_h, count, block_w, col_w, row_h, n_rows, label_w)
 
 
-def _row_items(row: BlockRow, x: float, y: float, geo: BlockGeometry, games: int) -> list[Item]:
+def row_items(row: BlockRow, x: float, y: float, geo: Cells, games: int) -> list[Item]:
     """Label cell and game cells of one row whose top edge is at `y`."""
     items: list[Item] = []
     h, label_w = geo.row_h, geo.label_w
@@ -158,18 +178,20 @@ def _row_items(row: BlockRow, x: float, y: float, geo: BlockGeometry, games: int
     return items
 
 
-def ticks_across(geo: BlockGeometry) -> int:
-    """Tick boxes per game box: three (the most a game sees), two when the box is too narrow."""
-    return 3 if (geo.col_w - 4 * TICK_GAP) / 3 >= MIN_TICK else 2
+def ticks_across(geo: Cells) -> int:
+    """Tick boxes per game box: as many of at least MIN_TICK as the box holds, at most three
+    (the most a game sees), at least one (a narrow family column tallies in it)."""
+    fits = int((geo.col_w - TICK_GAP) // (MIN_TICK + TICK_GAP) + 1e-9)
+    return max(1, min(3, fits))
 
 
-def tick_size(geo: BlockGeometry) -> float:
+def tick_size(geo: Cells) -> float:
     """The side of a Yahtzee bonus tick box: as large as the box allows, up to MAX_TICK."""
     n = ticks_across(geo)
     return min(MAX_TICK, (geo.col_w - (n + 1) * TICK_GAP) / n, geo.row_h - 2 * TICK_GAP)
 
 
-def _ticks(cx: float, y: float, geo: BlockGeometry) -> list[Item]:
+def _ticks(cx: float, y: float, geo: Cells) -> list[Item]:
     """The tick boxes centred in the game box whose top-left corner is (cx, y)."""
     box, n = tick_size(geo), ticks_across(geo)
     span = n * box + (n - 1) * TICK_GAP
@@ -184,7 +206,7 @@ TITLE_SIZE = TITLE
 GAME_PT = 8.5
 
 
-def _game_label(label: str, cx: float, y: float, geo: BlockGeometry) -> list[Item]:
+def _game_label(label: str, cx: float, y: float, geo: Cells) -> list[Item]:
     """A game's heading centred in its box below `y`: one line, or two ("1." / "Spiel")
     where a narrow box would shrink it below 8 pt."""
     room = geo.col_w - 1.5 * MM
@@ -206,12 +228,13 @@ def _name_line(words: dict[str, str], x: float) -> tuple[float, float]:
 def block_form(spec: BlockSpec, geo: BlockGeometry, words: dict[str, str]) -> tuple[Item, ...]:
     """Everything of one block except the player's name, drawn at the first slot's position."""
     x = geo.slot_x(0)
-    top = geo.page_h - MARGIN
+    top = geo.page_h - TOP
     items: list[Item] = []
     items.append(Text(x, top - TITLE_SIZE * 0.8, words["title"], TITLE_SIZE, bold=True))
     name_x, line_x = _name_line(words, x)
-    items.append(Text(name_x, top - 11 * MM + 1.5, words["name_label"] + ":", 9))
-    items.append(Line(line_x, top - 11 * MM, x + geo.block_w, top - 11 * MM, line_width=0.5))
+    rule = top - NAME_LINE
+    items.append(Text(name_x, rule + 1.5, words["name_label"] + ":", 9))
+    items.append(Line(line_x, rule, x + geo.block_w, rule, line_width=0.5))
     y = top - TITLE_H
     # the game header row
     items.append(Rect(x, y - geo.row_h, geo.label_w, geo.row_h, stroke=None))
@@ -221,7 +244,7 @@ def block_form(spec: BlockSpec, geo: BlockGeometry, words: dict[str, str]) -> tu
         items += _game_label(words[f"game_{g + 1}"], cx + geo.col_w / 2, y, geo)
     y -= geo.row_h
     for row in block_rows(spec):
-        items += _row_items(row, x, y, geo, spec.games)
+        items += row_items(row, x, y, geo, spec.games)
         y -= geo.row_h
     # a heavier frame around the table and a rule between the two sections
     items.append(Rect(x, y, geo.block_w, geo.table_h - geo.row_h, stroke=INK, line_width=1.4))
@@ -229,25 +252,47 @@ def block_form(spec: BlockSpec, geo: BlockGeometry, words: dict[str, str]) -> tu
     split_y = top - TITLE_H - geo.row_h * (1 + n_upper)
     items.append(Line(x, split_y, x + geo.block_w, split_y, line_width=1.4))
     # the footer under each block: two-up blocks are cut apart, each keeps its own
-    items.append(Text(x, y - 3.5 * MM, words["footer"], FOOTER_SIZE, color=FOOTER_INK))
+    items.append(Text(x, y - FOOTER_DROP, words["footer"], FOOTER_SIZE, color=FOOTER_INK))
     return tuple(items)
 
 
-def name_item(name: str, words: dict[str, str], geo: BlockGeometry, slot: int) -> Text | None:
-    """The player's name written on the name line of block `slot`."""
+NAME_PT = 12.0
+NAME_MIN = 8.0  # a name below this goes on two lines instead (body text on a players' page)
+
+
+def name_text(name: str, room: float, rule: float, x: float) -> list[Text]:
+    """A name written just above the rule at `rule`, left edge `x`: in full, on one line
+    (12 pt down to 8 pt), else on two, else broken at a syllable on three (6 pt at least);
+    its descenders clear the rule."""
+    size = fit_size(name, NAME_PT, room, minimum=NAME_MIN)
+    lines: tuple[str, ...] = (name,)
+    if text_width(name, size) > room:
+        for size in (9.0, 8.5, 8.0, 7.5, 7.0, 6.5, 6.0):
+            lines = name_lines(name, size, room, 2)
+            if lines:
+                break
+        else:
+            lines = broken_lines(name, 6.0, room, 3)
+    step = 1.1 * size
+    base = rule + descent(size) + 0.6
+    return [Text(x, base + step * (len(lines) - 1 - k), line, size) for k, line in enumerate(lines)]
+
+
+def name_items(
+    name: str, words: dict[str, str], geo: BlockGeometry, slot: int, on_page: int | None = None
+) -> list[Text]:
+    """The player's name written on the name line of block `slot` (of `on_page` blocks)."""
     if not name:
-        return None
-    x = geo.slot_x(slot)
-    top = geo.page_h - MARGIN
+        return []
+    x = geo.slot_x(slot, on_page)
     _, line_x = _name_line(words, x)
     room = x + geo.block_w - line_x - 1 * MM
-    size = fit_size(name, 12, room)
-    return Text(line_x + 1 * MM, top - 11 * MM + 2, name, size)
+    return name_text(name, room, geo.page_h - TOP - NAME_LINE, line_x + 1 * MM)
 
 
-def cut_line(geo: BlockGeometry, slot: int) -> list[Item]:
+def cut_line(geo: BlockGeometry, slot: int, on_page: int | None = None) -> list[Item]:
     """The dashed line between block `slot` and the next, scissors at its top."""
-    x = geo.cut_x(slot)
+    x = geo.cut_x(slot, on_page)
     top, bottom = geo.page_h - CUT_INSET, CUT_INSET
     size = 10.0
     return [
@@ -257,22 +302,22 @@ def cut_line(geo: BlockGeometry, slot: int) -> list[Item]:
 
 
 def layout_block(spec: BlockSpec, paper: str, landscape: bool, per_page: str) -> Document:
-    """The whole document: every block of every copy, `per_page` blocks side by side."""
+    """The whole document: every block of every copy, `per_page` blocks side by side; a page
+    with fewer blocks (the last of an odd number) centres them."""
     geo = geometry(spec, paper, landscape, per_page)
     words = block_words(spec)
     form = block_form(spec, geo, words)
     blocks = spec.blocks
     pages = []
     for first in range(0, len(blocks), geo.per_page):
+        here = blocks[first : first + geo.per_page]
         items: list[Item] = []
-        for slot, name in enumerate(blocks[first : first + geo.per_page]):
-            dx = geo.slot_x(slot) - geo.slot_x(0)
+        for slot, name in enumerate(here):
+            dx = geo.slot_x(slot, len(here)) - geo.slot_x(0)
             if slot:
-                items += cut_line(geo, slot - 1)
+                items += cut_line(geo, slot - 1, len(here))
             items.append(UseForm("block", dx, 0.0))
-            text = name_item(name, words, geo, slot)
-            if text is not None:
-                items.append(text)
+            items += name_items(name, words, geo, slot, len(here))
         pages.append(Page(tuple(items)))
     title = f"{spec.rules.name[spec.lang]} – {words['name_label']}"
     return Document(geo.page_w, geo.page_h, tuple(pages), {"block": form}, title=title)

@@ -7,9 +7,11 @@ hands the games frozen values: `load_block` / `load_odds` make the inputs of
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
+from functools import cache, partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from generator.core.errors import Input, Msg, UserError
 from generator.core.problems import Problems
@@ -18,15 +20,23 @@ from generator.io.cache import DISK
 from generator.io.catalog import Catalog
 from generator.io.yamlload import load_file
 from generator.kniffel.rules import SUBDIR, RuleSet, parse_rules
+from generator.kniffel.shipped import CARDS, computed_entry, shipped_odds
 from generator.kniffel.simsize import check_games
 from generator.kniffel.table import Table
 
 if TYPE_CHECKING:
     # the solver needs numpy, which the block command does without; the pages' modules
     # (and so Jinja2) are not needed by `warm_odds`, the odds process of `dicesheets all`
-    from generator.kniffel.build import BlockInputs, BlockRequest, OddsInputs, OddsRequest
+    from generator.kniffel.build import (
+        BlockInputs,
+        BlockRequest,
+        OddsInputs,
+        OddsRequest,
+        RulesRequest,
+    )
     from generator.kniffel.scorefile import ScoreCheck
     from generator.kniffel.solver import Strategy
+    from generator.text.words import Templates
 
 
 def load_rules_file(path: Path, label: str, problems: Problems | None = None) -> RuleSet:
@@ -108,6 +118,14 @@ def load_block(req: BlockRequest, catalog: Catalog | None = None) -> BlockInputs
     return BlockInputs(load_rules(req.rules, catalog), catalog.templates())
 
 
+def load_rules_page(req: RulesRequest, catalog: Catalog | None = None) -> BlockInputs:
+    """The rules page's inputs: the rule set and the templates, as for a block."""
+    from generator.kniffel.build import BlockInputs
+
+    catalog = catalog or Catalog.default()
+    return BlockInputs(load_rules(req.rules, catalog), catalog.templates())
+
+
 def load_odds(
     req: OddsRequest, catalog: Catalog | None = None, *, team: Team = ALONE
 ) -> OddsInputs:
@@ -144,6 +162,9 @@ def prepare_odds(
         from generator.text.words import Texts
 
         Texts("kniffel_odds", req.lang or rules.lang, templates)
+    shipped = shipped_odds(shipped_entries(), rules, req.games, req.seed)
+    if shipped is not None:  # the default card's figures come with the package
+        return partial(_shipped_inputs, base, rules, shipped, req.seed, templates)
     try:
         stored: Strategy | None = solve_strategy(rules, store=STORED_ONLY)
     except NotStored:
@@ -164,17 +185,39 @@ def prepare_odds(
     return rest
 
 
+def _shipped_inputs(
+    base: RuleSet,
+    rules: RuleSet,
+    shipped: tuple[float, dict[int, int]],
+    seed: int,
+    templates: Templates,
+) -> OddsInputs:
+    import numpy as np
+
+    from generator.kniffel.build import OddsInputs
+    from generator.kniffel.simulate import Distribution
+
+    expected, by_score = shipped
+    counts = np.zeros(max(by_score) + 1, dtype=np.int64)
+    counts[list(by_score)] = list(by_score.values())
+    return OddsInputs(base, rules, expected, Distribution(counts, seed), templates)
+
+
 def warm_odds(req: OddsRequest, catalog: Catalog) -> None:
     """`load_odds`'s solver work, for a process beside the one that builds the card.
 
     The table, then the simulation, each shared with a helper process where a second
     processor is free; both go into the solver cache, where `load_odds` finds them.
+    Nothing for a card whose figures are shipped.
     """
     from generator.io.pair import pair_if_spare
     from generator.kniffel.simulate import score_distribution
 
+    rules = _odds_rules(req, catalog)[1]
+    if shipped_odds(shipped_entries(), rules, req.games, req.seed) is not None:
+        return
     team = pair_if_spare() or ALONE
-    strategy = load_strategy(_odds_rules(req, catalog)[1], team=team)
+    strategy = load_strategy(rules, team=team)
     score_distribution(strategy, req.games, req.seed, store=DISK, team=team)
 
 
@@ -186,3 +229,24 @@ def _odds_rules(req: OddsRequest, catalog: Catalog) -> tuple[RuleSet, RuleSet]:
     rules = with_joker(base, req.joker)
     check_games(req.games)
     return base, rules
+
+
+SHIPPED = Path(__file__).with_name("shipped_odds.json")  # (`generator.kniffel.shipped`)
+
+
+@cache
+def shipped_entries() -> dict[tuple[str, str], dict[str, Any]]:
+    """The shipped odds cards by (table key, scores key); none if the file is damaged."""
+    try:
+        data = json.loads(SHIPPED.read_text(encoding="utf-8"))
+        return {(e["table"], e["scores"]): e for e in data["cards"]}
+    except (OSError, ValueError, KeyError, TypeError):  # (then computed instead)
+        return {}
+
+
+def write_shipped() -> None:
+    """Solve and simulate every shipped card again and write the file (after a solver change)."""
+    cards = [computed_entry(load_rules(name), games, seed) for name, games, seed in CARDS]
+    # (one card a line: the counts are a few hundred numbers)
+    lines = ",\n".join(json.dumps(card) for card in cards)
+    SHIPPED.write_text(f'{{"cards": [\n{lines}\n]}}\n', encoding="utf-8")

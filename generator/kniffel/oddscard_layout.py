@@ -22,10 +22,12 @@ from generator.render.flow import (
     Overflow,
     PageFrame,
     Paragraph,
+    Space,
     TextStyle,
     Theme,
     flow_story,
     footer_line,
+    measure,
 )
 from generator.render.fonts import fit_size, text_width
 from generator.render.primitives import MM, Document, Item, Line, Page, Rect, Text, page_size
@@ -98,13 +100,17 @@ def table_size(card: OddsCard, width: float) -> float:
     return size
 
 
-def table_figure(card: OddsCard, size: float) -> Figure:
+ROW = 1.9  # a table row's height in font sizes
+MAX_ROW = 2.8  # landscape: rows grow up to this to fill the left column
+
+
+def table_figure(card: OddsCard, size: float, row: float = ROW) -> Figure:
     """The odds table as a story figure: two header rows, one row per pattern, a gap below."""
-    row_h = size * 1.9
-    return Figure((2 + len(card.table)) * row_h + 2.5 * MM, partial(_table, card, size))
+    row_h = size * row
+    return Figure((2 + len(card.table)) * row_h + 2.5 * MM, partial(_table, card, size, row))
 
 
-def _table(card: OddsCard, size: float, frame: Cursor, theme: Theme) -> list[Item]:
+def _table(card: OddsCard, size: float, factor: float, frame: Cursor, theme: Theme) -> list[Item]:
     """The odds table: pattern | one roll (%, exact) | three rolls (%, bar)."""
     w = card.words
     pad = PAD
@@ -112,7 +118,7 @@ def _table(card: OddsCard, size: float, frame: Cursor, theme: Theme) -> list[Ite
     label_w -= sum(widths)
     widths[3] += frame.width - label_w - sum(widths)  # the bar takes the slack
     small = FRACTION_SHARE * size
-    row_h = size * 1.9
+    row_h = size * factor
     items: list[Item] = []
     x0 = frame.left
     xs = [x0, x0 + label_w]
@@ -284,29 +290,45 @@ def layout_odds(card: OddsCard, paper: str, landscape: bool) -> Document:
         COLUMN_GAP, footer=lambda k, n: footer, spill=False,
     )  # fmt: skip
     merged = any(len(row.keys) > 1 for row in card.table)
-    story: list[Flowable] = [Heading(w["title"], 1), Paragraph(w["rules"], "rules")]
+    title_size = fit_size(w["title"], TITLE, content_w, bold=True)
+    theme = odds_theme(title_size)
+    head: list[Flowable] = [Heading(w["title"], 1), Paragraph(w["rules"], "rules")]
     left_w = content_w
     if landscape:
         left_w = min(table_width(card, TABLE_SIZE), LEFT_SHARE * (content_w - COLUMN_GAP))
+    size = table_size(card, left_w)
+
+    def left(row: float, gap: float) -> list[Flowable]:
+        return [
+            Heading(w["heading_odds"], 2),
+            table_figure(card, size, row),
+            Paragraph(w["footnote"], "footnote" if not merged else "footnote_upper"),
+            *([Paragraph(w["footnote_upper"], "footnote")] if merged else []),
+            *([Space(gap)] if gap > 0 else []),
+            Heading(w["heading_optimal"], 2),
+            Paragraph(w["expected"], "expected"),
+            Paragraph(w["expected_note"], "note"),
+            Paragraph(w["spread"], "spread"),
+            Paragraph(w["percentiles_heading"], "caption"),
+            Figure(PERCENTILE_H + 4 * MM, partial(_percentiles, card)),
+        ]
+
+    row, gap = ROW, 0.0
+    if landscape:  # the left column reaches the foot like the histogram beside it
+        column_h = frame.top - frame.bottom - measure(head, content_w, theme) - 3 * MM
+        slack = column_h - measure(left(ROW, 0.0), left_w, theme)
+        rows = 2 + len(card.table)
+        row = min(MAX_ROW, ROW + max(0.0, 0.6 * slack) / rows / size)
+        gap = max(0.0, slack - (row - ROW) * size * rows) / 2
+    story = [*head]
+    if landscape:
         story.append(Columns(widths=(left_w, content_w - left_w - COLUMN_GAP)))
-    story += [
-        Heading(w["heading_odds"], 2),
-        table_figure(card, table_size(card, left_w)),
-        Paragraph(w["footnote"], "footnote" if not merged else "footnote_upper"),
-        *([Paragraph(w["footnote_upper"], "footnote")] if merged else []),
-        Heading(w["heading_optimal"], 2),
-        Paragraph(w["expected"], "expected"),
-        Paragraph(w["expected_note"], "note"),
-        Paragraph(w["spread"], "spread"),
-        Paragraph(w["percentiles_heading"], "caption"),
-        Figure(PERCENTILE_H + 4 * MM, partial(_percentiles, card)),
-    ]
+    story += left(row, gap)
     if landscape:
         story.append(ColumnBreak())
     story += [Heading(w["histogram_heading"], 3), Figure(None, partial(_histogram, card))]
-    title_size = fit_size(w["title"], TITLE, content_w, bold=True)
     try:
-        (items,) = flow_story(story, frame, odds_theme(title_size))
+        (items,) = flow_story(story, frame, theme)
     except Overflow as full:
         message = Msg("odds_card_does_not_fit")
         available = frame.top - frame.bottom

@@ -15,6 +15,7 @@ class OddsRequest:
     joker: str | None = None  # None: the rule set's own
     lang: str | None = None  # None: the rule set's own language
     games: int = DEFAULT_GAMES
+    rules_page: bool = True
     paper: str = "a4"
     landscape: bool = False
     seed: int = 1

@@ -13,7 +13,6 @@ box holds its full score, whichever box the roll goes into.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from itertools import pairwise
@@ -34,21 +33,21 @@ def _longest_run(roll: Iterable[int]) -> int:
 
 def raw_score(roll: Roll, cat: Box) -> int:
     """The score of `roll` in `cat` by the box's own pattern, without jokers."""
-    counts = Counter(roll)
-    total = sum(roll)
-    if cat.kind == "upper":
-        return cat.face * counts[cat.face]
-    if cat.kind == "of_a_kind":
-        return total if max(counts.values()) >= cat.count else 0
-    if cat.kind == "full_house":
-        return cat.score if sorted(counts.values()) == [2, 3] else 0
-    if cat.kind == "straight":
+    # (counts by `tuple.count`, not a Counter: the coach asks ~3,000 times per answer)
+    kind = cat.kind
+    if kind == "upper":
+        return cat.face * roll.count(cat.face)
+    if kind == "of_a_kind":
+        return sum(roll) if max(map(roll.count, set(roll))) >= cat.count else 0
+    if kind == "full_house":
+        return cat.score if sorted(map(roll.count, set(roll))) == [2, 3] else 0
+    if kind == "straight":
         return cat.score if _longest_run(roll) >= cat.length else 0
-    if cat.kind == "yahtzee":
-        return cat.score if len(counts) == 1 and len(roll) == 5 else 0
-    if cat.kind == "chance":
-        return total
-    raise ValueError(f"unknown box kind {cat.kind}")  # pragma: no cover
+    if kind == "yahtzee":
+        return cat.score if len(set(roll)) == 1 and len(roll) == 5 else 0
+    if kind == "chance":
+        return sum(roll)
+    raise ValueError(f"unknown box kind {kind}")  # pragma: no cover
 
 
 def is_yahtzee(roll: Roll) -> bool:

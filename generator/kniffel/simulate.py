@@ -24,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from generator.core.rollhold import IdenticalDice, column_keep_values, pick_keeps
-from generator.core.store import Store, key_for
+from generator.core.store import Store
 from generator.core.team import ALONE, Member, Team
 from generator.kniffel.rules import RuleSet
 from generator.kniffel.simsize import check_games
@@ -32,16 +32,13 @@ from generator.kniffel.solver import (
     DICE,
     FACES,
     ROLLS,
-    SOLVER_VERSION,
     Strategy,
     best_boxes,
     dice_space,
     hopeless,
-    rules_fingerprint,
 )
+from generator.kniffel.table import scores_key
 
-# 3: keeps from rollhold.Policy (its tie rule) instead of the first exact maximum
-SIMULATION_VERSION = 3
 PERCENTILES = (1, 5, 10, 25, 50, 75, 90, 95, 99)
 # Distinct states solved at once: their keep values (2 × block × 462 floats, 4 MB) stay
 # near the processor, and a process needs little fresh memory (measured against 2,048:
@@ -296,11 +293,6 @@ class Distribution:
         }
 
 
-def _scores_key(strategy: Strategy, games: int, seed: int) -> str:
-    fingerprint = rules_fingerprint(strategy.rules)
-    return key_for("kniffel-scores", SOLVER_VERSION, SIMULATION_VERSION, fingerprint, games, seed)
-
-
 def score_distribution(
     strategy: Strategy,
     games: int,
@@ -325,7 +317,7 @@ def score_distribution(
     def simulate() -> dict[str, np.ndarray]:
         return {"counts": np.bincount(simulate_scores(strategy, games, seed, tick, team=team))}
 
-    arrays = store.arrays("kniffel", _scores_key(strategy, games, seed), simulate, valid)
+    arrays = store.arrays("kniffel", scores_key(strategy.rules, games, seed), simulate, valid)
     return Distribution(arrays["counts"].astype(np.int64), seed)
 
 

@@ -18,6 +18,9 @@ from generator.kniffel.rules import JOKERS, RuleSet
 
 # Bump when anything changes the stored values (part of every cache key).
 SOLVER_VERSION = 4
+# Bump when anything changes the simulated scores (3: keeps from rollhold.Policy's tie rule
+# instead of the first exact maximum).
+SIMULATION_VERSION = 3
 DICE = 5
 FACES = 6
 ROLLS = 3
@@ -78,6 +81,12 @@ def rules_fingerprint(rules: RuleSet) -> dict[str, Any]:
 def table_key(rules: RuleSet) -> str:
     """The cache key of a rule set's table: its fingerprint and the solver version."""
     return key_for("kniffel-values", SOLVER_VERSION, rules_fingerprint(rules))
+
+
+def scores_key(rules: RuleSet, games: int, seed: int) -> str:
+    """The cache key of a rule set's simulated scores (`games` games, `seed`)."""
+    fingerprint = rules_fingerprint(rules)
+    return key_for("kniffel-scores", SOLVER_VERSION, SIMULATION_VERSION, fingerprint, games, seed)
 
 
 def with_joker(rules: RuleSet, joker: str | None) -> RuleSet:

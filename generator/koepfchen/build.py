@@ -66,7 +66,7 @@ def build_board(inputs: BoardInputs, req: BoardRequest) -> Built:
     """The board, the rules page and the key: layout document and manifest contents (pure)."""
     from generator.koepfchen.key import hardest_targets
     from generator.koepfchen.layout import layout_sheet
-    from generator.koepfchen.pages import board_view, key_story, rules_story
+    from generator.koepfchen.pages import board_view, key_story, key_title, rules_story
 
     profile, templates = inputs.profile, inputs.templates
     board, figures = make_board(profile, req.seed)
@@ -75,7 +75,8 @@ def build_board(inputs: BoardInputs, req: BoardRequest) -> Built:
     hard = hardest_targets(board, profile.hardest) if req.key else []
     key = partial(key_story, board, req.lang, figures, hard, templates) if req.key else None
     title, page = view.words["title"], page_label(req.lang, templates)
-    laid = layout_sheet(view, rules, key, req.paper, req.landscape, title, page)
+    more = key_title(board, req.lang, templates, more=True)
+    laid = layout_sheet(view, rules, key, req.paper, req.landscape, title, page, more)
     contents = _contents(board, figures, req, laid, hard)
     options = {
         "profile": req.profile,
@@ -142,7 +143,6 @@ def board_json(board: Board) -> dict[str, Any]:
 def _contents(board: Board, figures: Figures, req: BoardRequest, sheet: Any, hard: list) -> dict:
     geo = sheet.geometry
     tables = [h for h in hard if h.detailed]
-    tables = tables[: len(tables) - sheet.key_fewer]
     return {
         "kind": "koepfchen-board",
         **board_json(board),

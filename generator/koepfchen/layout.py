@@ -13,7 +13,7 @@ continues bottom to top from its left edge. Rules and key pages are stories
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import pairwise
 from typing import Protocol
 
@@ -189,6 +189,12 @@ def board_geometry(n_cells: int, paper: str, landscape: bool) -> BoardGeometry:
         x = x0s[page] + col * (w + GAP)
         y = top - row * (h + GAP) - h
         slots.append(Slot(page, row, col, x, y, w, h))
+    goal, before = slots[-1], slots[-2] if len(slots) > 1 else None
+    if before is not None and (before.page, before.row) != (goal.page, goal.row) and cols > 1:
+        # the goal alone in its row (part 2 of a two-part board): it takes two fields' room,
+        # towards the way the row runs, so no lone small box ends the track
+        x = goal.x if goal.col == 0 else goal.x - w - GAP
+        slots[-1] = Slot(goal.page, goal.row, goal.col, x, goal.y, 2 * w + GAP, h)
     return BoardGeometry(page_w, page_h, parts, cols, rows, w, h, tuple(slots), left, width)
 
 
@@ -248,9 +254,10 @@ def _connector(a: Slot, b: Slot, geo: BoardGeometry) -> dict[int, list[Item]]:
         if b.x > a.x:
             return {a.page: _arrow(a.x + a.w + pad, a.cy, b.x - pad, b.cy)}
         return {a.page: _arrow(a.x - pad, a.cy, b.x + b.w + pad, b.cy)}
+    # up or down in a's column (a goal of two fields' width is wider than a)
     if b.y < a.y:
-        return {a.page: _arrow(a.cx, a.y - pad, b.cx, b.y + b.h + pad)}
-    return {a.page: _arrow(a.cx, a.y + a.h + pad, b.cx, b.y - pad)}
+        return {a.page: _arrow(a.cx, a.y - pad, a.cx, b.y + b.h + pad)}
+    return {a.page: _arrow(a.cx, a.y + a.h + pad, a.cx, b.y - pad)}
 
 
 DOT_STEP = 2.9 * MM  # from one dot of the difficulty mark to the next
@@ -445,49 +452,59 @@ class SheetLayout:
     roles: tuple[str, ...]
     geometry: BoardGeometry
     target_pt: float
-    key_fewer: int = 0  # roll tables the key gave as a line to end on a well-filled page
 
 
 class KeyStory(Protocol):
-    """The answer key's story with its field table in `field_columns` columns and the
-    `fewer` least hard roll tables given as a line (None: not that many tables)."""
+    """The answer key's story with its field table in `field_columns` columns."""
 
-    def __call__(self, field_columns: int, fewer: int) -> Sequence[Flowable] | None: ...
-
-
-FIELD_COLUMN = 58 * MM  # the key's field table: "100,0 %" at full size in its column
-MIN_LAST_PAGE = 0.4  # a key page after the first is at least this full, or the key is shorter
+    def __call__(self, field_columns: int) -> Sequence[Flowable]: ...
 
 
-def _used(page: list[Item], frame: PageFrame) -> float:
-    """How much of the text frame's height a page's items take (the footer not counted)."""
-    drawn = [i.y for i in page if isinstance(i, (Text, Rect)) and i.y >= frame.bottom - 1]
-    low = min(drawn, default=frame.top)
-    return (frame.top - low) / (frame.top - frame.bottom)
+FIELD_COLUMN = 58 * MM  # the key's field table: a landscape page takes four such columns
+CONTINUED = THEME.headings[2]  # the running heading of the key's pages after the first
 
 
-def key_pages(key: KeyStory, frame: PageFrame, wide: bool) -> tuple[list[list[Item]], int]:
-    """The key's pages, ending on a well-filled page, and how many roll tables became lines.
+def _continued_h(title: str, width: float) -> float:
+    lines = wrap(title, CONTINUED.size, width, bold=True)
+    return len(lines) * CONTINUED.size * CONTINUED.leading + CONTINUED.after
 
-    If the last of several pages would be less than MIN_LAST_PAGE full, the least hard
-    roll tables become lines, one at a time, until the key needs a page less; when
-    even that does not save the page, the key keeps all its tables.
-    """
-    # a landscape page takes the field table in three or four columns (40 fields in 10 rows)
+
+def key_pages(key: KeyStory, frame: PageFrame, wide: bool, continued: str = "") -> list[list[Item]]:
+    """The key's pages; those after the first open with the running heading `continued`."""
     width = frame.right - frame.left
     field_columns = min(4, int((width + COLUMN_GAP) // (FIELD_COLUMN + COLUMN_GAP))) if wide else 2
-    story = key(field_columns, 0)
-    assert story is not None
-    pages = flow_story(story, frame, THEME)
-    if len(pages) == 1 or _used(pages[-1], frame) >= MIN_LAST_PAGE:
-        return pages, 0
-    fewer = 1
-    while (shorter := key(field_columns, fewer)) is not None:
-        tried = flow_story(shorter, frame, THEME)
-        if len(tried) < len(pages):
-            return tried, fewer
-        fewer += 1
-    return pages, 0
+    story = key(field_columns)
+    if continued:
+        frame = _with_running_head(frame, continued)
+    # tighter table rows where that saves a page (never a page for one table more)
+    layouts = [flow_story(story, frame, _key_theme(row_h)) for row_h in KEY_ROWS]
+    return min(layouts, key=len)
+
+
+KEY_ROWS = (THEME.table.row_h, 4.0 * MM, 3.7 * MM)
+
+
+def _key_theme(row_h: float) -> Theme:
+    return replace(THEME, table=replace(THEME.table, row_h=row_h))
+
+
+def _with_running_head(frame: PageFrame, continued: str) -> PageFrame:
+    """The frame whose pages after the first open with the running heading `continued`."""
+    width = frame.right - frame.left
+    footer = frame.footer
+
+    def head_and_footer(k: int, n: int) -> list[Item]:
+        items = footer(k, n) if footer else []
+        if k == 1:
+            return items
+        y = frame.top
+        for line in wrap(continued, CONTINUED.size, width, bold=True):
+            y -= CONTINUED.size * CONTINUED.leading
+            base = y + CONTINUED.baseline * CONTINUED.size
+            items.append(Text(frame.left, base, line, CONTINUED.size, bold=True))
+        return items
+
+    return replace(frame, continued=_continued_h(continued, width), footer=head_and_footer)
 
 
 def layout_sheet(
@@ -498,9 +515,11 @@ def layout_sheet(
     landscape: bool,
     title: str,
     page: PageLabel | None = None,
+    key_continued: str = "",
 ) -> SheetLayout:
     """Board page(s), then the rules page, then the answer key (each optional but the board);
-    `page` labels the pages of the rules and of the key in their footers ("Seite 2/3")."""
+    `page` labels the pages of the rules and of the key in their footers ("Seite 2/3"), and
+    the key's pages after the first open with `key_continued`."""
     geo = board_geometry(len(view.cells), paper, landscape)
     pages = board_pages(view, geo)
     roles = ["board"] * len(pages)
@@ -513,10 +532,9 @@ def layout_sheet(
         more = flow_story(rules, frame, THEME)
         pages += more
         roles += ["rules"] * len(more)
-    fewer = 0
     if key:
-        more, fewer = key_pages(key, frame, wide)
+        more = key_pages(key, frame, wide, key_continued)
         pages += more
         roles += ["key"] * len(more)
     doc = Document(geo.page_w, geo.page_h, tuple(Page(tuple(p)) for p in pages), title=title)
-    return SheetLayout(doc, tuple(roles), geo, target_size(view, geo), fewer)
+    return SheetLayout(doc, tuple(roles), geo, target_size(view, geo))

@@ -173,13 +173,11 @@ def key_story(
     hard: list[HardTarget],
     templates: Templates | None = None,
     field_columns: int = 2,
-    fewer: int = 0,
-) -> list[Flowable] | None:
+) -> list[Flowable]:
     """The answer key: every field's target and odds, game length, the hardest targets' rolls.
 
-    The field table runs in `field_columns` columns; the `fewer` least hard of the
-    targets that would get a table of rolls get a line instead (None: there are not
-    that many tables), so the layout can end the key on a well-filled page.
+    The field table runs in `field_columns` columns. What the key lists does not depend on
+    the paper or its orientation: every hardest target few rolls make gets its table.
     """
     profile = board.profile
     t = Texts("koepfchen_key", lang, templates)
@@ -201,21 +199,27 @@ def key_story(
         for f in board.fields
     )
     story: list[Flowable] = [
-        Heading(t("title", name=profile.name[lang]), 1),
+        Heading(key_title(board, lang, templates), 1),
         Paragraph(t("intro", rolls=profile.rolls)),
         Columns(field_columns),
-        Table(columns, rows, balance=True),
+        Table(columns, rows, balance=True, natural=True),
     ]
     solo = figures.solo
     solo_text = t("solo", turns=solo.expected, median=solo.median, p90=solo.p90)
     figures_group = Group(
         (Heading(t("h_figures")), Paragraph(solo_text), *_races(figures, lang, t))
     )
-    tables = sum(h.detailed for h in hard)
-    if fewer > tables or (fewer and not tables):
-        return None
-    story += _hardest(figures_group, hard, tables - fewer, profile.rolls, lang, t)
+    story += _hardest(figures_group, hard, profile.rolls, lang, t)
     return story
+
+
+def key_title(
+    board: Board, lang: str, templates: Templates | None = None, more: bool = False
+) -> str:
+    """The key's title; `more`: the running heading of its pages after the first."""
+    t = Texts("koepfchen_key", lang, templates)
+    name = board.profile.name[lang]
+    return t("continued", name=name) if more else t("title", name=name)
 
 
 def _races(figures: Figures, lang: str, t: Texts) -> list[Flowable]:
@@ -237,7 +241,7 @@ def _races(figures: Figures, lang: str, t: Texts) -> list[Flowable]:
 
 
 def _hardest(
-    figures: Group, hard: list[HardTarget], tables: int, rolls: int, lang: str, t: Texts
+    figures: Group, hard: list[HardTarget], rolls: int, lang: str, t: Texts
 ) -> list[Flowable]:
     """Game length, then the hardest targets: a table of rolls for those few rolls make,
     a line for the rest; in two columns.
@@ -245,8 +249,8 @@ def _hardest(
     The section's heading and intro travel with the first table, so neither is ever
     left alone at the foot of a page; the tables read down the columns, hardest first.
     """
-    detailed = [h for h in hard if h.detailed][:tables]
-    others = [h for h in hard if all(h is not d for d in detailed)]
+    detailed = [h for h in hard if h.detailed]
+    others = [h for h in hard if not h.detailed]
     groups: list[Group] = []
     for h in detailed:  # the table's header row names the target: no heading to wrap
         header = (
@@ -276,7 +280,7 @@ def _hardest(
             for h in others
         )
         intro = t("others", detailed=len(detailed), most=DETAIL_MAX_ROLLS)
-        rest = [Paragraph(intro), Table(columns, rows)]
+        rest = [Paragraph(intro), Table(columns, rows, natural=True)]
     head: tuple[Flowable, ...] = (Heading(t("h_hardest")),)
     if not hard:
         return [Columns(2), Balanced((figures,))]

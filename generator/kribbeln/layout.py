@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from generator.core.errors import DoesNotFit, Msg
 from generator.kribbeln.pages import KeyView, RowView, SheetView
 from generator.kribbeln.swatches import any_color_swatch, legend_row, legend_width, swatch
-from generator.render.fit import balanced_lines, broken_lines, name_lines, wrap
+from generator.render.fit import balanced_lines, broken_lines, name_lines, was_shortened, wrap
 from generator.render.flow import (
     Balanced,
     BulletStyle,
@@ -66,10 +66,11 @@ from generator.render.style import (
 )
 
 MARGIN = 12 * MM
+CROWDED_MARGIN = 6 * MM  # the side margin may shrink to this so eight players fit
 BAND_W = 9 * MM
-TASK_MIN_W = 44 * MM
+TASK_MIN_W = 43 * MM
 PIP_MIN_W = 11 * MM  # two handwritten digits
-POINTS_MIN_W = 5.5 * MM
+POINTS_MIN_W = 7 * MM  # one handwritten digit with room round it
 PLAYER_MIN_W = PIP_MIN_W + POINTS_MIN_W
 PLAYER_PREF_W = 21 * MM  # what a player column gets while the task column is narrow
 PLAYER_MAX_W = 34 * MM
@@ -78,6 +79,7 @@ TASK_CROWDED_W = 50 * MM  # with many players: what the task column takes before
 PIP_SHARE = 0.64
 TITLE_H = 13 * MM
 NAME_H = 10 * MM
+NAME_TALL_H = 11.5 * MM  # a header row of three-line names (narrow columns, long names)
 SUB_H = 4.5 * MM
 TOTAL_H = 10 * MM
 TASK_MIN_H = 12 * MM
@@ -127,6 +129,7 @@ class NameSet:
     size: float
     bold: bool
     lines: tuple[tuple[str, ...], ...]  # per player column; () = blank
+    whole: bool = True  # no name shortened with "…"
 
 
 def name_set(names: Sequence[str], width: float, height: float = NAME_H) -> NameSet:
@@ -153,7 +156,41 @@ def name_set(names: Sequence[str], width: float, height: float = NAME_H) -> Name
         else ()
         for n in names
     ]
-    return NameSet(size, False, tuple(fitted))
+    return NameSet(
+        size, False, tuple(fitted), not any(was_shortened(f, n) for f, n in zip(fitted, names))
+    )
+
+
+def tall_name_set(names: Sequence[str], width: float) -> NameSet:
+    """The names of a `NAME_TALL_H` header row: up to three lines each, broken after a space
+    or hyphen, else at a syllable; the largest size at which no name is shortened."""
+    room = width - 2 * NAME_PAD
+    for size in NAME_SIZES:
+        most = max(1, min(3, int((NAME_TALL_H - 2 * NAME_PAD) // (size * NAME_LEADING))))
+        for bold in (True, False):
+            fitted = [
+                (
+                    name_lines(n, size, room, min(2, most), bold)
+                    or broken_lines(n, size, room, most, bold)
+                )
+                if n
+                else ()
+                for n in names
+            ]
+            if not any(was_shortened(f, n) for f, n in zip(fitted, names)):
+                return NameSet(size, bold, tuple(fitted))
+    size = NAME_SIZES[-1]
+    fitted = [broken_lines(n, size, room, 3) if n else () for n in names]
+    return NameSet(size, False, tuple(fitted), False)
+
+
+def header_names(names: Sequence[str], width: float) -> tuple[NameSet, float]:
+    """The names of the header row and its height: two lines in `NAME_H`, else three in the
+    taller `NAME_TALL_H` where that keeps a name whole."""
+    short = name_set(names, width)
+    if short.whole:
+        return short, NAME_H
+    return tall_name_set(names, width), NAME_TALL_H
 
 
 # --- the notes below the table ----------------------------------------------------------
@@ -207,10 +244,13 @@ class SheetGeometry:
     task_h: float
     kribbeln_h: float
     bottom_h: float
+    margin: float = MARGIN  # left and right (narrower only where eight players need it)
+    name_h: float = NAME_H
+    names: NameSet | None = None
 
     @property
     def left(self) -> float:
-        return MARGIN
+        return self.margin
 
     @property
     def table_w(self) -> float:
@@ -218,7 +258,7 @@ class SheetGeometry:
 
     @property
     def players_x(self) -> float:
-        return MARGIN + BAND_W + self.task_w
+        return self.margin + BAND_W + self.task_w
 
     @property
     def header_top(self) -> float:
@@ -226,7 +266,7 @@ class SheetGeometry:
 
     @property
     def rows_top(self) -> float:
-        return self.header_top - NAME_H - SUB_H
+        return self.header_top - self.name_h - SUB_H
 
     def row_h(self, kind: str) -> float:
         return self.task_h if kind == "task" else self.kribbeln_h
@@ -260,8 +300,11 @@ def bottom_height(view: SheetView, width: float) -> float:
 def sheet_geometry(view: SheetView, paper: str, landscape: bool) -> SheetGeometry:
     """Column widths and row heights; DoesNotFit when the players or rows cannot fit."""
     page_w, page_h = page_size(paper, landscape)
-    usable_w = page_w - 2 * MARGIN
     players = len(view.names)
+    # many players: the side margins give the task column up to its crowded width
+    need = BAND_W + TASK_CROWDED_W + players * PLAYER_MIN_W
+    margin = min(MARGIN, max(CROWDED_MARGIN, (page_w - need) / 2))
+    usable_w = page_w - 2 * margin
     room_w = usable_w - BAND_W
     if (room_w - TASK_MIN_W) / players < PLAYER_MIN_W - 1e-6:
         raise DoesNotFit(
@@ -281,8 +324,9 @@ def sheet_geometry(view: SheetView, paper: str, landscape: bool) -> SheetGeometr
     player_w = min(PLAYER_MAX_W, (room_w - task_w) / players)
     task_w = room_w - players * player_w
     pip_w = min(max(player_w * PIP_SHARE, PIP_MIN_W), player_w - POINTS_MIN_W)
+    names, name_h = header_names(view.names, player_w)
     bottom = bottom_height(view, usable_w)
-    room = page_h - 2 * MARGIN - TITLE_H - NAME_H - SUB_H - TOTAL_H - bottom
+    room = page_h - 2 * MARGIN - TITLE_H - name_h - SUB_H - TOTAL_H - bottom
     task_h = min(TASK_MAX_H, room / (6 + 4 * KRIBBELN_SHARE))
     if task_h < TASK_MIN_H - 1e-6:
         needed = page_h - room + TASK_MIN_H * (6 + 4 * KRIBBELN_SHARE)
@@ -299,6 +343,9 @@ def sheet_geometry(view: SheetView, paper: str, landscape: bool) -> SheetGeometr
         task_h,
         task_h * KRIBBELN_SHARE,
         bottom,
+        margin,
+        name_h,
+        names,
     )
 
 
@@ -543,7 +590,7 @@ def _names(geo: SheetGeometry, names: NameSet) -> list[Item]:
     """Each name centred in its cell, its lines as one block."""
     items: list[Item] = []
     step = names.size * NAME_LEADING
-    middle = geo.header_top - NAME_H / 2
+    middle = geo.header_top - geo.name_h / 2
     for p, lines in enumerate(names.lines):
         cx = geo.players_x + (p + 0.5) * geo.player_w
         y = centred(middle + (len(lines) - 1) * step / 2, names.size)
@@ -582,14 +629,14 @@ def sheet_items(view: SheetView, geo: SheetGeometry, sizes: Sizes | None = None)
     items.append(Text(right, top - 8 * MM, words["sheet_label"], 12, True, "right"))
     # header: names, then the pips/points labels
     y = geo.header_top
-    head_h = NAME_H + SUB_H
+    head_h = geo.name_h + SUB_H
     items.append(Rect(x0, y - head_h, BAND_W + geo.task_w, head_h, stroke=None, fill="#f4f4f4"))
     label_y = centred(y - head_h / 2, 9)
     items.append(Text(x0 + BAND_W + PAD, label_y, words["players"], 9, bold=True))
     for p in range(geo.players):
         px = geo.players_x + p * geo.player_w
-        items.append(Rect(px, y - NAME_H, geo.player_w, NAME_H, line_width=THICK))
-        sub = y - NAME_H
+        items.append(Rect(px, y - geo.name_h, geo.player_w, geo.name_h, line_width=THICK))
+        sub = y - geo.name_h
         items.append(Rect(px, sub - SUB_H, geo.pip_w, SUB_H, fill="#f4f4f4", line_width=THIN))
         items.append(
             Rect(
@@ -604,7 +651,7 @@ def sheet_items(view: SheetView, geo: SheetGeometry, sizes: Sizes | None = None)
             items.append(
                 Text(cx, centred(sub - SUB_H / 2, s), label, s, align="center", color=GREY)
             )
-    items += _names(geo, name_set(view.names, geo.player_w))
+    items += _names(geo, geo.names or header_names(view.names, geo.player_w)[0])
     # the ten rows
     tops = geo.row_tops([r.kind for r in view.rows])
     task_x = x0 + BAND_W
@@ -667,7 +714,7 @@ def sheet_items(view: SheetView, geo: SheetGeometry, sizes: Sizes | None = None)
             line_width=THICK,
         )
     )
-    items += _notes(view, geo, x0, geo.page_w - 2 * MARGIN)
+    items += _notes(view, geo, x0, geo.page_w - 2 * geo.margin)
     return items + footer_line(x0, right, words["footer"])
 
 
@@ -699,8 +746,8 @@ def _notes(view: SheetView, geo: SheetGeometry, x0: float, width: float) -> list
 # --- rules page and answer key ----------------------------------------------------------
 
 KEY_ROW = 5.4 * MM
-KEY_WIDTHS = (8, 12, 100, 25, 14, 12, 12)
-KEY_ALIGN: tuple[Align, ...] = ("right", "center", "left", "left", "right", "right", "left")
+KEY_WIDTHS = (12, 100, 25, 14, 12, 12)  # what is left when each column has what its words need
+KEY_ALIGN: tuple[Align, ...] = ("center", "left", "left", "right", "right", "left")
 KEY_THEME = Theme(
     headings={
         1: TextStyle(TEXT_TITLE, bold=True, after=3 * MM, keep_lines=None),
@@ -794,13 +841,14 @@ def key_pages(
     else:
         story += notes
     story.append(Space(2 * MM))
+    every_row = tuple(row for section in key.sections for row in section.rows)
     for section in key.sections:
         story.append(
             Group(
                 (
                     Heading(section.heading),
                     Paragraph(section.summary, "summary"),
-                    Table(columns, section.rows),
+                    Table(columns, section.rows, natural=True, measure=every_row),
                 )
             )
         )

@@ -191,7 +191,8 @@ def key_view(
     rolls: int,
     templates: Templates | None = None,
 ) -> KeyView:
-    """The answer key: per sheet and task p_success, expected pips and stars, and the means."""
+    """The answer key: per sheet and task the chance of success, expected pips and stars, and
+    the means."""
     t = Texts("kribbeln_key", lang, templates)
     tasks_t = Texts(TEMPLATE, lang, templates)
     sections = []
@@ -207,9 +208,8 @@ def key_view(
                 continue
             task = sheet.tasks[row.task]
             fig = figures[task.id]
-            rows.append(
+            rows.append(  # the sheet prints no row numbers: its area and the task name a row
                 (
-                    str(row.number),
                     str(row.area),
                     task_text(task, dice, lang, tasks_t),
                     family_name(task.family, lang, tasks_t),
@@ -246,7 +246,6 @@ def key_view(
         ),
     )
     columns = tuple(
-        t(k)
-        for k in ("col_row", "col_area", "col_task", "col_family", "col_p", "col_pips", "col_stars")
+        t(k) for k in ("col_area", "col_task", "col_family", "col_p", "col_pips", "col_stars")
     )
     return KeyView(t("title"), intro, columns, tuple(sections), t("footer", seed=seed))

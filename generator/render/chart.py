@@ -17,9 +17,9 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from generator.render.fonts import fit_size, text_width
+from generator.render.fonts import ascent, descent, fit_size, text_width
 from generator.render.primitives import Item, Line, Rect, Text
-from generator.render.style import DARK_GREY, centred
+from generator.render.style import DARK_GREY, WHITE, centred
 
 AXIS = DARK_GREY
 GRID = "#d8d8d8"
@@ -27,6 +27,7 @@ BAND_FILL = "#e3efe0"
 REFERENCE = "#222222"
 PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2")
 SIZE = 7.0  # tick labels, bar labels, the key
+LABEL_MIN = 6.0  # a bar's value shrinks to fit its bar no further than this
 TITLE_SIZE = 9.0
 HEAD_H = 2 * TITLE_SIZE + 10  # title and key line above the plot, clear of the top tick label
 
@@ -174,15 +175,21 @@ def band(frame: Frame, scale: Scale, low: float, high: float, fill: str = BAND_F
     return [Rect(frame.x, y0, frame.w, y1 - y0, stroke=None, fill=fill)] if y1 > y0 else []
 
 
+REFERENCE_W = 1.1
+HALO_W = 2.2  # the white line under the dashes: they stay apart from any bar, also in gray
+
+
 def reference_line(frame: Frame, scale: Scale, value: float) -> list[Item]:
-    """A dashed line across the plot at `value` (the key says what it is)."""
+    """A dashed line across the plot at `value` (the key says what it is), on a white halo so
+    it reads across the bars it is drawn over, in color and in gray."""
     y = scale.y(frame, value)
-    items: list[Item] = []
+    items: list[Item] = [Line(frame.x, y, frame.x + frame.w, y, stroke=WHITE, line_width=HALO_W)]
     x, dash = frame.x, 5.0
     while x < frame.x + frame.w:
         items.append(
-            Line(x, y, min(x + dash, frame.x + frame.w), y, stroke=REFERENCE, line_width=0.9)
-        )
+            Line(x, y, min(x + dash, frame.x + frame.w), y, stroke=REFERENCE,
+                 line_width=REFERENCE_W)
+        )  # fmt: skip
         x += 2 * dash
     return items
 
@@ -197,17 +204,23 @@ def bars(
     value_label: Labels | None = None,
     marks: Sequence[float] = (),
     size: float = SIZE,
+    clear_of: Sequence[float] = (),
 ) -> list[Item]:
     """One bar per value, from `base` (default the bottom of the scale) to the value.
 
-    `value_label` gives each value's label, longest first (12,5 %, 12,5, 13): the
-    first that fits the bar's width is printed above the bar (below one that hangs
-    under `base`); `marks` draws a short dark tick across each bar at that value.
+    `value_label` gives each value's labels, longest first (12,5 %, 12,5, 13): the
+    longest form that every bar's label takes with a space to its neighbours, at one
+    size for all (down to `LABEL_MIN`), is printed above each bar (below one that hangs
+    under `base`) and clear of the lines at the values `clear_of` (a dashed mean); none
+    when even the shortest does not fit. `marks` draws a short dark tick across each bar
+    at that value.
     """
     items: list[Item] = []
     n = max(1, len(values))
     slot = frame.w / n
     foot = scale.y(frame, scale.low if base is None else base)
+    texts, label_size = _value_labels(values, value_label, slot, size)
+    lines = [scale.y(frame, v) for v in clear_of]
     for i, value in enumerate(values):
         x = frame.x + i * slot + slot * 0.12
         w = slot * 0.76
@@ -220,17 +233,40 @@ def bars(
             items.append(
                 Line(x - slot * 0.06, my, x + w + slot * 0.06, my, stroke=REFERENCE, line_width=1.4)
             )
-        if value_label is not None:
-            fitting = [t for t in value_label(value) if text_width(t, size * 0.8) <= slot * 0.98]
-            if fitting:
-                text = fitting[0]
-                s = fit_size(text, size, slot * 0.98, minimum=size * 0.8)
-                if y >= foot:  # above the bar, and above its mark
-                    ty = max(y, scale.y(frame, marks[i]) if i < len(marks) else y) + 2
-                else:
-                    ty = y - s - 1
-                items.append(Text(x + w / 2, ty, text, s, align="center"))
+        if texts[i]:
+            s = label_size
+            if y >= foot:  # above the bar, and above its mark
+                ty = max(y, scale.y(frame, marks[i]) if i < len(marks) else y) + 2
+                for line in sorted(lines):  # a line through the label: the label goes above it
+                    if ty - descent(s) - 1 <= line <= ty + ascent(s) + 1:
+                        ty = line + HALO_W / 2 + 0.5 + descent(s)
+            else:
+                ty = y - s - 1
+                for line in sorted(lines, reverse=True):
+                    if ty - descent(s) - 1 <= line <= ty + ascent(s) + 1:
+                        ty = line - HALO_W / 2 - 0.5 - ascent(s)
+            items.append(Text(x + w / 2, ty, texts[i], s, align="center"))
     return items
+
+
+def _value_labels(
+    values: Sequence[float], value_label: Labels | None, slot: float, size: float
+) -> tuple[list[str], float]:
+    """Each bar's label in one form for all (the longest that fits every slot with a space
+    beside it, down to 80 % of `size`) and the one size they share; "" where none."""
+    if value_label is None:
+        return [""] * len(values), size
+    forms = [tuple(value_label(v)) for v in values]
+    least = max(LABEL_MIN, size * 0.8)
+    depth = max((len(f) for f in forms), default=0)
+    for k in range(depth):
+        texts = [f[min(k, len(f) - 1)] if f else "" for f in forms]
+        room = [slot - text_width(" ", least) for _ in texts]
+        if all(text_width(t, least) <= r for t, r in zip(texts, room)):
+            shown = [(t, r) for t, r in zip(texts, room) if t]
+            common = min((fit_size(t, size, r, minimum=least) for t, r in shown), default=size)
+            return texts, common
+    return [""] * len(values), size
 
 
 def x_labels(

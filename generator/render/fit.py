@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from generator.render.fonts import text_width
 
@@ -176,6 +176,12 @@ def shortened(text: str, size: float, width: float, bold: bool = False) -> str:
         if fits(cut + " " + ELLIPSIS):
             return cut + " " + ELLIPSIS
     return clipped(words[0], size, width, bold)
+
+
+def was_shortened(lines: Sequence[str], text: str) -> bool:
+    """Whether `lines` (from `broken_lines`, `shortened` or `clipped`) lost letters of
+    `text`: the last ends in an "…" that `text` does not."""
+    return bool(lines) and lines[-1].endswith("…") and not text.endswith("…")
 
 
 def broken_lines(

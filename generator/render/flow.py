@@ -112,12 +112,27 @@ def table(
     row_h: float = 6 * MM,
     header_fill: str = HEADER_FILL,
     zebra: str | None = ZEBRA_FILL,
+    natural: Sequence[Sequence[str]] = (),
 ) -> tuple[list[Item], int]:
-    """Lay out a header and as many rows as fit; return the items and the rows placed."""
+    """Lay out a header and as many rows as fit; return the items and the rows placed.
+
+    With `natural` (every row of the table, also those on other columns), the columns are
+    as wide as their header and widest value need, the room left shared by the weights.
+    """
     items: list[Item] = []
+    pad = 1.2 * MM
     total = sum(c.width for c in columns)
     widths = [cursor.width * c.width / total for c in columns]
-    pad = 1.2 * MM
+    if natural:
+        need = [
+            2 * pad
+            + max(text_width(c.title, size, True), *(text_width(r[k], size) for r in natural))
+            for k, c in enumerate(columns)
+        ]
+        spare = cursor.width - sum(need)
+        widths = [n + max(0.0, spare) * c.width / total for n, c in zip(need, columns)]
+        if spare < 0:  # too narrow even so: every column gives up the same share
+            widths = [w * cursor.width / sum(need) for w in widths]
 
     def cells(values: Sequence[str], bold: bool, fill: str | None) -> None:
         x = cursor.left
@@ -172,6 +187,9 @@ class Table:
     columns: tuple[Column, ...]
     rows: tuple[tuple[str, ...], ...]
     balance: bool = False  # in columns: rows spread evenly when they all fit this page
+    natural: bool = False  # columns as wide as their words need (see `table`)
+    measure: tuple[tuple[str, ...], ...] = ()  # natural: the rows that size them (default its
+    # own; the tables of one key share their columns)
 
 
 @dataclass(frozen=True)
@@ -281,6 +299,8 @@ class PageFrame:
     column_gap: float = 0.0
     footer: Callable[[int, int], list[Item]] | None = None  # (page k, pages N) → items
     spill: bool = True  # False: what does not fit its column raises Overflow
+    continued: float = 0.0  # room kept at the top of every page after the first (its footer
+    # callback draws a running heading there: "… (continued)")
 
 
 class Overflow(ValueError):
@@ -332,7 +352,7 @@ class _Flow:
     def _new_page(self) -> None:
         self.pages.append([])
         self.blank = True
-        self.section_top = self.frame.top
+        self.section_top = self.page_top()
         self.low = self.section_top
         self.column = 0
         self.cursor = self._column(0)
@@ -361,15 +381,19 @@ class _Flow:
             raise Overflow(needed, self.cursor.room())
         self.next_column()
 
+    def page_top(self) -> float:
+        """Where this page's text starts: below the running heading after the first page."""
+        return self.frame.top - (self.frame.continued if len(self.pages) > 1 else 0.0)
+
     def fresh(self) -> bool:
         """True at the top of a full-height column: moving on would not give more room."""
-        return self.cursor.top >= self.frame.top - 1
+        return self.cursor.top >= self.page_top() - 1
 
     def at_column_top(self) -> bool:
         return self.cursor.top >= self.section_top - 1
 
     def full_room(self) -> float:
-        return self.frame.top - self.frame.bottom
+        return self.page_top() - self.frame.bottom
 
     def need(self, height: float) -> None:
         """Move on unless `height` fits in the current column."""
@@ -517,12 +541,17 @@ class _Flow:
             per_column = -(-len(rows) // self.count)  # even columns when all fit this page
         while rows:
             chunk = rows[:per_column] if per_column else rows
-            items, placed = table(self.cursor, spec.columns, chunk, style.size, style.row_h)
+            natural = (spec.measure or spec.rows) if spec.natural else ()
+            items, placed = table(
+                self.cursor, spec.columns, chunk, style.size, style.row_h, natural=natural
+            )
             self.add(items)
             rows = rows[placed:]
             if rows:
                 if placed == 0 and self.fresh() and self.column == 0:
                     raise Overflow(2 * style.row_h, self.cursor.room())
+                if per_column:  # every column of an even table ends with the space after it
+                    self.cursor.top -= style.after
                 self.overflow(2 * style.row_h)
         self.cursor.top -= style.after
 

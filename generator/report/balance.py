@@ -327,7 +327,8 @@ def kribbeln_report(
             "bar",
             t("kr_xrate"),
             t("kr_xrate_y"),
-            tuple(str(x.row) for x in sim.tasks),
+            # each task under its area's number, which the sheet prints (rows 3a−2, 3a−1)
+            tuple(str((x.row - 1) // 3 + 1) for x in sim.tasks),
             (("", tuple(x.x_rate for x in sim.tasks)),),
             percent=True,
             values="percent",

@@ -7,6 +7,7 @@ the page's language writes it (12,5 % / 12.5%), shares always as percentages.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import partial
 
 from generator.render import chart as ch
@@ -31,6 +32,7 @@ from generator.text.words import number
 MARGIN = 15 * MM
 HEADER_H = 36.0  # title and subtitle
 CHART_HEIGHTS = tuple(float(h) * MM for h in range(80, 43, -2))  # the plot, tallest first
+WIDE_HEIGHTS = tuple(float(h) * MM for h in range(140, 43, -2))  # side by side: up to a page
 CHART_GAP = 8 * MM  # between one chart's labels and the next one's title
 Y_LABELS_W = 14 * MM  # room left of the plot for the tick labels
 TWO_COLUMNS = 200 * MM  # a wider text area (landscape) puts the charts side by side
@@ -94,9 +96,8 @@ def chart_items(chart: Chart, frame: ch.Frame, lang: str, left: float) -> list[I
     if chart.marks_label:
         key.append((ch.REFERENCE, chart.marks_label, "line"))
     items += ch.axes(frame, scale, lambda v: _format(v, chart, lang, digits))
-    if chart.reference is not None:  # under the bars and their values
-        items += ch.reference_line(frame, scale, chart.reference)
     values = chart.series[0][1]
+    clear_of = () if chart.reference is None else (chart.reference,)
     if chart.kind == "bar":
         value_label = None
         if chart.values:
@@ -111,11 +112,14 @@ def chart_items(chart: Chart, frame: ch.Frame, lang: str, left: float) -> list[I
             colors=chart.colors,
             value_label=value_label,
             marks=chart.marks,
+            clear_of=clear_of,
         )
         items += ch.x_labels(frame, chart.labels, chart.label_every, chart.edges)
     else:
         items += ch.polylines(frame, [v for _, v in chart.series], scale)
         items += ch.point_labels(frame, chart.labels, chart.label_every)
+    if chart.reference is not None:  # over the bars, on its halo; their values keep clear
+        items += ch.reference_line(frame, scale, chart.reference)
     if chart.groups:
         items += ch.groups(frame, chart.groups, len(values))
     if chart.x_label:
@@ -151,18 +155,18 @@ def _chart(chart: Chart, lang: str, height: float, box: Cursor, theme: Theme) ->
 
 
 def _story(
-    report: BalanceReport, lang: str, height: float, columns: int, draw: bool = True
+    report: BalanceReport, lang: str, heights: Sequence[float], columns: int, draw: bool = True
 ) -> list[Flowable]:
-    """The report's story; `draw` False: each chart only marks its box's foot (to measure)."""
+    """The report's story, each chart's plot `heights` high; `draw` False: each chart only
+    marks its box's foot (to measure)."""
     words = report.words
     assert words is not None
     table = (Column(words.figures, 3), Column("", 1, "right"))
-    story: list[Flowable] = [
-        Figure(HEADER_H, partial(_header, report)),
-        Table(table, tuple(tuple(pair) for pair in report.figures)),
-        Columns(columns),
-    ]
-    for chart in report.charts:
+    figures = Table(table, tuple(tuple(pair) for pair in report.figures))
+    story: list[Flowable] = [Figure(HEADER_H, partial(_header, report))]
+    # side by side: the key figures head the first column, the charts follow down the columns
+    story += [Columns(columns), figures] if columns > 1 else [figures, Columns(columns)]
+    for chart, height in zip(report.charts, heights):
         # the gap above is part of the chart's box, so charts line up across columns
         box_h = CHART_GAP + ch.HEAD_H + height + below(chart)
         story.append(Figure(box_h, partial(_chart, chart, lang, height) if draw else _foot))
@@ -171,6 +175,15 @@ def _story(
 
 def _foot(box: Cursor, theme: Theme) -> list[Item]:
     return [Text(box.left, box.bottom + 1, "", 1)]
+
+
+def _pages_of_charts(pages: list[list[Item]]) -> list[int]:
+    """The page each chart of a measured story (`draw` False) stands on, in story order."""
+    return [k for k, items in enumerate(pages) for i in items if _is_foot(i)]
+
+
+def _is_foot(item: Item) -> bool:
+    return isinstance(item, Text) and item.text == "" and item.size == 1
 
 
 def _fill(pages: list[list[Item]], columns: int, frame: PageFrame) -> float:
@@ -210,16 +223,26 @@ def layout_report(report: BalanceReport, lang: str, paper: str, landscape: bool)
     )
     # the fewest pages, then the layout whose emptiest page is fullest (the tallest charts
     # on a tie): charts spread over the pages instead of one left alone on the last; on a
-    # wide page they may also stand side by side
-    counts = (1, 2) if width - 2 * MARGIN > TWO_COLUMNS else (1,)
-    layouts = [
-        (flow_story(_story(report, lang, h, n, draw=False), frame, THEME), n, h)
-        for n in counts
-        for h in CHART_HEIGHTS
-    ]
-    fewest = min(len(p) for p, _, _ in layouts)
-    _, n, h = max(
-        (x for x in layouts if len(x[0]) == fewest), key=lambda x: _fill(x[0], x[1], frame)
-    )
-    pages = flow_story(_story(report, lang, h, n), frame, THEME)
+    # wide page they stand side by side, as tall as fills the pages
+    n, heights = (2, WIDE_HEIGHTS) if width - 2 * MARGIN > TWO_COLUMNS else (1, CHART_HEIGHTS)
+    count = len(report.charts)
+
+    def measured(hs: Sequence[float]) -> list[list[Item]]:
+        return flow_story(_story(report, lang, hs, n, draw=False), frame, THEME)
+
+    layouts = [(measured([h] * count), h) for h in heights]
+    fewest = min(len(p) for p, _ in layouts)
+    pages, h = max((x for x in layouts if len(x[0]) == fewest), key=lambda x: _fill(x[0], n, frame))
+    # then the charts of each page grow together while every chart stays on its page: a
+    # page of charts side by side is not left half empty under them
+    chosen = [h] * count
+    where = _pages_of_charts(pages)
+    for page in sorted(set(where)):
+        on = [i for i, k in enumerate(where) if k == page]
+        for taller in (x for x in heights if x > chosen[on[0]] + 1e-6):
+            trial = [taller if i in on else x for i, x in enumerate(chosen)]
+            if _pages_of_charts(measured(trial)) == where:
+                chosen = trial
+                break
+    pages = flow_story(_story(report, lang, chosen, n), frame, THEME)
     return Document(width, height, tuple(Page(tuple(p)) for p in pages), title=report.title)

@@ -184,6 +184,11 @@ class WebPage(NamedTuple):
     groups: tuple[tuple[str, tuple[str, ...]], ...] = ()
     # form values the page drops before parsing when another is set (a spec replaces these)
     replaced_by: Mapping[str, tuple[str, ...]] = NOTHING
+    # a field's largest value on the page where the command allows more: what a build
+    # finishes within the page's time limit on a busy server (the CLI keeps its own range)
+    most: Mapping[str, int] = NOTHING
+    # a field's default on a page of that language: {"en": {"rules": "yahtzee"}}
+    lang_defaults: Mapping[str, Mapping[str, str]] = NOTHING
 
 
 class Rehearse(NamedTuple):

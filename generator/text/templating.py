@@ -412,6 +412,8 @@ def template_position(tb: TracebackType | None) -> tuple[str | None, int | None]
         template = tb.tb_frame.f_globals.get("__jinja_template__")
         if template is not None:
             file = template.filename or template.name
+            if file == "<template>":  # compiled from a string, nameless: the caller's name
+                file = None
             line = template.get_corresponding_lineno(tb.tb_lineno)
         tb = tb.tb_next
     return file, line

@@ -7,9 +7,11 @@ are read from the request in memory and never written or logged.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import contextlib
 import hashlib
+import json
 import logging
 import secrets
 import shlex
@@ -28,19 +30,41 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from generator.core.errors import UserError
+from generator.core.errors import InputError, Msg, UserError
+from generator.core.langs import LANGS
 from generator.io.catalog import Catalog
 from generator.web.errors import field_errors, warning_text
 from generator.web.forms import Form, FormErrors, parse
-from generator.web.guard import Guard, TooLarge
-from generator.web.pages import NAV, PAGES, Page, catalog_for, page_lang, render, words
-from generator.web.pool import BuildPool, BuildTimeout, PoolFull
+from generator.web.guard import BODY_TIMEOUT, SLOW_BODY, BodyTimeout, Guard, TooLarge
+from generator.web.pages import (
+    NAV,
+    PAGES,
+    Page,
+    catalog_for,
+    level_names,
+    menu_names,
+    page_lang,
+    render,
+    words,
+)
+from generator.web.pool import BuildPool, BuildTimeout, PoolFull, WorkerDied
 from generator.web.products import Job, Result, run_job
+from generator.web.state import (
+    MAX_UPLOAD,
+    PRIVATE,
+    ROSTER_FIELDS,
+    URL_KEYS,
+    BadCarry,
+    class_list,
+    file_name,
+    settings_of,
+    setup_url,
+    values_from_query,
+)
 
 log = logging.getLogger("dicesheets.web")
 
 SEED_MAX = 999_999  # fresh seeds: short enough to read aloud and type again
-MAX_UPLOAD = 200_000  # a class list file (the roster reader's own limit)
 STATIC = Path(__file__).parent / "static"
 
 
@@ -54,34 +78,49 @@ class Settings:
     time_limit: float = 30.0
     max_body: int = 512_000
     cache_entries: int = 64
+    body_timeout: float = BODY_TIMEOUT  # seconds for a request's body after its head
 
 
 class Busy(Exception):
-    """No worker free (503 with Retry-After), or a build ran past its time limit."""
+    """503: no worker free (with Retry-After), a build past its time limit, a worker died.
 
-    def __init__(self, retry_after: int | None, timed_out: bool = False) -> None:
-        super().__init__("busy")
+    Each says its own words: "all busy" only when every worker is busy."""
+
+    def __init__(self, retry_after: int | None, why: str = "busy") -> None:
+        super().__init__(why)
         self.retry_after = retry_after
-        self.timed_out = timed_out
+        self.why = why  # "busy" | "timed_out" | "worker_died"
 
 
 class ResultCache:
-    """Answers to identical requests, in memory; requests with free text are never kept."""
+    """Answers to identical requests, in memory for `ttl` seconds.
 
-    def __init__(self, entries: int) -> None:
-        self.entries = entries
-        self._items: OrderedDict[str, Result] = OrderedDict()
+    The key is a hash of the form's settings without anything typed (names, class list,
+    title, class, date): what was typed is kept beside the answer and must be the same for
+    a hit, so no name is ever part of a key, and nothing is kept longer than `ttl`.
+    """
 
-    def get(self, key: str | None) -> Result | None:
-        if key is None or key not in self._items:
+    def __init__(self, entries: int, ttl: float = 120.0) -> None:
+        self.entries, self.ttl = entries, ttl
+        self._items: OrderedDict[str, tuple[float, bytes, Result]] = OrderedDict()
+
+    def get(self, key: tuple[str, bytes] | None) -> Result | None:
+        if key is None or key[0] not in self._items:
             return None
-        self._items.move_to_end(key)
-        return self._items[key]
+        stored, typed, result = self._items[key[0]]
+        if time.monotonic() - stored > self.ttl:
+            del self._items[key[0]]
+            return None
+        if not secrets.compare_digest(typed, key[1]):
+            return None
+        self._items.move_to_end(key[0])
+        return result
 
-    def put(self, key: str | None, result: Result) -> None:
+    def put(self, key: tuple[str, bytes] | None, result: Result) -> None:
         if key is None or result.error is not None or self.entries <= 0:
             return
-        self._items[key] = result
+        self._items[key[0]] = (time.monotonic(), key[1], result)
+        self._items.move_to_end(key[0])
         while len(self._items) > self.entries:
             self._items.popitem(last=False)
 
@@ -117,12 +156,31 @@ class CatalogForms:
         self.catalog, self.stamp = catalog, stamp
         self._made_for: str | None = None
         self._forms: dict[str, Form] = {}
+        self._menus: dict[str, dict[str, dict[str, Any]]] = {}
+        self._levels: dict[str, dict[str, dict[str, str]]] = {}
 
     def __getitem__(self, page: str) -> Form:
+        self._fresh()
+        return self._forms[page]
+
+    def menus(self, page: str) -> dict[str, dict[str, Any]]:
+        """The page's catalog menus by their entries' own names (`pages.menu_names`)."""
+        self._fresh()
+        return self._menus[page]
+
+    def levels(self) -> dict[str, dict[str, dict[str, str]]]:
+        """Every worksheet family's level names (`pages.level_names`)."""
+        self._fresh()
+        return self._levels
+
+    def _fresh(self) -> None:
         if self._made_for != self.stamp.value():
             self._forms = {p.id: p.form(self.catalog) for p in PAGES.values()}
+            self._menus = {
+                p.id: menu_names(self.catalog, p.choices(self.catalog)) for p in PAGES.values()
+            }
+            self._levels = level_names(self.catalog)
             self._made_for = self.stamp.value()
-        return self._forms[page]
 
 
 # --- reading a request --------------------------------------------------------------------
@@ -131,14 +189,17 @@ class CatalogForms:
 async def read_form(request: Request, page: Page) -> tuple[dict[str, str], bytes | None, str]:
     """The form's text fields, and the class list (uploaded file first, else the text box).
 
-    A page without a class list ignores the class-list fields, as every form ignores a
-    field it does not have.
+    The values keep the class list as the page hands it back (`state.ClassList.fields`:
+    the text box, an uploaded file as base64), never written anywhere. A page without a
+    class list ignores the class-list fields, as every form ignores a field it does not have.
     """
     lang = page_lang(request)
+    label = str(words(lang)("roster_label"))
     form = await request.form(max_files=1, max_fields=200)
     if "roster" not in page.web.own_fields:
-        plain = {k: v for k, v in form.multi_items() if isinstance(v, str) and k != "roster_text"}
-        return plain, None, str(words(lang)("roster_label"))
+        texts = [(k, v) for k, v in form.multi_items() if isinstance(v, str)]
+        plain = {k: v for k, v in texts if not k.startswith("roster_")}
+        return plain, None, label
     values: dict[str, str] = {}
     upload: UploadFile | None = None
     for key, value in form.multi_items():
@@ -147,17 +208,46 @@ async def read_form(request: Request, page: Page) -> tuple[dict[str, str], bytes
                 upload = value
         else:
             values[key] = value
-    label = str(words(lang)("roster_label"))
+    data: bytes | None = None
+    name = ""
     if upload is not None:
         data = await upload.read(MAX_UPLOAD + 1)
         await upload.close()
         # the file's own name only labels messages; it is never opened on the server
-        name = "".join(ch for ch in Path(upload.filename or "").name if ch.isprintable())[:60]
-        return values, data, name or label
-    text = values.pop("roster_text", "")
-    if text.strip():
-        return values, text.encode(), label
-    return values, None, label
+        name = file_name(upload.filename or "")
+    try:
+        roster = class_list(values, data, name)
+    except BadCarry:
+        raise HTTPException(400, "bad class list field") from None
+    values.update(roster.fields())
+    return values, roster.data, roster.label(label)
+
+
+class ClientGone(Exception):
+    """The client left before its build was done (the build was dropped or stopped)."""
+
+
+async def until_gone(request: Request | None, work: Any) -> Any:
+    """Await `work`; if the client disconnects first, cancel it (the pool drops a waiting
+    job and stops a running one) and raise ClientGone."""
+    task = asyncio.ensure_future(work)
+    if request is None:
+        return await task
+
+    async def disconnected() -> None:
+        while (await request.receive())["type"] != "http.disconnect":
+            pass
+
+    gone = asyncio.ensure_future(disconnected())
+    try:
+        await asyncio.wait({task, gone}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        gone.cancel()
+        if not task.done():
+            task.cancel()  # (the pool stops the build)
+    if not task.done() or task.cancelled():
+        raise ClientGone
+    return task.result()
 
 
 def fresh_seed() -> int:
@@ -176,17 +266,35 @@ def make_job(
 ) -> tuple[Job, list[str]]:
     """The job a submitted form asks for, and the command-line arguments it stands for."""
     params, args = parse(form, _values_for(page, values))
-    return Job(page.builder, params, action, roster=roster, roster_label=label), args
+    for name, most in page.web.most.items():
+        found = params.get(name)
+        if isinstance(found, int) and found > most:
+            raise FormErrors(InputError(name, Msg("web_most", most=most, found=found)))
+    number = preview_page(values) if action == "preview" else None
+    overview = values.get("preview_only") != "1" or number is None
+    job = Job(page.builder, params, action, roster=roster, roster_label=label, page=number,
+              overview=overview)  # fmt: skip
+    return job, args
 
 
-def cache_key(job: Job, form: Form, stamp: str) -> str | None:
-    """A key for identical requests; None when the request carries names or other free text."""
-    texts = {f.name for f in form.fields if f.kind == "text"}
-    if job.roster is not None or any(job.params.get(name) for name in texts):
+def preview_page(values: dict[str, str]) -> int | None:
+    """The page a preview is asked to show beside its overview (a pager's button or field)."""
+    raw = (values.get("preview_go") or values.get("preview_page") or "").strip()
+    if not raw:
         return None
-    items = sorted((k, repr(v)) for k, v in job.params.items())
-    text = repr((job.product, job.action, job.preview_pages, items, stamp))
-    return hashlib.sha256(text.encode()).hexdigest()
+    try:
+        return int(raw)
+    except ValueError:
+        raise FormErrors(InputError("preview_page", Msg("not_integer", value=raw))) from None
+
+
+def cache_key(job: Job, form: Form, stamp: str) -> tuple[str, bytes]:
+    """A request's cache key (its settings, hashed) and what was typed (checked on a hit)."""
+    texts = {f.name for f in form.fields if f.kind == "text"}
+    settings = sorted((k, repr(v)) for k, v in job.params.items() if k not in texts)
+    typed = sorted((k, repr(v)) for k, v in job.params.items() if k in texts)
+    text = repr((job.product, job.action, job.page, job.overview, settings, stamp))
+    return hashlib.sha256(text.encode()).hexdigest(), repr((typed, job.roster)).encode()
 
 
 def command_line(page: Page, args: list[str], roster: bool, lang: str) -> str:
@@ -213,16 +321,18 @@ def create_app(settings: Settings | None = None) -> Starlette:
     catalog = catalog_for(settings.catalog)
     forms = CatalogForms(catalog, stamp)
 
-    async def execute(job: Job, form: Form | None = None) -> Result:
+    async def execute(job: Job, form: Form | None = None, request: Request | None = None) -> Result:
         key = cache_key(job, form, stamp.value()) if form is not None else None
         if (hit := cache.get(key)) is not None:
             return hit
         try:
-            result: Result = await pool.run(run_job, job)
+            result: Result = await until_gone(request, pool.run(run_job, job))
         except PoolFull as exc:
             raise Busy(exc.retry_after) from None
         except BuildTimeout:
-            raise Busy(None, timed_out=True) from None
+            raise Busy(None, "timed_out") from None
+        except WorkerDied:
+            raise Busy(pool.retry_after(), "worker_died") from None
         cache.put(key, result)
         return result
 
@@ -232,11 +342,26 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     def base(request: Request, current: str) -> dict[str, Any]:
         lang = page_lang(request)
-        return {"nav": nav(lang), "current": current, "path": request.url.path}
+        path = request.url.path
+        links = {other: f"{path}?lang={other}" for other in LANGS}
+        return {"nav": nav(lang), "current": current, "path": path, "lang_links": links}
 
     def fields_of(page: Page) -> set[str]:
         """The page's fields an error can be shown at (the form's and the page's own)."""
-        return {f.name for f in forms[page.id].fields} | set(page.web.own_fields)
+        return {f.name for f in forms[page.id].fields} | set(page.web.own_fields) | {"preview_page"}
+
+    def defaults_of(page: Page, lang: str) -> dict[str, str]:
+        """The fields as a fresh page in `lang` shows them (the sheet's language: the page's)."""
+        form = forms[page.id]
+        shown = {f.name: f.value_text(f.default) for f in form.fields}
+        lang_field = form.field("lang")
+        if lang_field is not None and lang_field.default is not None:
+            shown["lang"] = lang
+        for name, value in page.web.lang_defaults.get(lang, {}).items():
+            found = form.field(name)
+            if found is not None and (not found.choices or value in found.choices):
+                shown[name] = value
+        return shown
 
     def product_html(
         request: Request,
@@ -250,24 +375,44 @@ def create_app(settings: Settings | None = None) -> Starlette:
         lang = page_lang(request)
         form = forms[page.id]
         errors = field_errors(error, fields_of(page), lang) if error is not None else {}
-        shown = {f.name: values.get(f.name, f.value_text(f.default)) for f in form.fields}
+        defaults = {other: defaults_of(page, other) for other in LANGS}
+        shown = {f.name: values.get(f.name, defaults[lang][f.name]) for f in form.fields}
         switches = {f.name for f in form.fields if f.kind in ("flag", "switch")}
         if values.get("__submitted"):
             for name in switches:
                 shown[name] = values.get(name, "")
+        # the language switch keeps every setting: each link names what differs there
+        links = {
+            other: setup_url(page.id, other, settings_of(form, shown, defaults[other]))
+            for other in LANGS
+        }
+        t = words(lang)
+        levels = {
+            family: {n: str(t.level(family, n, names)) for n, names in numbers.items()}
+            for family, numbers in forms.levels().items()
+            if form.field("level") and form.field("family")
+        }
         html = render(
             "product.html",
             lang,
             page=page,
             form=form,
             values=shown,
+            roster={k: values.get(k, "") for k in ROSTER_FIELDS},
             errors=errors,
             result=result,
             warnings=[warning_text(w, lang) for w in (result.warnings if result else ())],
-            pngs=[_data_url(p) for p in (result.pngs if result else ())],
+            preview=preview_view(result, lang, values),
             command=command,
             figures=result.figures if result else {},
-            **base(request, page.id),
+            setup_link=links[lang],
+            menus=forms.menus(page.id),
+            levels=levels,
+            levels_json=json.dumps(levels, ensure_ascii=False, sort_keys=True),
+            defaults_json=json.dumps(defaults, ensure_ascii=False, sort_keys=True),
+            private=sorted(PRIVATE),
+            url_keys=json.dumps(URL_KEYS),
+            **{**base(request, page.id), "lang_links": links},
         )
         return HTMLResponse(html, status_code=status)
 
@@ -278,26 +423,29 @@ def create_app(settings: Settings | None = None) -> Starlette:
         return PAGES[name]
 
     async def run_form(
-        page: Page, values: dict[str, str], roster: bytes | None, label: str, action: str
+        request: Request,
+        page: Page,
+        values: dict[str, str],
+        roster: bytes | None,
+        label: str,
+        action: str,
     ) -> tuple[Result, list[str]]:
         """Build what a submitted form asks for, and its command-line arguments; a message
-        for a field, whether the form's parser or the build found it, is a `FormErrors`."""
+        for a field, whether the form's parser or the build found it, is a `FormErrors`.
+        A client that leaves (a newer preview aborts the older) stops its build."""
         form = forms[page.id]
         job, args = make_job(page, form, values, roster, label, action)
-        result = await execute(job, form)
+        result = await execute(job, form, request)
         if result.error is not None:
             raise FormErrors(result.error)
         return result, args
 
     async def show_page(request: Request) -> Response:
+        """A fresh page, or a bookmarked setup (its settings in the address, never names)."""
         page = page_of(request)
-        values: dict[str, str] = {}
-        if page.has_seed:
+        values = values_from_query(forms[page.id], request.query_params)
+        if page.has_seed and not values.get("seed", "").strip():
             values["seed"] = str(fresh_seed())
-        lang = page_lang(request)
-        if "lang" in {f.name for f in forms[page.id].fields}:
-            default = forms[page.id].field("lang")
-            values["lang"] = lang if default and default.default is not None else ""
         return product_html(request, page, values)
 
     async def submit_page(request: Request) -> Response:
@@ -308,7 +456,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         if values.get("action") == "reseed" and page.has_seed:
             values["seed"] = str(fresh_seed())
         try:
-            result, args = await run_form(page, values, roster, label, "preview")
+            result, args = await run_form(request, page, values, roster, label, "preview")
         except FormErrors as exc:
             return product_html(request, page, values, exc.error, status=400)
         cmd = command_line(page, args, roster is not None, page_lang(request))
@@ -319,14 +467,14 @@ def create_app(settings: Settings | None = None) -> Starlette:
         lang = page_lang(request)
         values, roster, label = await read_form(request, page)
         try:
-            result, args = await run_form(page, values, roster, label, "preview")
+            result, args = await run_form(request, page, values, roster, label, "preview")
         except FormErrors as exc:
             return _errors_json(field_errors(exc.error, fields_of(page), lang))
         figures = render("figures.html", lang, page=page, figures=result.figures)
         return JSONResponse(
             {
                 "ok": True,
-                "pages": [_data_url(p) for p in result.pngs],
+                **preview_view(result, lang, values),
                 "page_count": result.pages,
                 "warnings": [warning_text(w, lang) for w in result.warnings],
                 "figures_html": figures,
@@ -344,8 +492,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
         if part not in page.parts:
             raise HTTPException(400, "unknown part")
         try:
-            result, _ = await run_form(page, values, roster, label, part)
+            result, _ = await run_form(request, page, values, roster, label, part)
         except FormErrors as exc:
+            if _wants_json(request):  # the page's script shows it beside the field, no reload
+                return _errors_json(field_errors(exc.error, fields_of(page), page_lang(request)))
             return product_html(request, page, values, exc.error, status=400)
         return Response(
             result.pdf,
@@ -361,14 +511,15 @@ def create_app(settings: Settings | None = None) -> Starlette:
         assert isinstance(exc, Busy)
         lang = page_lang(request)
         t = words(lang)
-        message = str(
-            t("timed_out", seconds=int(settings.time_limit)) if exc.timed_out else t("busy")
-        )
+        message = str(t(exc.why, seconds=int(settings.time_limit)))
         headers = {"Retry-After": str(exc.retry_after)} if exc.retry_after else {}
         if request.url.path.startswith("/api/"):
             return JSONResponse({"ok": False, "busy": True, "message": message}, 503, headers)
         html = render("message.html", lang, message=message, **base(request, ""))
         return HTMLResponse(html, 503, headers)
+
+    async def client_gone(request: Request, exc: Exception) -> Response:
+        return Response(status_code=499)  # (nobody reads it: the guard logs the 499)
 
     async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
@@ -389,6 +540,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     async def too_large(request: Request, exc: Exception) -> Response:
         return Response("413: the request is too large", 413, media_type="text/plain")
+
+    async def too_slow(request: Request, exc: Exception) -> Response:
+        # (Connection: close: the rest of the body may still trickle in; h11 ends the line)
+        headers = {"connection": "close"}
+        return Response(SLOW_BODY, 408, media_type="text/plain", headers=headers)
 
     from starlette.formparsers import MultiPartException
 
@@ -420,14 +576,16 @@ def create_app(settings: Settings | None = None) -> Starlette:
         routes=routes,
         exception_handlers={
             Busy: busy_handler,
+            ClientGone: client_gone,
             HTTPException: http_error,
             MultiPartException: bad_form,
             TooLarge: too_large,
+            BodyTimeout: too_slow,
         },
         lifespan=_closing(pool),
     )
     app.state.pool = pool
-    return Guard(app, settings.max_body)  # type: ignore[return-value]
+    return Guard(app, settings.max_body, settings.body_timeout)  # type: ignore[return-value]
 
 
 def _closing(pool: BuildPool) -> Any:
@@ -441,8 +599,39 @@ def _closing(pool: BuildPool) -> Any:
     return lifespan
 
 
+def preview_view(result: Result | None, lang: str, values: dict[str, str]) -> dict[str, Any]:
+    """A preview as the page shows it: the overview's pages, and the page the pager asked
+    for (`view`), each with its caption; `count` pages in all."""
+    if result is None:
+        return {"pages": [], "view": None, "count": 0}
+    t = words(lang)
+    shown = [
+        {
+            "src": _data_url(png),
+            "number": s.number,
+            "caption": str(
+                t(
+                    "preview_caption",
+                    kind=s.kind,
+                    number=s.number,
+                    pages=result.pages,
+                    version=s.version,
+                )
+            ),
+        }
+        for png, s in zip(result.pngs, result.shown, strict=True)
+    ]
+    paged = preview_page(values) is not None and bool(shown)
+    view = shown.pop() if paged else None
+    return {"pages": shown, "view": view, "count": result.pages}
+
+
 def _data_url(png: bytes) -> str:
     return "data:image/png;base64," + base64.b64encode(png).decode()
+
+
+def _wants_json(request: Request) -> bool:
+    return "application/json" in request.headers.get("accept", "")
 
 
 def _errors_json(errors: dict[str | None, str]) -> JSONResponse:

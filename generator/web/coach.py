@@ -24,6 +24,7 @@ JOKERS = ("none", "free", "forced")
 # is taken from the boxes filled (an error about it is shown at the boxes)
 FIELDS = ("filled", "roll", "rolls_left", "rules", "joker")
 OWN_FIELD = {"upper": "filled"}
+LANG_RULES = {"en": "yahtzee", "de": "kniffel"}  # the rule set a fresh page starts on
 
 
 @cache
@@ -75,8 +76,11 @@ def coach_routes(context: dict[str, Any]) -> list[Route]:
     catalog = context["catalog"]
     rule_names = catalog.names("kniffel")
 
-    def page_values(values: dict[str, str]) -> dict[str, str]:
-        shown = {"rules": rule_names[0], "joker": "", "rolls_left": "2"}
+    def page_values(values: dict[str, str], lang: str) -> dict[str, str]:
+        # the English coach starts on Yahtzee, the German one on Kniffel
+        rules = LANG_RULES.get(lang, "")
+        shown = {"rules": rules if rules in rule_names else rule_names[0]}
+        shown.update({"joker": "", "rolls_left": "2"})
         shown.update({f"die{i}": str(d) for i, d in enumerate((1, 3, 3, 4, 6), start=1)})
         shown.update(values)
         return shown
@@ -84,7 +88,8 @@ def coach_routes(context: dict[str, Any]) -> list[Route]:
     async def advise(
         values: dict[str, str], lang: str
     ) -> tuple[dict[str, Any] | None, dict[str, str]]:
-        params = coach_params(values, rule_names, catalog)
+        rules = {"rules": page_values({}, lang)["rules"]}  # a form without rules: the page's
+        params = coach_params({**rules, **values}, rule_names, catalog)
         if params["rolls_left"] == -1:
             error = InputError("rolls_left", Msg("rolls_left_bare"))
         else:
@@ -109,7 +114,7 @@ def coach_routes(context: dict[str, Any]) -> list[Route]:
         status: int = 200,
     ) -> HTMLResponse:
         lang = page_lang(request)
-        shown = page_values(values)
+        shown = page_values(values, lang)
         rules = shown["rules"] if shown["rules"] in rule_names else rule_names[0]
         body = render(
             "coach.html",
@@ -125,8 +130,9 @@ def coach_routes(context: dict[str, Any]) -> list[Route]:
         return HTMLResponse(body, status)
 
     async def show(request: Request) -> Response:
-        values = page_values({})
-        advice, errors = await advise(values, page_lang(request))
+        lang = page_lang(request)
+        values = page_values({}, lang)
+        advice, errors = await advise(values, lang)
         return html(request, values, advice, errors)
 
     async def submit(request: Request) -> Response:

@@ -1,7 +1,11 @@
-"""The app's outer layer: request size limit, security headers, an access log without names.
+"""The app's outer layer: request size and time limits, security headers, an access log.
 
 A client that disconnects before its request is read is no error: Starlette's
-`ClientDisconnect` ends the request quietly and the log line says 499.
+`ClientDisconnect` ends the request quietly and the log line says 499. A client
+that has not sent its whole body `body_timeout` seconds after its head (it stopped,
+or trickles it byte by byte) is answered 408 with `Connection: close`, and the
+connection ends; the log line says 408 (the head has its own timeout in
+`generator.web.server`).
 
 Pure ASGI, so the limit holds before any form is parsed: a body larger than
 `max_body` (by its Content-Length or as it streams in) is answered 413. The log
@@ -11,6 +15,7 @@ are sent in the body), the status and the time taken.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from typing import Any
@@ -35,18 +40,28 @@ HEADERS = [
 Scope = dict[str, Any]
 QUIET = {"/api/playtest/state"}  # asked twice a second by an open playtest page
 CLIENT_GONE = 499
+BODY_TIMEOUT = 30.0  # seconds for a request's body after its head (a class list takes ms)
+
+
+SLOW_BODY = "408: the request's body did not arrive in time"
 
 
 class TooLarge(Exception):
     pass
 
 
-class Guard:
-    """Wraps the app: 413 for large bodies, security headers on every answer, the access log."""
+class BodyTimeout(Exception):
+    """The request's body did not arrive within the body timeout."""
 
-    def __init__(self, app: Any, max_body: int) -> None:
+
+class Guard:
+    """Wraps the app: 413 for large bodies, 408 for slow ones, security headers on every
+    answer, the access log."""
+
+    def __init__(self, app: Any, max_body: int, body_timeout: float = BODY_TIMEOUT) -> None:
         self.app = app
         self.max_body = max_body
+        self.body_timeout = body_timeout
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.app, name)
@@ -66,14 +81,24 @@ class Guard:
             return
         seen = 0
         gone = False  # the client went away: nothing to answer, nothing to count as an error
+        body_done = False  # (after the body, a wait for the client's disconnect has no limit)
+        deadline = started + self.body_timeout
 
         async def limited_receive() -> Any:
-            nonlocal seen, gone
-            message = await receive()
+            nonlocal seen, gone, body_done
+            if body_done:
+                message = await receive()
+            else:
+                try:
+                    left = max(0.0, deadline - time.monotonic())
+                    message = await asyncio.wait_for(receive(), left)
+                except asyncio.TimeoutError:
+                    raise BodyTimeout from None
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > self.max_body:
                     raise TooLarge
+                body_done = not message.get("more_body", False)
             elif message["type"] == "http.disconnect":
                 gone = True
             return message
@@ -93,6 +118,9 @@ class Guard:
         except TooLarge:
             if not status["code"]:
                 await self._too_large(send, status)
+        except BodyTimeout:
+            if not status["code"]:
+                await self._too_slow(send, status)
         except ClientDisconnect:
             if not gone:
                 raise
@@ -109,6 +137,20 @@ class Guard:
                 "status": 413,
                 "headers": [(b"content-type", b"text/plain; charset=utf-8"),
                             (b"content-length", str(len(body)).encode()), *HEADERS],
+            }
+        )  # fmt: skip
+        await send({"type": "http.response.body", "body": body})
+
+    async def _too_slow(self, send: Any, status: dict[str, int]) -> None:
+        status["code"] = 408
+        body = SLOW_BODY.encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 408,
+                "headers": [(b"content-type", b"text/plain; charset=utf-8"),
+                            (b"content-length", str(len(body)).encode()),
+                            (b"connection", b"close"), *HEADERS],
             }
         )  # fmt: skip
         await send({"type": "http.response.body", "body": body})

@@ -156,8 +156,11 @@ class Words:
         topic = BY_ID.get(value)
         return str(self("topic_group", klasse=topic.klasse)) if topic else ""
 
-    def choice(self, page: str, name: str, value: str) -> Markup:
-        """The words for a menu entry (`""`: the default), else the value itself."""
+    def choice(
+        self, page: str, name: str, value: str, own: Mapping[str, str] | None = None
+    ) -> Markup:
+        """The words for a menu entry (`""`: the default), else its catalog entry's own
+        name (`own`), else the value itself."""
         if name == "topic" and value:  # a topic's own name, from the topic table
             from generator.worksheet.topics import BY_ID
 
@@ -168,7 +171,16 @@ class Words:
         key = self._first(f"choice_{_ident(page)}_{name}_{tail}", f"choice_{name}_{tail}")
         if key:
             return self(key)
+        if value and own and (self.lang in own or "en" in own):
+            return Markup.escape(own.get(self.lang, own.get("en", value)))
         return self("choice_default") if not value else Markup.escape(value)
+
+    def level(self, family: str, number: str, names: Mapping[str, str] | None) -> Markup:
+        """A level's menu entry: its number, its name and the Klasse it suits."""
+        name = (names or {}).get(self.lang) or (names or {}).get("en", "")
+        key = f"level_klasse_{_ident(family)}_{_ident(number)}"
+        klasse = self(key) if self.has(key) else ""
+        return self("level_choice", level=number, name=name, klasse=klasse)
 
 
 def _ident(text: str) -> str:
@@ -207,3 +219,45 @@ def field_names(pages: Iterable[Page], catalog: Catalog) -> list[str]:
 
 def catalog_for(folder: Path | None) -> Catalog:
     return Catalog.default(folder)
+
+
+# the catalog folder a menu's entries come from: each entry's YAML has its own name
+MENU_FOLDERS = {"rules": "kniffel", "profile": "koepfchen", "spec": "worksheet/specs"}
+
+
+def _entry_name(catalog: Catalog, folder: str, entry: str) -> dict[str, str]:
+    """A catalog entry's own name ({"de": …, "en": …}), or {} when it has none."""
+    from generator.io.yamlload import load_file
+
+    path = catalog.path(f"{folder}/{entry}.yaml")
+    if path is None:
+        return {}
+    try:
+        data = load_file(path, catalog.label(path))
+    except Exception:  # a broken entry keeps its id here; validate and the build name the fault
+        return {}
+    name = data.get("name") or data.get("title") if isinstance(data, dict) else None
+    return {str(k): str(v) for k, v in name.items()} if isinstance(name, dict) else {}
+
+
+def menu_names(catalog: Catalog, choices: Mapping[str, Iterable[str]]) -> dict[str, dict[str, Any]]:
+    """A page's menus' entries by their own names in the catalog (so no id shows)."""
+    return {
+        field: {entry: _entry_name(catalog, MENU_FOLDERS[field], entry) for entry in entries}
+        for field, entries in choices.items()
+        if field in MENU_FOLDERS
+    }
+
+
+def level_names(catalog: Catalog) -> dict[str, dict[str, dict[str, str]]]:
+    """Every worksheet family's levels by number: {family: {"2": {"de": …, "en": …}}}."""
+    from generator.worksheet.load import family_names, load_family
+
+    out: dict[str, dict[str, dict[str, str]]] = {}
+    for family in family_names(catalog):
+        try:
+            levels = load_family(family, catalog).levels
+        except Exception:  # a broken family: its levels show as numbers (validate says why)
+            continue
+        out[family] = {str(level.level): dict(level.name) for level in levels}
+    return out

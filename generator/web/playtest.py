@@ -1,8 +1,10 @@
 """The playtesters' page (`serve --catalog DIR`): validate's problems and a live preview.
 
 The browser asks twice a second for the catalog's fingerprint; when a file
-changes it fetches the problems again and rebuilds the preview — `--watch` in
-the browser. The catalog folder comes from the server's command line only.
+changes it rebuilds the preview and, beside it, fetches the problems again —
+`--watch` in the browser. The preview never waits for validate (seconds for a
+whole catalog): the findings follow when they are ready. The catalog folder comes
+from the server's command line only.
 """
 
 from __future__ import annotations
@@ -32,20 +34,27 @@ def playtest_routes(context: dict[str, Any]) -> list[Route]:
         if settings.catalog is None:
             raise HTTPException(404)
 
-    async def report_html(lang: str) -> str:
-        result = await execute(Job("validate", {"folder": str(settings.catalog)}, "validate"))
+    async def report_html(lang: str, request: Request) -> str:
+        # (a page that asks again or leaves stops its check: it runs in the build pool)
+        job = Job("validate", {"folder": str(settings.catalog)}, "validate")
+        result = await execute(job, None, request)
         report = dict(result.figures)  # every problem and warning in the page's language
         for key in ("errors", "warnings"):
             report[key] = [warning_text(line, lang) for line in report[key]]
         return render("problems.html", lang, report=report)
 
     async def show(request: Request) -> Response:
+        """The page at once: the preview first, validate's findings when they are ready (the
+        page's script asks for them; without it, `?check=1` puts them in the page)."""
         require_catalog()
         lang = page_lang(request)
         profiles = forms["koepfchen"].field("profile").choices
+        checked = request.query_params.get("check") == "1"
+        problems = await report_html(lang, request) if checked else ""
         body = render(
-            "playtest.html", lang, problems=await report_html(lang), products=PRODUCTS,
-            pages=PAGES, profiles=profiles, folder=settings.catalog.name, stamp=stamp.value(),
+            "playtest.html", lang, problems=problems, checked=checked, products=PRODUCTS,
+            pages=PAGES, profiles=profiles, menus=forms.menus("koepfchen"),
+            folder=settings.catalog.name, stamp=stamp.value(),
             **base(request, "playtest"),
         )  # fmt: skip
         return HTMLResponse(body)
@@ -57,7 +66,7 @@ def playtest_routes(context: dict[str, Any]) -> list[Route]:
     async def report(request: Request) -> Response:
         require_catalog()
         lang = page_lang(request)
-        return JSONResponse({"stamp": stamp.value(), "html": await report_html(lang)})
+        return JSONResponse({"stamp": stamp.value(), "html": await report_html(lang, request)})
 
     return [
         Route("/playtest", show, methods=["GET"]),

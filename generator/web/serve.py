@@ -12,7 +12,7 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
 def serve(host: str, port: int, catalog: str | None, open_browser: bool, workers: int | None,
-          time_limit: float, header_timeout: float) -> None:  # fmt: skip
+          time_limit: float, header_timeout: float, body_timeout: float) -> None:  # fmt: skip
     """Serve the web page: worksheets, Kniffel, Köpfchen, Kribbeln, the coach, playtesting."""
     import logging
     import os
@@ -35,6 +35,7 @@ def serve(host: str, port: int, catalog: str | None, open_browser: bool, workers
         catalog=Path(catalog).resolve() if catalog else None,
         workers=workers or max(1, min(4, os.cpu_count() or 1)),
         time_limit=time_limit,
+        body_timeout=body_timeout,
     )
     sock = server.bind(host, port)  # before "serving on": a port in use is one line, exit 2
     app = create_app(settings)

@@ -8,6 +8,10 @@ anything else → Windows-1252 (what Excel's "CSV" writes on a German or US Wind
 Valid UTF-8 is tried before Windows-1252 because a Windows-1252 text with umlauts is
 practically never valid UTF-8, while the other way round every byte string decodes.
 
+An Excel workbook (.xlsx) is read with openpyxl from its first sheet, as a table whose
+first filled row is the header (row numbers stand for lines in messages); the old
+binary .xls is refused with a word on how to save it.
+
 Tables: the first non-blank line decides. If it holds a tab or a semicolon, that is
 the separator; a comma counts as separator only when that line is a recognised header
 (a plain list may hold "Müller, Anna"; such lines get a warning). A table needs a
@@ -30,7 +34,7 @@ import codecs
 import csv
 import io
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from generator.core.built import invisible_note, visible
@@ -181,29 +185,34 @@ def _cell(row: Sequence[str], column: int | None) -> str:
 
 def _table_entries(text: str, sep: str, label: str) -> list[_Entry]:
     reader = csv.reader(io.StringIO(text), delimiter=sep)
-    roles: dict[str, int] | None = None
-    header_seen = False
-    entries: list[_Entry] = []
     try:
-        for row in reader:
-            line = reader.line_num
-            if not any(cell.strip() for cell in row):
-                continue
-            if not header_seen:
-                header_seen = True
-                roles = _header_roles(row)
-                if roles is not None:
-                    continue
-            if roles is None:
-                filled = [c for c in row if c.strip()]
-                if len(filled) > 1:
-                    raise UserError(Msg("at_line", label=label, line=line, what=Msg("no_header")))
-                entries.append(_Entry(_tidy(filled[0]), line))
-                continue
-            entries.append(_row_entry(row, roles, line, label))
+        return _rows_entries(((reader.line_num, row) for row in reader), label)
     except csv.Error as exc:
         what = Msg("csv_error", reason=str(exc))
         raise UserError(Msg("at_line", label=label, line=reader.line_num, what=what)) from None
+
+
+def _rows_entries(rows: Iterable[tuple[int, Sequence[str]]], label: str) -> list[_Entry]:
+    """The pupils of a table's rows (line or row number, cells), the first filled row its
+    header (or a one-column list without one)."""
+    roles: dict[str, int] | None = None
+    header_seen = False
+    entries: list[_Entry] = []
+    for line, row in rows:
+        if not any(cell.strip() for cell in row):
+            continue
+        if not header_seen:
+            header_seen = True
+            roles = _header_roles(row)
+            if roles is not None:
+                continue
+        if roles is None:
+            filled = [c for c in row if c.strip()]
+            if len(filled) > 1:
+                raise UserError(Msg("at_line", label=label, line=line, what=Msg("no_header")))
+            entries.append(_Entry(_tidy(filled[0]), line))
+            continue
+        entries.append(_row_entry(row, roles, line, label))
     return [e for e in entries if e.name]
 
 
@@ -275,15 +284,72 @@ def parse_roster(text: str, label: str) -> Roster:
 
 
 def roster_from_bytes(data: bytes, label: str) -> Roster:
-    """The roster in `data` (a file's bytes, e.g. uploaded); `label` names it in messages."""
+    """The roster in `data` (a file's bytes, e.g. uploaded); `label` names it in messages.
+
+    An Excel workbook (.xlsx: a zip file) is read from its first sheet, as a table.
+    """
     where = Input("roster")
     if len(data) > MAX_BYTES:
         raise UserError(Msg("roster_too_large", label=label, most=MAX_BYTES), where=where)
     try:
+        if data.startswith(XLSX_MAGIC):
+            entries = _rows_entries(xlsx_rows(data, label), label)
+            return _checked(entries, label, where)
+        if data.startswith(XLS_MAGIC):
+            raise UserError(Msg("xls_old", label=label))
         text = decode(data, label)
     except UserError as exc:
         raise UserError(exc.msg, where=where) from None
     return parse_roster(text, label)
+
+
+XLSX_MAGIC = b"PK\x03\x04"  # a zip file: Excel's .xlsx
+XLS_MAGIC = b"\xd0\xcf\x11\xe0"  # the old binary .xls (an OLE file)
+MAX_XLSX_UNPACKED = 20_000_000  # bytes inside the zip: a class list is a few kB
+MAX_ROWS = 5_000
+
+
+def xlsx_rows(data: bytes, label: str) -> list[tuple[int, list[str]]]:
+    """The first sheet's rows of an .xlsx workbook as (row number, cell texts).
+
+    openpyxl reads it (read-only, the cells' values rather than their formulas). A zip
+    that unpacks to more than `MAX_XLSX_UNPACKED` bytes is refused before it is read.
+    """
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            unpacked = sum(info.file_size for info in archive.infolist())
+    except (zipfile.BadZipFile, ValueError):
+        raise UserError(Msg("xlsx_unreadable", label=label)) from None
+    if unpacked > MAX_XLSX_UNPACKED:
+        raise UserError(Msg("xlsx_unreadable", label=label))
+    import openpyxl
+
+    try:
+        book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+    except Exception:  # openpyxl raises many kinds for a broken or foreign zip
+        raise UserError(Msg("xlsx_unreadable", label=label)) from None
+    try:
+        if not book.worksheets:
+            raise UserError(Msg("xlsx_unreadable", label=label))
+        rows: list[tuple[int, list[str]]] = []
+        for number, row in enumerate(book.worksheets[0].iter_rows(values_only=True), start=1):
+            if number > MAX_ROWS:
+                raise UserError(Msg("too_many_names", label=label, names=number, most=MAX_NAMES))
+            rows.append((number, [_xlsx_text(value) for value in row]))
+        return rows
+    finally:
+        book.close()
+
+
+def _xlsx_text(value: object) -> str:
+    """A cell as the text a CSV export would hold (1.0 → "1", empty → "")."""
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
 
 
 def names_roster(names: str) -> Roster:

@@ -46,7 +46,14 @@ def check_controls(t: Topic, controls: Controls) -> None:
     if t.carry and controls.carry and controls.carry != t.carry:
         raise InputError(
             "carry",
-            Msg("carry_topic_problems_exist", carry=controls.carry, id=t.id, carry2=t.carry),
+            # the topic's own name too: a German page says it in German, not by its id
+            Msg(
+                "carry_topic_problems_exist",
+                carry=controls.carry,
+                id=t.id,
+                carry2=t.carry,
+                name=dict(t.name),
+            ),
         )
 
 
