@@ -343,7 +343,7 @@ def test_labels_alt_texts_and_dice(browser, server) -> None:
         page.check("#f-key")
         expect(page.locator("button[data-part=sheets]")).to_be_visible()
         alt = page.get_attribute("#preview-pages img", "alt") or ""
-        assert re.fullmatch(r"Vorschau: Seite 1 von \d+", alt), alt
+        assert re.fullmatch(r"Vorschau: Seite 1 von \d+( · .+)?", alt), alt
         page.goto(f"{server}/coach?lang=en")
         die = page.locator("[data-die='1']")
         expect(die).to_have_attribute("aria-label", re.compile(r"^Die 1: 1 "))

@@ -20,7 +20,7 @@ from typing import Any, Protocol
 
 import jinja2
 
-from generator.core.errors import CatalogError, Input, InputError, Msg, UserError
+from generator.core.errors import CatalogError, Input, InputError, Msg, UserError, thousands
 from generator.core.langs import LANGS
 from generator.core.resources import templates_dir
 from generator.text.templating import Budget, LimitedSandbox, bounded, guarded, is_shipped
@@ -94,6 +94,8 @@ def make_environment(
     env.filters["number"] = bounded(number)
     env.filters["percent"] = bounded(percent)
     env.filters["maths"] = bounded(maths)
+    # errors.j2 groups big counts; validate compiles it in this environment too
+    env.filters["thousands"] = bounded(lambda value, lang="en": thousands(value, lang))
     return env
 
 

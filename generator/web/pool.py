@@ -26,6 +26,9 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
+from generator.registry import PRODUCTS
+from generator.surface.model import resolve
+
 # imported once by the fork server, so every worker starts with them loaded
 PRELOAD = ["generator.web.products", "generator.render.draw", "pypdfium2", "numpy"]
 
@@ -71,6 +74,11 @@ def _init_worker(catalog: str | None, state: Any = None, lock: Any = None) -> No
     from generator.web.products import use_catalog
 
     use_catalog(Path(catalog) if catalog is not None else None)
+    # every product's modules now, before any job: a timeout or cancel signal that lands
+    # inside an import leaves that module half made in this worker for good
+    for product in PRODUCTS.values():
+        resolve(product.load)
+        resolve(product.build)
     signal.signal(signal.SIGALRM, _on_alarm)
     if state is not None and lock is not None:
         with lock:
