@@ -220,8 +220,7 @@ TASKS = Option(
     ("--tasks", "tasks_file"),
     File(dir_okay=False),
     default=None,
-    help="Your own task catalog (YAML as task_catalog/kribbeln/tasks.yaml, or CSV), or "
-    "a catalog's name: variants (the original's tasks and the variants).",
+    help="Your own task catalog (YAML as task_catalog/kribbeln/tasks.yaml, or CSV).",
 )
 BALANCE = Option(
     ("--balance", "balance_file"),

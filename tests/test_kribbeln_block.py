@@ -48,9 +48,7 @@ def _check(sheets: tuple[tuple[str, ...], ...], pool: list[TaskFacts], b: Balanc
         tasks = [facts[i] for i in sheet]
         assert len(tasks) == 6
         p = [t.p_success for t in tasks]
-        # every task in [p_min, p_max], but for at most `easy_per_sheet` up to easy_max
-        assert all(b.p_min <= x <= max(b.p_max, b.easy_max) for x in p)
-        assert sum(1 for x in p if x > b.p_max) <= b.easy_per_sheet, p
+        assert all(b.p_min <= x <= b.p_max for x in p)
         assert {t.family for t in tasks} >= set(b.families)
         areas = [(p[0] + p[1]) / 2, (p[2] + p[3]) / 2, (p[4] + p[5]) / 2]
         area_rows.append(areas)
@@ -86,22 +84,10 @@ def test_every_sampled_block_meets_every_constraint(pool: list[TaskFacts], seed:
 @settings(max_examples=12, deadline=None, phases=NO_SHRINK)
 @given(seed=st.integers(0, 10**9), pages=st.integers(1, 6))
 def test_flat_areas_and_other_page_counts(pool: list[TaskFacts], seed: int, pages: int) -> None:
-    """Flat areas are tight for the original's tasks (one free task of p 0.46 on some sheet):
-    a block meets every constraint, or the sampler names the one that binds — never a
-    quietly worse block."""
-    b = dataclasses.replace(load_balance(), areas="flat", area_tolerance=0.08, mean_tolerance=0.02)
-    try:
-        block = sample_block(pool, b, pages, seed)
-    except CatalogError as exc:
-        assert str(exc).startswith("task_catalog/kribbeln/balance.yaml"), exc
-        return
+    b = dataclasses.replace(load_balance(), areas="flat", area_tolerance=0.04, mean_tolerance=0.015)
+    block = sample_block(pool, b, pages, seed)
     assert len(block.sheets) == pages
     _check(block.sheets, pool, b)
-
-
-def test_flat_areas_are_found_for_a_seed(pool: list[TaskFacts]) -> None:
-    b = dataclasses.replace(load_balance(), areas="flat", area_tolerance=0.08, mean_tolerance=0.02)
-    _check(sample_block(pool, b, 6, 1).sheets, pool, b)
 
 
 def test_sampling_is_seeded(pool: list[TaskFacts]) -> None:
@@ -114,7 +100,6 @@ def test_the_shipped_balance_file() -> None:
     b = load_balance()
     assert (b.p_min, b.p_max, b.areas, b.max_color_per_sheet) == (0.45, 0.95, "rising", 2)
     assert (b.mean_tolerance, b.area_mean_tolerance) == (0.01, 0.04)
-    assert (b.easy_max, b.easy_per_sheet) == (1.0, 1)  # the easy slot
     assert b.positions["area_mean_tolerance"][0] > 1  # stated in the file, not only a default
     assert b.families == ("exact", "free", "comparison")
     assert b.source == "task_catalog/kribbeln/balance.yaml"
@@ -234,7 +219,6 @@ def test_block_pdf_pages_names_and_task_texts(written: tuple[Path, dict, list[st
                 else:
                     assert words.startswith("Kribbeln" if row.area < 4 else "4. Kribbeln-Feld")
     assert "Spielregeln" in texts[6]
-    assert "Der älteste Spieler beginnt" in _flat(texts[6])  # the seed's rule
 
 
 def test_block_pdf_is_clean(written: tuple[Path, dict, list[str]]) -> None:

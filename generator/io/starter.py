@@ -25,10 +25,6 @@ GAMES: dict[str, tuple[tuple[str, ...], str]] = {
     "worksheet": (("worksheet",), "worksheet levels and worksheet specs"),
 }
 
-# a second catalog the shipped one keeps (`--tasks variants` finds it there): a starter
-# folder holds what the default pad uses
-NOT_COPIED = frozenset({"kribbeln/variants.yaml"})
-
 
 def starter_files(games: Iterable[str]) -> list[tuple[Path, Path]]:
     """(shipped file, path inside the starter folder) for everything the games use."""
@@ -36,8 +32,6 @@ def starter_files(games: Iterable[str]) -> list[tuple[Path, Path]]:
     chosen = [g for g in GAMES if g in set(games)]
     for game in chosen:
         for source in sorted((catalog_dir() / game).rglob("*.yaml")):
-            if source.relative_to(catalog_dir()).as_posix() in NOT_COPIED:
-                continue
             pairs.append((source, source.relative_to(catalog_dir())))
     stems = {stem for game in chosen for stem in GAMES[game][0]}
     for source in sorted(templates_dir().rglob("*.j2")):

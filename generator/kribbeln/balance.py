@@ -38,10 +38,6 @@ class Balance:
     mean_tolerance: float = 0.01
     area_mean_tolerance: float = 0.04
     max_color_per_sheet: int = 2
-    # the easy slot: up to `easy_per_sheet` tasks of a sheet may lie above p_max, up to
-    # easy_max (the original block opens with an easy task; 0 = no slot)
-    easy_max: float = 1.0
-    easy_per_sheet: int = 1
     stars: tuple[float, float] = (0.85, 0.70)
     attempts: int = 12  # restarts of the sampler's search (a count: no clock decides)
     source: str = "defaults"
@@ -51,19 +47,6 @@ class Balance:
         """A CatalogError pointing at the line of `key` in the balance file."""
         line, column = self.positions.get(key, (None, None))
         return CatalogError(message, file=self.source, line=line, column=column)
-
-    @property
-    def p_top(self) -> float:
-        """The highest p_success a task of a block may have (the easy slot's, if any)."""
-        return max(self.p_max, self.easy_max) if self.easy_per_sheet else self.p_max
-
-    def is_easy(self, p_success: float) -> bool:
-        """Whether a task of this p_success takes the easy slot (above p_max)."""
-        return p_success > self.p_max + 1e-12
-
-    def in_band(self, p_success: float) -> bool:
-        """Whether a task of this p_success may appear on a sheet at all."""
-        return self.p_min - 1e-12 <= p_success <= self.p_top + 1e-12
 
     def stars_of(self, p_success: float) -> int:
         """The difficulty mark: 1 (easy) … 3 (hard) stars."""
@@ -82,8 +65,6 @@ class Balance:
             "mean_tolerance": self.mean_tolerance,
             "area_mean_tolerance": self.area_mean_tolerance,
             "max_color_per_sheet": self.max_color_per_sheet,
-            "easy_max": self.easy_max,
-            "easy_per_sheet": self.easy_per_sheet,
             "stars": list(self.stars),
             "unique_tasks": True,
         }
@@ -142,8 +123,6 @@ def parse_balance(data: Any, label: str) -> Balance:
             "mean_tolerance",
             "area_mean_tolerance",
             "max_color_per_sheet",
-            "easy_max",
-            "easy_per_sheet",
             "stars",
             "search",
         }
@@ -195,8 +174,6 @@ def parse_balance(data: Any, label: str) -> Balance:
         mean_tolerance=_number(f, "mean_tolerance", 0.0, 1.0, d.mean_tolerance),
         area_mean_tolerance=_number(f, "area_mean_tolerance", 0.0, 1.0, d.area_mean_tolerance),
         max_color_per_sheet=f.int_in("max_color_per_sheet", 0, TASKS_PER_SHEET, 2),
-        easy_max=_number(f, "easy_max", 0.0, 1.0, d.easy_max),
-        easy_per_sheet=f.int_in("easy_per_sheet", 0, TASKS_PER_SHEET, d.easy_per_sheet),
         stars=(float(stars[0]), float(stars[1])),
         attempts=attempts,
         source=label,
@@ -248,25 +225,15 @@ def violations(sheets: Sequence[Sequence[TaskFacts]], balance: Balance) -> list[
         p = [t.p_success for t in sheet]
         means.append(sum(p) / len(p))
         for t in sheet:
-            if not balance.in_band(t.p_success):
+            if not balance.p_min - 1e-12 <= t.p_success <= balance.p_max + 1e-12:
                 found.append(
                     Violation(
                         "p_range",
                         s,
                         f"task '{t.id}' has p_success {t.p_success:.4f}, outside "
-                        f"[{balance.p_min:g}, {balance.p_top:g}]",
+                        f"[{balance.p_min:g}, {balance.p_max:g}]",
                     )
                 )
-        easy = [t.id for t in sheet if balance.is_easy(t.p_success)]
-        if len(easy) > balance.easy_per_sheet:
-            found.append(
-                Violation(
-                    "easy_per_sheet",
-                    s,
-                    f"{len(easy)} tasks above p_max {balance.p_max:g} ({', '.join(easy)}), "
-                    f"at most {balance.easy_per_sheet}",
-                )
-            )
         missing = [f for f in balance.families if f not in {t.family for t in sheet}]
         if missing:
             found.append(Violation("families", s, f"no task of family {', '.join(missing)}"))

@@ -8,7 +8,6 @@ cache) and hands `generator.kribbeln` frozen values; the commands' work
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -26,7 +25,7 @@ from generator.kribbeln.balance import Balance, parse_balance
 from generator.kribbeln.block import MAX_MANIFEST_BYTES, Sheet, manifest_sheets, parse_pages
 from generator.kribbeln.build import BlockInputs, BlockRequest, sample_block_of
 from generator.kribbeln.dice import DEFAULT_FILE as DICE_FILE
-from generator.kribbeln.dice import SUBDIR, DiceSet, parse_dice
+from generator.kribbeln.dice import DiceSet, parse_dice
 from generator.kribbeln.playtest import DEFAULT_PAGES, check_game_options, play
 from generator.kribbeln.scorefile import ScoreSheet, parse_score_file, score_report
 from generator.kribbeln.solver import analyze_tasks
@@ -37,8 +36,6 @@ from generator.kribbeln.tasks import DEFAULT_ROLLS, TaskCatalog, parse_tasks
 
 if TYPE_CHECKING:
     from generator.kribbeln.simulate import Simulation
-
-_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")  # a catalog name: no path, no suffix
 
 
 # --- dice, tasks, balance ----------------------------------------------------------------
@@ -95,14 +92,7 @@ def load_tasks(
     """The catalog's task file (`file` None) or a user's task file, checked against `dice`.
 
     A catalog folder may hold its tasks as `kribbeln/tasks.csv` instead of `tasks.yaml`.
-    `file` may also name a task catalog of the catalog's `kribbeln/` folder without its
-    suffix (`variants`: the original's tasks and the variants), when no such file exists.
     """
-    if file is not None and not Path(file).exists() and _NAME.fullmatch(file):
-        catalog = catalog or Catalog.default()
-        named = catalog.path(f"{SUBDIR}/{file}.yaml")
-        if named is not None and file not in ("dice", "balance"):
-            return load_tasks_file(named, catalog.label(named), dice, problems)
     if file is None:
         catalog = catalog or Catalog.default()
         for folder in catalog.dirs:

@@ -70,8 +70,6 @@ def _kind_by_place(path: Path, root: Path | None) -> str | None:
         for kind in ("dice", "tasks", "balance"):
             if stem.startswith(kind):
                 return f"kribbeln-{kind}"
-        if stem == "variants":  # the second task catalog (`--tasks variants`)
-            return "kribbeln-tasks"
     if folder == "koepfchen":
         return "koepfchen"
     if folder == "specs":
