@@ -260,9 +260,9 @@ def _fork(job: Callable[[], object]) -> int:
 # output is not click's (another wrapping width, not UTF-8), click prints the help.
 
 HELP_WIDTH = 78  # click wraps at min(columns, 80) − 2: every terminal of 80 or more, and a pipe
-HELP_COPY = os.path.join(
-    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "cli", "help.json"
-)
+# the package's folder (this module lives in generator/io/)
+PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HELP_COPY = os.path.join(PACKAGE, "cli", "help.json")
 
 
 def _is_help(args: list[str], options: Sequence[str]) -> bool:
@@ -299,7 +299,7 @@ def shipped_help(args: list[str], options: Sequence[str]) -> str | None:
     if (getattr(sys.stdout, "encoding", None) or "").replace("-", "").lower() != "utf8":
         return None  # (click would write other bytes)
     data = _copy()
-    package = os.path.dirname(os.path.dirname(HELP_COPY))
+    package = os.path.dirname(os.path.dirname(HELP_COPY))  # (a test moves the copy)
     sources, helps = data.get("sources"), data.get("helps")
     if not isinstance(sources, dict) or not sources or not isinstance(helps, dict):
         return None
