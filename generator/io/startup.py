@@ -109,7 +109,7 @@ LAZY: dict[str, str] = {
     "tempfile": "~5 ms (shutil, random): only what stores a cache entry",
     "fractions": "exact arithmetic: only rational division",
     "re": "an error's or a parser's rare path",
-    "json": "the shipped help's copy: only a plain `--help`",
+    "json": "the shipped help's copy: only a plain help request",
     "sys": "signals: the main thread's frame",
     "itertools": "`possible_scores` only",
     "unicodedata": "names and stand-ins: only a text that is not ASCII",
