@@ -301,13 +301,15 @@ COMMANDS: dict[str, Command] = {
         ),
         Command(
             "init",
-            "Write commented copies of the shipped catalog and templates into DIR.",
+            "Write commented copies of the shipped catalog and templates into DIR.\n\n"
+            "A DIR that holds a catalog already gets the files it lacks; a file you changed\n"
+            "(one that differs from what this version writes) is kept, and named.",
             (
                 Argument("folder", File(), metavar="DIR"),
                 Option(("--game", "games"), Choice(STARTER_GAMES), multiple=True,
                        help="Only the files this game uses (repeat for several; default: all)."),
                 Option(("--force",), is_flag=True,
-                       help="Overwrite starter files that already exist."),
+                       help="Replace the files you changed too, each after saving it as NAME.bak."),
             ),
             run="generator.cli.init:init_command",
         ),
