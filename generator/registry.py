@@ -477,7 +477,8 @@ COMMANDS: dict[str, Command] = {
             "kept in a spreadsheet and turned back into YAML (or the other way round).",
             (
                 Option(("--csv", "fmt"), flag_value="csv", default=True,
-                       help="As CSV for a spreadsheet (default): id, type, parameters, family."),
+                       help="As CSV for a spreadsheet (default): id, type, parameters, family, "
+                            "then text_de, text_en, p_success and expected_pips (not read back)."),
                 Option(("--yaml", "fmt"), flag_value="yaml", help="As a YAML task catalog."),
                 Option(("--out", "target"), File(dir_okay=False, allow_dash=True), default="-",
                        show_default=True, help="The file to write (- for standard output)."),
