@@ -345,9 +345,12 @@ COMMANDS: dict[str, Command] = {
         ),
         Command(
             "kniffel score",
-            "Check a filled-in game (YAML) and print the totals and the winner.",
+            "Check a filled-in game (YAML) and print the totals and the winner.\n\n"
+            "Every game's upper sum, bonus, upper and lower totals are shown too; the text\n"
+            "is in --lang (default: the rule set's language).",
             (
                 Argument("file", File(dir_okay=False)),
+                lang(None),
                 Option(("--json", "as_json"), is_flag=True, help="Print the result as JSON."),
             ),
             run="generator.cli.kniffel:score",

@@ -22,14 +22,14 @@ from generator.core.resources import templates_dir
 
 PACKAGE = Path(generator.__file__).parent
 ERRORS = {"UserError", "OptionError", "CatalogError", "InputError", "DoesNotFit"}
-# words German messages share with English ones: formats, names and notation
+# words German messages share with English ones: formats, names and notation (and Bonus)
 SHARED = {"utf-8", "utf-16", "windows-1252", "yaml", "json", "csv", "pdf", "x", "ja", "yes",
           "a–z", "id", "ids", "tasks.yaml", "rgb", "1-20", "e", "g", "kniffel", "in", "name",
           "excel", "xlsx", "xls",
           "einser", "vorname", "nachname", "klasse", "pip", "install", "make", "serve",
           "nul", "u", "mm", "block", "byte", "bytes", "text", "joker", "extra", "web",
           "dicesheets", "utf", "band", "start", "positive", "k", "manifest", "kribbeln", "die",
-          "rational", "ops", "min", "max", "windows", "s", "port"}  # fmt: skip
+          "rational", "ops", "min", "max", "windows", "s", "port", "bonus"}  # fmt: skip
 # computed arguments that must be of a kind (a list, a word the template looks up)
 SAMPLES: dict[tuple[str, str], Any] = {
     ("ambiguous_name", "full"): ["Anna Berg", "Anna Stein"],

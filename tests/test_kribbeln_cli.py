@@ -121,6 +121,37 @@ def test_hold_for_pips_with_no_rolls_left_is_the_roll_itself(run_cli) -> None:
     ]
 
 
+COLORS = ("red", "orange", "blue", "black", "yellow", "green")
+
+
+def _color(die: int, value: int) -> str:
+    """The shipped dice, restated from their file's comment: die d shows v in colour (v+d−2)%6."""
+    return COLORS[(value + die - 2) % 6]
+
+
+@pytest.mark.parametrize("roll", ["6 5 6 6 6 6", "3 5 1 6 2 2", "1 1 1 1 1 1"])
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_hold_with_no_re_roll_left_says_so_instead_of_a_table(run_cli, roll, lang) -> None:
+    values = [int(v) for v in roll.split()]
+    fulfilled = "red" not in [_color(d, v) for d, v in enumerate(values, start=1)]
+    out = run_cli(
+        "kribbeln", "hold", "--task", "none_red", "--roll", roll, "--rolls-left", "0",
+        "--lang", lang,
+    ).stdout  # fmt: skip
+    assert "re-roll(s) left" not in out and "(stop)" not in out and "P(success)" not in out
+    last = out.splitlines()[-1]
+    words = {
+        ("en", True): f"the roll stands as it lies and fulfils the task ({sum(values)} pips",
+        ("en", False): "the roll stands as it lies and does not fulfil the task (an X, or",
+        ("de", True): f"wie er liegt, und erfüllt die Aufgabe ({sum(values)} Augen eintragen)",
+        ("de", False): "wie er liegt, und erfüllt die Aufgabe nicht (ein X oder das Kribbeln",
+    }
+    assert words[lang, fulfilled] in last
+    # with a re-roll left the table stays
+    more = run_cli("kribbeln", "hold", "--task", "none_red", "--roll", roll, "--rolls-left", "1")
+    assert "1 re-roll(s) left" in more.stdout and "all (stop)" in more.stdout
+
+
 def test_row(run_cli) -> None:
     data = json.loads(run_cli("kribbeln", "row", "--json").stdout)
     assert abs(data["expected_max"] - 28) <= 1e-9

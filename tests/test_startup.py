@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+import generator.registry
 from generator.io import cache, startup
 
 ROOT = Path(__file__).resolve().parent.parent / "generator"
@@ -89,6 +90,15 @@ def test_the_help_reads_the_cache_s_seal(tmp_path: Path) -> None:
     entry.symlink_to(tmp_path / "elsewhere")
     (tmp_path / "elsewhere").write_bytes(data)
     assert startup._read_sealed(str(entry)) is None
+
+
+def test_the_help_s_key_covers_the_whole_package() -> None:
+    # the registry declares every option: an edit there must make a new copy
+    files = [path for path, _, _ in startup._files(startup.PACKAGE)]
+    assert str(Path(generator.registry.__file__).resolve()) in map(
+        lambda f: str(Path(f).resolve()), files
+    )
+    assert any(f.endswith(os.path.join("io", "startup.py")) for f in files)
 
 
 ENTRY = "import sys\nsys.argv = ['dicesheets', *sys.argv[1:]]\nfrom generator.__main__ import run\nrun()\n"  # noqa: E501

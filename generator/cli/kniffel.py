@@ -14,7 +14,7 @@ from generator.cli.options import echo_json, run_catalog, write_out
 from generator.kniffel.simsize import check_games
 
 
-def score(file: str, as_json: bool) -> None:
+def score(file: str, lang: str | None, as_json: bool) -> None:
     """Check a filled-in game (YAML) and print the totals and the winner."""
     from generator.kniffel.load import check_score_file
     from generator.kniffel.scorefile import format_result
@@ -23,7 +23,7 @@ def score(file: str, as_json: bool) -> None:
     if as_json:
         echo_json(result.to_json())
     else:
-        click.echo(format_result(result))
+        click.echo(format_result(result, lang))
 
 
 def _strategy(rules: str, joker: str | None) -> Any:

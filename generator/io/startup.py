@@ -261,6 +261,11 @@ def _fork(job: Callable[[], object]) -> int:
 # and of click, so an edit or an upgrade makes a new one.
 
 
+# the package's folder (this module lives in generator/io/): the registry's options, the
+# commands' words, every module a help is made from
+PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
 def _is_help(args: list[str], options: Sequence[str]) -> bool:
     words = args[:-1]
     return bool(args) and args[-1] in options and all(w.isidentifier() for w in words)
@@ -284,9 +289,8 @@ def _help_path(args: list[str]) -> str | None:
     digest = hashlib.sha256()
     for part in [*args[:-1], "help", str(width), *_locale()]:
         digest.update(part.encode("utf-8", "surrogateescape") + b"\0")
-    here = os.path.dirname(os.path.abspath(__file__))
     click_spec = _find("click")
-    for root in (here, click_spec):
+    for root in (PACKAGE, click_spec):
         if root is None:
             return None
         for path, size, mtime in _files(root):

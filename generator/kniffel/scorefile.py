@@ -56,6 +56,9 @@ class ScoreCheck:
     players: tuple[PlayerCheck, ...]
     winners: tuple[str, ...]
     best_total: int
+    lang: str = "en"  # the rule set's language: the text report's default
+    bonus_threshold: int = 63  # the upper section's bonus: `bonus_value` from this sum on
+    bonus_value: int = 35
 
     def to_json(self) -> dict[str, Any]:
         """The JSON of `kniffel score --json` (made at the edge)."""
@@ -134,14 +137,43 @@ def check_score(data: Any, file: str, rules_for: Callable[[str], RuleSet]) -> Sc
         raise CatalogError(Msg("two_players_have_same"), file=file)
     best = max(p.total for p in players)
     winners = tuple(p.name for p in players if p.total == best)
-    return ScoreCheck(rules.id, tuple(players), winners, best)
+    return ScoreCheck(
+        rules.id,
+        tuple(players),
+        winners,
+        best,
+        rules.lang,
+        rules.bonus_threshold,
+        rules.bonus_value,
+    )
 
 
-def format_result(result: ScoreCheck) -> str:
-    """A short plain-text report (numbers only; names as given)."""
+def format_result(result: ScoreCheck, lang: str | None = None) -> str:
+    """A short plain-text report in `lang` (default: the rule set's; names as given).
+
+    Per player the games' totals, then per game the upper sum, the bonus it earns
+    and the lower total, as the block's sum rows have them; then the winner.
+    """
+    lang = lang or result.lang
     lines = []
     for p in result.players:
         per_game = " + ".join(str(g.totals.grand_total) for g in p.games)
         lines.append(f"{p.name}: {per_game} = {p.total}")
-    lines.append(f"winner: {', '.join(result.winners)} ({result.best_total})")
+        for number, game in enumerate(p.games, start=1):
+            t = game.totals
+            line = Msg(
+                "score_game_sums",
+                game=number,
+                upper_sum=t.upper_sum,
+                bonus=t.bonus,
+                threshold=result.bonus_threshold,
+                value=result.bonus_value,
+                upper_total=t.upper_total,
+                lower_total=t.lower_total,
+                extra=t.yahtzee_bonus,
+                total=t.grand_total,
+            )
+            lines.append("  " + line.say(lang))
+    winners = ", ".join(result.winners)
+    lines.append(Msg("score_winner", names=winners, total=result.best_total).say(lang))
     return "\n".join(lines)

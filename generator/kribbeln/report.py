@@ -277,9 +277,12 @@ def format_hold(advice: HoldAdvice, lang: str) -> str:
     lines = [
         f"task {task.task.id} ({task.task.family}): {task.text[lang]}",
         f"roll (die:value color): {', '.join(face(d) for d in range(n))} — {status}",
-        f"{advice.rolls_left} re-roll(s) left; value = {value_name} playing on optimally",
-        "",
     ]
+    if advice.rolls_left == 0:  # nothing to choose: a table would hold only "all (stop)"
+        pips = sum(die.value for die in advice.roll)
+        said = Msg("hold_no_reroll_left", fulfilled=advice.fulfilled, pips=pips).say(lang)
+        return "\n".join([*lines, said])
+    lines += [f"{advice.rolls_left} re-roll(s) left; value = {value_name} playing on optimally", ""]
     header = (value_name, "keep", "re-roll")
     digits = 4 if advice.goal == "success" else 2
     rows = [
