@@ -30,7 +30,6 @@ define pip_install
 @echo "make: installing dicesheets$(2) into $(VENV) (pip; a few minutes the first time)"
 @{ $(PY) -m pip install --disable-pip-version-check --progress-bar on -e '.$(2)' 2>&1 1>&3 \
 	| sed '/is ignored: it is neither a file nor a directory/d' >&2; } 3>&1
-@$(VENV)/bin/dicesheets --help > /dev/null  # every command's help kept: the first is a copy
 @touch $(1)
 endef
 # an extra's install is also the install of those it contains: [test] ⊇ [web] ⊇ the package

@@ -23,11 +23,7 @@ ENTRY = "import re, sys\nsys.argv = ['dicesheets', *sys.argv[1:]]\n{off}\nfrom g
 OFF = {
     "as it is": "",
     "quick end off": "import generator.io.startup as s; s.quick_exit = lambda code: None",
-    "stored help off": (
-        "import contextlib, generator.io.startup as s\n"
-        "s.stored_help = lambda args, options: False\n"
-        "s.keeping_help = lambda *args: contextlib.nullcontext()"
-    ),
+    "stored help off": "import generator.io.startup as s; s.stored_help = lambda a, o: False",
     "fast path off": "import generator.cli.fastpath as f; f.run = lambda args: False",
 }
 CASES = [

@@ -34,13 +34,12 @@ def run() -> None:
     try:
         from generator.cli import fastpath
 
-        # a plain `numbers solve` or a help seen before: done without click
+        # a plain `numbers solve` or a help the package ships: done without click
         if fastpath.run(args) or startup.stored_help(args, fastpath.HELP_OPTIONS):
             sys.exit(0)
-        from generator.cli import every_help, main
+        from generator.cli import main
 
-        with startup.keeping_help(args, fastpath.HELP_OPTIONS, every_help):
-            main()
+        main()
     except streams.StreamError as exc:  # (a plain `numbers solve` printing to a full disk)
         streams.silence()
         sys.stderr.write(f"dicesheets: error: {exc}\n")

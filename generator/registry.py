@@ -301,13 +301,15 @@ COMMANDS: dict[str, Command] = {
         ),
         Command(
             "init",
-            "Write commented copies of the shipped catalog and templates into DIR.",
+            "Write commented copies of the shipped catalog and templates into DIR.\n\n"
+            "A DIR that holds a catalog already gets the files it lacks; a file you changed\n"
+            "(one that differs from what this version writes) is kept, and named.",
             (
                 Argument("folder", File(), metavar="DIR"),
                 Option(("--game", "games"), Choice(STARTER_GAMES), multiple=True,
                        help="Only the files this game uses (repeat for several; default: all)."),
                 Option(("--force",), is_flag=True,
-                       help="Overwrite starter files that already exist."),
+                       help="Replace the files you changed too, each after saving it as NAME.bak."),
             ),
             run="generator.cli.init:init_command",
         ),
@@ -475,7 +477,8 @@ COMMANDS: dict[str, Command] = {
             "kept in a spreadsheet and turned back into YAML (or the other way round).",
             (
                 Option(("--csv", "fmt"), flag_value="csv", default=True,
-                       help="As CSV for a spreadsheet (default): id, type, parameters, family."),
+                       help="As CSV for a spreadsheet (default): id, type, parameters, family, "
+                            "then text_de, text_en, p_success and expected_pips (not read back)."),
                 Option(("--yaml", "fmt"), flag_value="yaml", help="As a YAML task catalog."),
                 Option(("--out", "target"), File(dir_okay=False, allow_dash=True), default="-",
                        show_default=True, help="The file to write (- for standard output)."),

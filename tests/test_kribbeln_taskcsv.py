@@ -172,6 +172,69 @@ def test_export_takes_the_tasks_of_the_catalog_in_force(run_cli, tmp_path: Path)
     write(folder, "tasks.yaml", "rolls: 2\ntasks:\n  - {id: a, type: equal, colors: [red, blue]}\n")
     result = run_cli("kribbeln", "export-tasks", "--catalog", tmp_path / "mine")
     assert result.exit_code == 0, result.stderr
+    # the figures are those of the catalog's two rolls (kribbeln analyze says the same)
+    import json
+
+    analysis = run_cli("kribbeln", "analyze", "--catalog", tmp_path / "mine", "--json").stdout
+    (task,) = json.loads(analysis)["tasks"]
     assert result.stdout == (
-        "# rolls: 2\n" + ",".join(COLUMNS) + "\na,equal,red blue,,,,,,,1,comparison\n"
+        "# rolls: 2\n" + ",".join(COLUMNS) + "\na,equal,red blue,,,,,,,1,comparison,"
+        '"Gleich viele Würfel zeigen Rot und Blau, mindestens je einer.",'
+        '"As many dice show red as blue, at least one each.",'
+        f"{task['p_success']:.4f},{task['expected_pips']:.2f}\n"
     )
+
+
+def _rows(text: str) -> list[dict[str, str]]:
+    import csv
+    import io
+
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def test_the_export_carries_each_task_s_words_and_difficulty(run_cli, tmp_path: Path) -> None:
+    import json
+
+    text = run_cli("kribbeln", "export-tasks").stdout
+    assert text.splitlines()[0].endswith(",family,text_de,text_en,p_success,expected_pips")
+    rows = {row["id"]: row for row in _rows(text)}
+    analysis = json.loads(run_cli("kribbeln", "analyze", "--json").stdout)["tasks"]
+    assert len(rows) == len(analysis) == 158
+    for task in analysis:
+        row = rows[task["id"]]
+        assert (row["text_de"], row["text_en"]) == (task["text"]["de"], task["text"]["en"])
+        assert row["p_success"] == f"{task['p_success']:.4f}"
+        assert row["expected_pips"] == f"{task['expected_pips']:.2f}"
+    # restated: a die ends without the colours when one of its three rolls misses them
+    # (the best play re-rolls exactly the dice that show them): (1 − (k/6)³)⁶
+    for task_id, k in (("none_red", 1), ("none_red_orange", 2), ("none_blue_green", 2)):
+        assert float(rows[task_id]["p_success"]) == pytest.approx((1 - (k / 6) ** 3) ** 6, abs=5e-5)
+    assert rows["none_red"]["text_de"] == "Kein Würfel zeigt Rot."
+
+
+def test_the_new_columns_round_trip_and_change_no_task(run_cli, tmp_path: Path, dice) -> None:
+    first = run_cli("kribbeln", "export-tasks", "--out", "one.csv")
+    assert first.exit_code == 0, first.stderr
+    again = run_cli("kribbeln", "export-tasks", "--tasks", "one.csv", "--out", "two.csv")
+    assert again.exit_code == 0, again.stderr
+    assert (tmp_path / "two.csv").read_bytes() == (tmp_path / "one.csv").read_bytes()
+    # a spreadsheet's stale or edited words and figures are not read into the tasks
+    text = (tmp_path / "one.csv").read_text(encoding="utf-8")
+    edited = text.replace("Kein Würfel zeigt Rot.", "Rot ist verboten!").replace(
+        ",0.9725,22.57\n", ",0.5,x\n", 1
+    )
+    assert edited != text
+    write(tmp_path, "edited.csv", edited)
+    shipped = load_tasks(dice).tasks
+    assert load_tasks_file(tmp_path / "edited.csv", "edited.csv", dice).tasks == shipped
+    # … and a list without them (an older export, or a hand-made one) reads as before
+    old = "\n".join(",".join(line.split(",")[: len(COLUMNS) - 4]) for line in text.splitlines())
+    assert "text_de" not in old and "p_success" not in old
+    write(tmp_path, "old.csv", old + "\n")
+    assert load_tasks_file(tmp_path / "old.csv", "old.csv", dice).tasks == shipped
+    for args, name in (([], "yaml.pdf"), (["--tasks", "edited.csv"], "edited.pdf"),
+                       (["--tasks", "old.csv"], "old.pdf")):  # fmt: skip
+        result = run_cli("kribbeln", "block", "--seed", "3", *args, "--out", name)
+        assert result.exit_code == 0, result.stderr
+    pdf = (tmp_path / "yaml.pdf").read_bytes()
+    assert (tmp_path / "edited.pdf").read_bytes() == pdf == (tmp_path / "old.pdf").read_bytes()

@@ -132,10 +132,10 @@ def _report(game: str, **options):
 @pytest.mark.parametrize("players", [4, 8])
 @pytest.mark.parametrize("landscape", [False, True])
 def test_bar_values_stay_clear_of_the_mean_and_of_each_other(players: int, landscape: bool) -> None:
-    """The mean line strikes through no value; neighbouring values keep a space between
-    them ("3028" was two labels); one chart writes all its values in one form ("4 %" beside
-    "24" was not)."""
-    from generator.render.chart import HALO_W, REFERENCE
+    """The mean line strikes through no value, nor does a grid line; neighbouring values
+    keep a space between them ("3028" was two labels); one chart writes all its values in
+    one form ("4 %" beside "24" was not)."""
+    from generator.render.chart import GRID, HALO_W, REFERENCE
     from generator.render.fonts import ascent, descent, text_width
     from generator.render.primitives import Line, Text
 
@@ -154,6 +154,11 @@ def test_bar_values_stay_clear_of_the_mean_and_of_each_other(players: int, lands
             for y in means:
                 if abs(v.y - y) < 40:  # the labels of the chart the line crosses
                     assert not low - 0.5 <= y <= high + 0.5, (v.text, y)
+            x0 = v.x - text_width(v.text, v.size) / 2
+            x1 = x0 + text_width(v.text, v.size)
+            for g in items:  # the grid breaks for a value ("78,9" sat on the 80 % line)
+                if isinstance(g, Line) and g.stroke == GRID and low < g.y1 < high:
+                    assert not (g.x1 < x1 and g.x2 > x0), (v.text, g)
         rows: dict[float, list[Text]] = {}
         for v in values:
             rows.setdefault(round(v.y), []).append(v)
@@ -196,3 +201,53 @@ def test_landscape_reports_set_their_charts_side_by_side(game: str, most: int, p
             if k < len(doc.pages) or k == 1:
                 rects = rects_of(model.items, doc.forms)
                 assert check_used(words, rects, page.width, page.height, 0.6) == [], k
+
+
+@pytest.mark.parametrize("game", ["koepfchen", "kribbeln"])
+@pytest.mark.parametrize(
+    ("paper", "landscape"), [("a4", True), ("letter", True), ("letter", False)]
+)
+def test_report_columns_reach_the_foot_of_the_page(game: str, paper: str, landscape: bool) -> None:
+    """Each column of each page but the last (in landscape: of every page) reaches down to the
+    text area's foot: the Köpfchen line chart once stopped at 60 % of its page beside two
+    charts, the Kribbeln page 2 and a letter page of one chart were half empty."""
+    from generator.render.primitives import MM, Line, Rect, Text, page_size
+    from generator.report.layout import MARGIN
+
+    built = _report(game, paper=paper, landscape=landscape)
+    width, height = page_size(paper, landscape)
+    top, foot = height - MARGIN, MARGIN + 8 * MM
+    pages = built.document.pages
+    for k, page in enumerate(pages, start=1):
+        if k == len(pages) and not landscape:
+            continue
+        lowest = {0: top, 1: top} if landscape else {0: top}
+        for i in page.items:
+            y = (
+                i.y
+                if isinstance(i, (Text, Rect))
+                else min(i.y1, i.y2)
+                if isinstance(i, Line)
+                else top
+            )
+            x = i.x if isinstance(i, (Text, Rect)) else i.x1 if isinstance(i, Line) else 0
+            if y > foot - 1:  # the footer aside
+                c = int(landscape and x > width / 2)
+                lowest[c] = min(lowest[c], y)
+        for c, y in lowest.items():
+            assert (top - y) / (top - foot) > 0.85, (k, c, round((top - y) / (top - foot), 2))
+
+
+def test_seat_labels_keep_their_size_or_turn_into_numbers() -> None:
+    """Eight seats in a narrow column: "1 … 8" under the bars (the note says they are seats),
+    never "Sitzplatz 1 Sitzplatz 2" shrunk into one run."""
+    from generator.render.chart import SIZE
+    from generator.render.primitives import Text
+
+    built = _report("kribbeln", players=8, paper="letter", landscape=True)
+    texts = [i for p in built.document.pages for i in p.items if isinstance(i, Text)]
+    seats = [t for t in texts if t.text.startswith("Sitzplatz ") and t.text[10:].isdigit()]
+    assert not seats, [(t.text, t.size) for t in seats]
+    assert [t.text for t in texts if t.text in "12345678" and t.size == SIZE][-8:] == list(
+        "12345678"
+    )

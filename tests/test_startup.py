@@ -1,9 +1,10 @@
 """The start-up devices of `generator.io.startup`: function-local imports only as its list says,
-and `--help` from a stored copy the same bytes as click's, renewed when it is damaged."""
+and `--help` from the shipped copy: click's bytes, and click's own when the copy is not current."""
 
 from __future__ import annotations
 
 import ast
+import json
 import os
 import subprocess
 import sys
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-import generator.registry
+from generator.cli import command_words
 from generator.io import cache, startup
 
 ROOT = Path(__file__).resolve().parent.parent / "generator"
@@ -79,83 +80,87 @@ def test_the_help_s_cache_folder_is_the_cache_s(monkeypatch, env: dict[str, str]
     assert startup._cache_folder() == str(cache.cache_dir())
 
 
-def test_the_help_reads_the_cache_s_seal(tmp_path: Path) -> None:
-    entry = tmp_path / "entry"
-    cache.store_entry(entry, b"Usage: dicesheets")
-    assert startup._read_sealed(str(entry)) == b"Usage: dicesheets"
-    data = entry.read_bytes()
-    entry.write_bytes(data[:-1] + b"X")
-    assert startup._read_sealed(str(entry)) is None
-    entry.unlink()
-    entry.symlink_to(tmp_path / "elsewhere")
-    (tmp_path / "elsewhere").write_bytes(data)
-    assert startup._read_sealed(str(entry)) is None
-
-
-def test_the_help_s_key_covers_the_whole_package() -> None:
-    # the registry declares every option: an edit there must make a new copy
-    files = [path for path, _, _ in startup._files(startup.PACKAGE)]
-    assert str(Path(generator.registry.__file__).resolve()) in map(
-        lambda f: str(Path(f).resolve()), files
-    )
-    assert any(f.endswith(os.path.join("io", "startup.py")) for f in files)
-
-
+CLICK = (
+    "import sys\nsys.argv = ['dicesheets', *sys.argv[1:]]\nfrom generator.cli import main\nmain()\n"
+)
 ENTRY = "import sys\nsys.argv = ['dicesheets', *sys.argv[1:]]\nfrom generator.__main__ import run\nrun()\n"  # noqa: E501
 
 
-def _help(cache_folder: Path, *words: str) -> subprocess.CompletedProcess[bytes]:
-    env = {**os.environ, "DICESHEETS_CACHE": str(cache_folder), "COLUMNS": "80"}
+def _help(*words: str, **env: str) -> subprocess.CompletedProcess[bytes]:
+    env = {**os.environ, "COLUMNS": "80", **env}
     return subprocess.run(
-        [sys.executable, "-c", ENTRY, *words, "--help"], env=env, capture_output=True
-    )
-
-
-def test_a_stored_help_is_click_s_help_and_is_renewed_when_damaged(tmp_path) -> None:
-    first = _help(tmp_path, "kniffel", "advise")  # click's, then stored
-    assert first.returncode == 0 and first.stdout.startswith(b"Usage: dicesheets kniffel advise")
-    (entry,) = [e for e in (tmp_path / "help").iterdir() if e.read_bytes().endswith(first.stdout)]
-    assert _help(tmp_path, "kniffel", "advise").stdout == first.stdout
-    # a sound entry is what the next run prints (it is read, not made again) …
-    cache.store_entry(entry, b"stored\n")
-    assert _help(tmp_path, "kniffel", "advise").stdout == b"stored\n"
-    # … a damaged one is not: click's help again, and the entry rewritten
-    entry.write_bytes(b"garbage")
-    again = _help(tmp_path, "kniffel", "advise")
-    assert again.stdout == first.stdout and again.returncode == 0
-    assert startup._read_sealed(str(entry)) == first.stdout
-
-
-def test_only_a_plain_help_that_succeeds_is_stored(tmp_path) -> None:
-    assert _help(tmp_path, "nosuchcommand").returncode == 2
-    assert _help(tmp_path, "kniffel", "advise", "--roll").returncode == 2  # (not plain)
-    assert _help(tmp_path, "kniffel", "advise", "--json").returncode == 0  # (not plain)
-    assert not (tmp_path / "help").exists()
-    assert _help(tmp_path).returncode == 0
-    assert (tmp_path / "help").exists()
-
-
-def test_the_first_help_keeps_every_command_s_help_as_click_prints_it(tmp_path) -> None:
-    from generator.cli import every_help
-
-    kept = tmp_path / "kept"
-    assert _help(kept, "numbers").returncode == 0  # click's, and every other help kept
-    words = [w for w, _ in every_help()]
-    assert len(list((kept / "help").iterdir())) == len(words) > 20
-    for k, command in enumerate(words):
-        stored = _help(kept, *command)
-        clicks = _help(tmp_path / f"fresh-{k}", *command)  # (an empty cache: click's own)
-        assert stored.returncode == clicks.returncode == 0
-        assert stored.stdout == clicks.stdout, command
-    # -h prints the same and reads the same copy; a narrow terminal has copies of its own
-    env = {**os.environ, "DICESHEETS_CACHE": str(kept), "COLUMNS": "200"}
-    wide = subprocess.run(
-        [sys.executable, "-c", ENTRY, "kniffel", "-h"], env=env, capture_output=True
-    )
-    assert wide.stdout == _help(kept, "kniffel").stdout
-    narrow = subprocess.run(
-        [sys.executable, "-c", ENTRY, "kniffel", "-h"],
-        env={**env, "COLUMNS": "60"},
+        [sys.executable, "-X", "importtime", "-c", ENTRY, *words, "--help"],
+        env=env,
         capture_output=True,
     )
-    assert narrow.stdout != wide.stdout and len(list((kept / "help").iterdir())) == 2 * len(words)
+
+
+def _clicks(result: subprocess.CompletedProcess[bytes]) -> bool:
+    """Whether the run imported click (`-X importtime` names every module it imports)."""
+    return any(line.split(b"|")[-1].strip() == b"click" for line in result.stderr.splitlines())
+
+
+def test_the_shipped_help_is_what_the_code_prints_now() -> None:
+    # in a fresh process: the copy lists the modules a help is made from
+    check = subprocess.run(
+        [sys.executable, "-m", "generator.cli.helpcopy", "--check"], capture_output=True
+    )
+    assert check.returncode == 0, (
+        "generator/cli/help.json is not what click prints now: "
+        "run `python -m generator.cli.helpcopy` and commit it"
+    )
+
+
+def test_every_command_s_help_is_the_copy_and_the_same_bytes_as_click_s() -> None:
+    copy = json.loads(Path(startup.HELP_COPY).read_text(encoding="utf-8"))
+    words = command_words()
+    assert sorted(copy["helps"]) == sorted(" ".join(w) for w in words) and len(words) > 20
+    for command in words:
+        shipped = _help(*command)
+        assert shipped.returncode == 0 and not _clicks(shipped), command
+        assert shipped.stdout == copy["helps"][" ".join(command)].encode("utf-8"), command
+    # click's own help (the copy turned off by a terminal narrower than 80) says the same
+    # at its width; -h is the same help
+    for command in (["kniffel", "advise"], ["kribbeln", "export-tasks"], []):
+        wide = _help(*command)
+        env = {**os.environ, "COLUMNS": "80"}
+        clicks = subprocess.run(
+            [sys.executable, "-c", CLICK, *command, "--help"], env=env, capture_output=True
+        )
+        assert clicks.returncode == 0 and clicks.stdout == wide.stdout, command
+        short = subprocess.run(
+            [sys.executable, "-c", ENTRY, *command, "-h"], env=env, capture_output=True
+        )
+        assert short.stdout == wide.stdout
+
+
+def test_click_prints_the_help_when_the_copy_is_not_for_this_output() -> None:
+    narrow = _help("kniffel", "advise", COLUMNS="60")
+    assert narrow.returncode == 0 and _clicks(narrow)
+    assert max(len(line) for line in narrow.stdout.decode().splitlines()) <= 58
+    latin = _help("kniffel", "advise", PYTHONIOENCODING="latin-1")
+    assert latin.returncode == 0 and _clicks(latin)
+    for plain in (["kniffel", "advise", "--roll"], ["nosuchcommand"], ["kniffel", "--json"]):
+        result = _help(*plain)
+        assert _clicks(result), plain
+
+
+def test_a_copy_whose_modules_changed_is_not_printed(tmp_path: Path, monkeypatch) -> None:
+    package = Path(startup.HELP_COPY).parent.parent
+    copy = json.loads(Path(startup.HELP_COPY).read_text(encoding="utf-8"))
+    assert "cli/root.py" in copy["sources"] and "registry.py" in copy["sources"]
+    args = ["kniffel", "advise", "--help"]
+    monkeypatch.setenv("COLUMNS", "80")
+    assert startup.shipped_help(args, ("--help",)) == copy["helps"]["kniffel advise"]
+    changed = tmp_path / "cli" / "help.json"
+    changed.parent.mkdir()
+    copy["sources"]["registry.py"] += 1  # (as after an edit not yet copied)
+    changed.write_text(json.dumps(copy), encoding="utf-8")
+    monkeypatch.setattr(startup, "HELP_COPY", str(changed))
+    for rel in copy["sources"]:  # the package beside the changed copy: the real modules
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_bytes((package / rel).read_bytes())
+    assert startup.shipped_help(args, ("--help",)) is None
+    copy["sources"]["registry.py"] -= 1
+    changed.write_text(json.dumps(copy), encoding="utf-8")
+    assert startup.shipped_help(args, ("--help",)) == copy["helps"]["kniffel advise"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -75,3 +76,15 @@ def test_wheel_installs_into_a_fresh_venv_and_generates(wheel: Path, tmp_path: P
     assert proc.returncode == 0, proc.stderr
     assert (work / "k.pdf").stat().st_size > 10_000
     assert (work / "k.json").exists()
+    # the first help after the install is the shipped copy: the same bytes, click not imported
+    entry = "import sys\nsys.argv = ['dicesheets', *sys.argv[1:]]\nfrom generator.__main__ import run\nrun()\n"  # noqa: E501
+    first = subprocess.run(
+        [str(env_dir / "bin" / "python"), "-X", "importtime", "-c", entry, "kniffel", "--help"],
+        cwd=work, env={**env, "COLUMNS": "80", "DICESHEETS_CACHE": str(tmp_path / "cache")},
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert first.returncode == 0, first.stderr
+    imported = {line.split("|")[-1].strip() for line in first.stderr.splitlines()}
+    assert "click" not in imported and "generator.io.startup" in imported
+    copy = json.loads((site / "generator" / "cli" / "help.json").read_text(encoding="utf-8"))
+    assert first.stdout == copy["helps"]["kniffel"]

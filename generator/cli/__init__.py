@@ -20,7 +20,7 @@ _ROOT = {
     "RootGroup",
     "check_arguments",
     "cli",
-    "every_help",
+    "command_words",
     "main",
 }
 

@@ -23,7 +23,9 @@ dicesheets can improve the defaults for you.
                                which section a file follows)
 
 Check your edits with `dicesheets validate --catalog {folder}`.
-Add another game's files with `dicesheets init {folder} --game NAME`.
+Add another game's files with `dicesheets init {folder} --game NAME`: it writes
+only what is missing or still as shipped and keeps every file you changed
+(`--force` replaces those too, after saving each beside it as NAME.bak).
 """
 
 
@@ -31,13 +33,14 @@ def init_command(folder: str, games: tuple[str, ...], force: bool) -> None:
     """Write commented copies of the shipped catalog and templates into DIR."""
     from pathlib import Path
 
-    from generator.core.errors import Msg, UserError
-    from generator.io.starter import AlreadyThere, write_starter
+    from generator.core.errors import Note
+    from generator.io.starter import write_starter
 
     def announce(files: list[Path]) -> None:
-        click.echo(f"wrote {len(files)} files into {folder}; use them with --catalog {folder}")
+        many = "file" if len(files) == 1 else "files"
+        click.echo(f"wrote {len(files)} {many} into {folder}; use them with --catalog {folder}")
 
-    try:
-        write_starter(Path(folder), games, force, NOTE, announce)
-    except AlreadyThere as exc:
-        raise UserError(Msg("use_force", message=exc.msg), where=exc.where) from None
+    def tell(note: Note, warning: bool) -> None:
+        click.echo(f"dicesheets: warning: {note}" if warning else note, err=warning)
+
+    write_starter(Path(folder), games, force, NOTE, announce, tell)

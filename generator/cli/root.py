@@ -11,7 +11,6 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Iterator
-from functools import partial
 from typing import Any
 
 import click
@@ -178,10 +177,8 @@ def cli() -> None:
     """
 
 
-def every_help() -> Iterator[tuple[list[str], bytes]]:
-    """Each group's and command's words and the help it prints: the entry keeps them all
-    after the first help it had to ask click for."""
-    from generator.io.startup import captured_help
+def command_words() -> list[list[str]]:
+    """Each group's and command's words, the root group's ([]) first."""
 
     def words_of(group: click.Group, ctx: click.Context, words: list[str]) -> Iterator[list[str]]:
         yield words
@@ -192,11 +189,7 @@ def every_help() -> Iterator[tuple[list[str], bytes]]:
             elif command is not None:
                 yield [*words, name]
 
-    def run(words: list[str]) -> None:
-        cli.main([*words, "--help"], "dicesheets")
-
-    for words in list(words_of(cli, click.Context(cli, info_name="dicesheets"), [])):
-        yield words, captured_help(partial(run, words))
+    return list(words_of(cli, click.Context(cli, info_name="dicesheets"), []))
 
 
 def main() -> None:

@@ -11,10 +11,11 @@ named with their module, which says why it is one.
   run and its output flushed; Python's teardown of ~200–450 modules is skipped.
   Saves `kniffel advise` 44 ms, `kniffel block` 91 ms, `all` 230 ms, the help 19 ms
   (load 3–6).
-- help from a stored copy (`stored_help`, `keeping_help`): click alone takes ~4× a bare
-  interpreter. The first help click prints keeps every command's (`every`), one copy per
-  wrapping width; the Makefile's install asks for one. Saves the root group's help 77 ms,
-  `kniffel advise`'s 61 ms.
+- help from the shipped copy (`stored_help`, `generator/cli/help.json`, written by
+  `python -m generator.cli.helpcopy`): click alone takes ~4× a bare interpreter. Every
+  command's help as click prints it at the width of a pipe or a terminal of 80 columns or
+  more, so the first help after a plain `pip install` is a copy too. Saves the root
+  group's help ~45 ms, `kniffel advise`'s ~47 ms (load 1).
 - a plain `numbers solve` and `kniffel advise` read without click
   (`generator/cli/fastpath.py`, a surface: it reads the command line): saves `numbers
   solve` 62 ms, `kniffel advise` ~25 ms of ~100 (click, the registry, the command tree).
@@ -46,18 +47,11 @@ named with their module, which says why it is one.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import importlib
-import io
 import os
 import signal
-import stat
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from typing import TextIO
 
 # the surfaces: a command imports its own work when it runs, so `--help`, the fast paths
 # and every other command do without it (root --help alone imports 11 command modules)
@@ -115,6 +109,7 @@ LAZY: dict[str, str] = {
     "tempfile": "~5 ms (shutil, random): only what stores a cache entry",
     "fractions": "exact arithmetic: only rational division",
     "re": "an error's or a parser's rare path",
+    "json": "the shipped help's copy: only a plain help request",
     "sys": "signals: the main thread's frame",
     "itertools": "`possible_scores` only",
     "unicodedata": "names and stand-ins: only a text that is not ASCII",
@@ -128,10 +123,6 @@ LAZY: dict[str, str] = {
 # the other processes. The thread count is unchanged, so every dot product is split (and
 # rounded) as before.
 OPENBLAS_THREAD_TIMEOUT = "4"
-
-
-_SEALED = b"dicesheets-cache 2 "  # `generator.io.cache.FORMAT`
-_HELP_BYTES = 1 << 16  # a stored help is a few KB
 
 
 def prepare() -> None:
@@ -226,6 +217,14 @@ def cache_writable() -> bool:
     return os.path.isdir(folder) and os.access(folder, os.W_OK | os.X_OK)
 
 
+def _cache_folder() -> str:
+    """`generator.io.cache.cache_dir()` as a string, without pathlib (a test compares them)."""
+    if env := os.environ.get("DICESHEETS_CACHE"):
+        return env
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "dicesheets")
+
+
 def _spare_processors() -> bool:
     from generator.io.pair import spare_processors  # (numpy with it: only with a warm-up)
 
@@ -253,169 +252,75 @@ def _fork(job: Callable[[], object]) -> int:
         os._exit(code)
 
 
-# --- help from a stored copy ---------------------------------------------------------------
-# `dicesheets [COMMAND …] --help` prints what click printed last time for the same words, the
-# same terminal width and program name and the same code: importing click alone takes ~4×
-# a bare interpreter. The copy is an entry of the solver cache (`help/<key>`), sealed like
-# every entry; its key covers every file of the package (path, size, modification time)
-# and of click, so an edit or an upgrade makes a new one.
+# --- help from the shipped copy ----------------------------------------------------------
+# `dicesheets [COMMAND …] --help` prints the copy shipped in `generator/cli/help.json`,
+# which is what click prints (`python -m generator.cli.helpcopy` writes it; a test checks
+# it): importing click alone takes ~4× a bare interpreter. The copy names the size of
+# every module the help is made from; when one differs (an edit not yet copied), or the
+# output is not click's (another wrapping width, not UTF-8), click prints the help.
 
-
-# the package's folder (this module lives in generator/io/): the registry's options, the
-# commands' words, every module a help is made from
+HELP_WIDTH = 78  # click wraps at min(columns, 80) − 2: every terminal of 80 or more, and a pipe
+# the package's folder (this module lives in generator/io/)
 PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HELP_COPY = os.path.join(PACKAGE, "cli", "help.json")
 
 
 def _is_help(args: list[str], options: Sequence[str]) -> bool:
-    words = args[:-1]
-    return bool(args) and args[-1] in options and all(w.isidentifier() for w in words)
+    return bool(args) and args[-1] in options and not any(w.startswith("-") for w in args[:-1])
 
 
-def _help_path(args: list[str]) -> str | None:
-    """Where the copy of the help `args` asks for is kept (None: no copy for this output)."""
-    encoding = (getattr(sys.stdout, "encoding", None) or "").replace("-", "").lower()
-    if encoding != "utf8":  # (click would write other bytes)
-        return None
+def _width() -> int:
+    """The width click wraps a help at (`click.formatting.HelpFormatter`: at least 50)."""
     try:
         columns = int(os.environ.get("COLUMNS", "0"))
         if columns <= 0:
             columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
     except (AttributeError, ValueError, OSError):
         columns = 80
-    # the width click wraps at (`click.formatting.HelpFormatter`: at most 80 columns less 2,
-    # at least 50), so every terminal of 80 columns or more, and a pipe, share one copy; the
-    # program name is always "dicesheets", and each help option prints the same
-    width = max(min(columns, 80) - 2, 50)
-    digest = hashlib.sha256()
-    for part in [*args[:-1], "help", str(width), *_locale()]:
-        digest.update(part.encode("utf-8", "surrogateescape") + b"\0")
-    click_spec = _find("click")
-    for root in (PACKAGE, click_spec):
-        if root is None:
-            return None
-        for path, size, mtime in _files(root):
-            digest.update(f"{path}\0{size}\0{mtime}\0".encode("utf-8", "surrogateescape"))
-    return os.path.join(_cache_folder(), "help", f"{digest.hexdigest()[:32]}.txt")
+    return max(min(columns, 80) - 2, 50)
 
 
-def _cache_folder() -> str:
-    """`generator.io.cache.cache_dir()` as a string, without pathlib (a test compares them)."""
-    if env := os.environ.get("DICESHEETS_CACHE"):
-        return env
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "dicesheets")
+def _copy() -> dict[str, object]:
+    import json
 
-
-def _read_sealed(path: str) -> bytes | None:
-    """`generator.io.cache.read_entry` for a small entry, with os and hashlib only."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
-    except OSError:
+        with open(HELP_COPY, encoding="utf-8") as file:
+            data = json.load(file)
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def shipped_help(args: list[str], options: Sequence[str]) -> str | None:
+    """The shipped copy of the help `args` asks for, if it is a plain help request (the last
+    word one of the help `options`), the copy is click's for this output and is current."""
+    if not _is_help(args, options) or _width() != HELP_WIDTH:
         return None
+    if (getattr(sys.stdout, "encoding", None) or "").replace("-", "").lower() != "utf8":
+        return None  # (click would write other bytes)
+    data = _copy()
+    package = os.path.dirname(os.path.dirname(HELP_COPY))  # (a test moves the copy)
+    sources, helps = data.get("sources"), data.get("helps")
+    if not isinstance(sources, dict) or not sources or not isinstance(helps, dict):
+        return None
+    if any(_size(os.path.join(package, rel)) != size for rel, size in sources.items()):
+        return None
+    text = helps.get(" ".join(args[:-1]))
+    return text if isinstance(text, str) else None
+
+
+def _size(path: str) -> int:
     try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > _HELP_BYTES:
-            return None
-        data = os.read(fd, _HELP_BYTES + 1)
+        return os.stat(path).st_size
     except OSError:
-        return None
-    finally:
-        os.close(fd)
-    header, _, payload = data.partition(b"\n")
-    if header != _SEALED + hashlib.sha256(payload).hexdigest().encode():
-        return None
-    return payload
-
-
-def _locale() -> list[str]:
-    return [os.environ.get(name, "") for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")]
-
-
-def _find(name: str) -> str | None:
-    for folder in sys.path:
-        candidate = os.path.join(folder or ".", name)
-        if os.path.isfile(os.path.join(candidate, "__init__.py")):
-            return candidate
-    return None
-
-
-def _files(root: str) -> Iterator[tuple[str, int, int]]:
-    """Every .py file below `root` with its size and modification time, in a fixed order."""
-    with os.scandir(root) as entries:
-        found = sorted(entries, key=lambda e: e.name)
-    for entry in found:
-        if entry.is_dir(follow_symlinks=False) and entry.name != "__pycache__":
-            yield from _files(entry.path)
-        elif entry.name.endswith(".py"):
-            info = entry.stat(follow_symlinks=False)
-            yield entry.path, info.st_size, info.st_mtime_ns
+        return -1
 
 
 def stored_help(args: list[str], options: Sequence[str]) -> bool:
-    """Print the stored help of `args` if it is a plain help request (the last word one of
-    the help `options`) and a copy is kept."""
-    if not _is_help(args, options):
+    """Print the shipped copy of the help `args` asks for, if there is a current one."""
+    text = shipped_help(args, options)
+    if text is None:
         return False
-    path = _help_path(args)
-    if path is None:
-        return False
-    text = _read_sealed(path)
-    if not text:
-        return False
-    sys.stdout.buffer.write(text)
+    sys.stdout.write(text)
     sys.stdout.flush()
     return True
-
-
-class keeping_help:
-    """Around the click run of a plain help request: keep what it prints (status 0 only), and
-    then, with `every` (the surface's: each command's words and help), every other help not
-    kept yet — so after the first help of an install, each command's is a copy."""
-
-    def __init__(
-        self,
-        args: list[str],
-        options: Sequence[str],
-        every: Callable[[], Iterator[tuple[list[str], bytes]]] | None = None,
-    ) -> None:
-        self.path = _help_path(args) if _is_help(args, options) else None
-        self.out: TextIO | None = None
-        self.kept = io.BytesIO()
-        self.every = every
-
-    def __enter__(self) -> None:
-        if self.path is not None:
-            self.out = sys.stdout
-            sys.stdout = io.TextIOWrapper(self.kept, encoding="utf-8", newline="")
-
-    def __exit__(self, kind: object, exc: object, tb: object) -> None:
-        if self.path is None or self.out is None:
-            return
-        captured, sys.stdout = sys.stdout, self.out
-        captured.flush()
-        data = self.kept.getvalue()
-        sys.stdout.buffer.write(data)
-        sys.stdout.flush()
-        if isinstance(exc, SystemExit) and exc.code in (0, None) and data:
-            from generator.io.cache import cache_dir, store_entry
-
-            store_entry(cache_dir() / "help" / os.path.basename(self.path), data)
-            for words, text in self.every() if self.every is not None else ():
-                path = _help_path([*words, "help"])  # (the last word is not read)
-                if path is not None and not os.path.exists(path):
-                    store_entry(cache_dir() / "help" / os.path.basename(path), text)
-
-
-def captured_help(run: Callable[[], object]) -> bytes:
-    """What `run` (a click run of a help request, ending in SystemExit) prints, as bytes."""
-    out, kept = sys.stdout, io.BytesIO()
-    sys.stdout = io.TextIOWrapper(kept, encoding="utf-8", newline="")
-    try:
-        run()
-    except SystemExit as done:
-        if done.code not in (0, None):
-            return b""
-    finally:
-        captured, sys.stdout = sys.stdout, out
-        captured.flush()
-    return kept.getvalue()

@@ -32,7 +32,9 @@ from generator.kribbeln.solver import analyze_tasks
 from generator.kribbeln.taskcsv import parse_csv_tasks, tasks_csv, tasks_yaml
 from generator.kribbeln.tasks import CSV_FILE as TASKS_CSV
 from generator.kribbeln.tasks import DEFAULT_FILE as TASKS_FILE
-from generator.kribbeln.tasks import DEFAULT_ROLLS, TaskCatalog, parse_tasks
+from generator.kribbeln.tasks import DEFAULT_ROLLS, TaskCatalog, parse_tasks, task_text
+from generator.kribbeln.tasks import TEMPLATE as TASK_TEMPLATE
+from generator.text.words import LANGS, Texts
 
 if TYPE_CHECKING:
     from generator.kribbeln.simulate import Simulation
@@ -162,8 +164,15 @@ def export_tasks(
     """The task catalog in force (`files`' (the run's catalog), or `tasks_file`) as CSV or YAML."""
     dice, warnings = load_dice(dice_file, files)
     catalog = load_tasks(dice, tasks_file, files)
-    if fmt == "csv":
-        return tasks_csv(catalog.tasks, catalog.rolls, DEFAULT_ROLLS), warnings
+    if fmt == "csv":  # with each task's words and figures, for the designer to sort by
+        templates = (files or Catalog.default()).templates()
+        words = {lang: Texts(TASK_TEMPLATE, lang, templates) for lang in LANGS}
+        texts = {
+            t.id: {lang: task_text(t, dice, lang, words[lang]) for lang in LANGS}
+            for t in catalog.tasks
+        }
+        figures = analyze_tasks(dice, catalog.tasks, catalog.rolls, store=DISK)
+        return tasks_csv(catalog.tasks, catalog.rolls, DEFAULT_ROLLS, texts, figures), warnings
     return tasks_yaml(catalog.tasks, catalog.rolls), warnings
 
 

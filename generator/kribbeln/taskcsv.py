@@ -3,11 +3,16 @@
 One row per task under a header row naming the columns: `id`, `type`, the type's
 parameters (`colors`, `color`, `count`, `one`, `none`, `more`, `than`, `at_least`)
 and `family`; a cell a task does not use stays empty, `colors` lists its colours
-separated by spaces or commas. Columns may come in any order and only those the
-tasks need must be there. Separators `,` `;` (spreadsheets in German) and tabs are
-recognised from the header row; a UTF-8 byte-order mark is fine. Rows whose first
-cell starts with `#` are comments; `# rolls: N` before the header sets the rolls
-per turn (default 3). Empty rows are skipped.
+separated by spaces or commas. The export adds what the program makes of each task:
+its wording (`text_de`, `text_en`, from the templates) and its difficulty
+(`p_success`, `expected_pips`, from the solver). Those columns are read back and
+left unused (a task's words and figures always come from its type and colours),
+so they may be edited, deleted or left stale, and the next export renews them.
+Columns may come in any order and only those the tasks need must be there.
+Separators `,` `;` (spreadsheets in German) and tabs are recognised from the header
+row; a UTF-8 byte-order mark is fine. Rows whose first cell starts with `#` are
+comments; `# rolls: N` before the header sets the rolls per turn (default 3).
+Empty rows are skipped.
 
 A row becomes the same mapping a YAML task is, each cell remembering its line and
 column, so the task loader checks both formats with the same messages.
@@ -18,7 +23,8 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import yaml
 
@@ -34,8 +40,13 @@ from generator.kribbeln.tasks import (
     parse_task_items,
 )
 
-COLUMNS = ("id", "type", "colors", "color", "count", "one", "none", "more", "than", "at_least",
-           "family")  # fmt: skip
+if TYPE_CHECKING:
+    from generator.kribbeln.solver import TaskFigures
+
+TASK_COLUMNS = ("id", "type", "colors", "color", "count", "one", "none", "more", "than",
+                "at_least", "family")  # fmt: skip
+DERIVED = ("text_de", "text_en", "p_success", "expected_pips")  # made by the program
+COLUMNS = TASK_COLUMNS + DERIVED
 NUMBER_COLUMNS = ("count", "at_least")
 DELIMITERS = (",", ";", "\t")
 _ROLLS = re.compile(r"#\s*rolls\s*:\s*(.*?)\s*")
@@ -186,7 +197,7 @@ def _item(row: list[Cell], header: list[Cell], label: str) -> LocDict:
                 )
             continue
         name = header[index][0]
-        if cell[0].strip():
+        if cell[0].strip() and name not in DERIVED:
             value = _value(name, cell)
             if isinstance(value, LocList):
                 value.file = label
@@ -212,18 +223,31 @@ def parse_csv_tasks(
     )
 
 
-def tasks_csv(tasks: Sequence[Task], rolls: int, default_rolls: int) -> str:
-    """The tasks as CSV with every column (read back by `task_rows` to equal tasks)."""
+def tasks_csv(
+    tasks: Sequence[Task],
+    rolls: int,
+    default_rolls: int,
+    texts: Mapping[str, Mapping[str, str]] | None = None,
+    figures: Mapping[str, TaskFigures] | None = None,
+) -> str:
+    """The tasks as CSV (read back by `task_rows` to equal tasks); with `texts` (task id →
+    language → words) and `figures` (task id → the solver's), their columns too, with the
+    figures as `kribbeln analyze` prints them."""
     out = io.StringIO()
     if rolls != default_rolls:
         out.write(f"# rolls: {rolls}\n")
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(COLUMNS)
+    columns = TASK_COLUMNS + (DERIVED if texts is not None and figures is not None else ())
+    writer.writerow(columns)
     for task in tasks:
         cells = {"id": task.id, "type": task.type, "family": task.family}
         for key, value in task.params().items():
             cells[key] = " ".join(value) if isinstance(value, list) else str(value)
-        writer.writerow([cells.get(column, "") for column in COLUMNS])
+        if texts is not None and figures is not None:
+            cells["text_de"], cells["text_en"] = texts[task.id]["de"], texts[task.id]["en"]
+            cells["p_success"] = f"{round(figures[task.id].p_success, 6):.4f}"
+            cells["expected_pips"] = f"{round(figures[task.id].expected_pips, 6):.2f}"
+        writer.writerow([cells.get(column, "") for column in columns])
     return out.getvalue()
 
 

@@ -270,12 +270,22 @@ def _value_labels(
 
 
 def x_labels(
-    frame: Frame, labels: Sequence[str], every: int = 1, edges: bool = False, size: float = SIZE
+    frame: Frame,
+    labels: Sequence[str],
+    every: int = 1,
+    edges: bool = False,
+    size: float = SIZE,
+    short: Sequence[str] = (),
 ) -> list[Item]:
-    """Labels under the bars (or under the bars' edges: a histogram's bin limits)."""
+    """Labels under the bars (or under the bars' edges: a histogram's bin limits); the
+    `short` ones where a label would not keep its size and a space to the next ("Sitzplatz 1
+    Sitzplatz 2" read as one run)."""
     items: list[Item] = []
     n = max(1, len(labels) - 1 if edges else len(labels))
     slot = frame.w / n
+    room = slot * every - 2 * text_width(" ", size)
+    if short and any(text_width(label, size) > room for label in labels):
+        labels = short
     for i, label in enumerate(labels):
         if i % every:
             continue
@@ -314,6 +324,43 @@ def polylines(frame: Frame, series: Sequence[Sequence[float]], scale: Scale) -> 
         for (x1, y1), (x2, y2) in itertools.pairwise(points):
             items.append(Line(x1, y1, x2, y2, stroke=color, line_width=1.2))
     return items
+
+
+GRID_CLEAR = 1.0  # points of gap the grid keeps on each side of a label it would cross
+
+
+def clear_grid(items: Sequence[Item]) -> list[Item]:
+    """The chart's items with every grid line broken where it would run through a label's
+    ink (a bar's value sits where a grid line may pass): the label stays readable, also on
+    a copy in grey, and the grid goes on on both sides."""
+    spans: list[tuple[float, float, float, float]] = []  # x0, x1, bottom, top of each label
+    for t in items:
+        if isinstance(t, Text) and t.text.strip():
+            w = text_width(t.text, t.size, t.bold)
+            x0 = t.x - (w if t.align == "right" else w / 2 if t.align == "center" else 0)
+            spans.append((x0, x0 + w, t.y - descent(t.size), t.y + ascent(t.size)))
+    out: list[Item] = []
+    for item in items:
+        if not (isinstance(item, Line) and item.stroke == GRID and item.y1 == item.y2):
+            out.append(item)
+            continue
+        y, half = item.y1, item.line_width / 2
+        cuts = sorted(
+            (x0 - GRID_CLEAR, x1 + GRID_CLEAR)
+            for x0, x1, bottom, top in spans
+            if bottom - half < y < top + half and x0 < max(item.x1, item.x2)
+            and x1 > min(item.x1, item.x2)
+        )  # fmt: skip
+        x = min(item.x1, item.x2)
+        for c0, c1 in cuts:
+            if c0 > x:
+                out.append(Line(x, y, c0, y, item.stroke, item.line_width, item.dash))
+            x = max(x, c1)
+        if x < max(item.x1, item.x2):
+            out.append(
+                Line(x, y, max(item.x1, item.x2), y, item.stroke, item.line_width, item.dash)
+            )
+    return out
 
 
 def point_labels(

@@ -162,6 +162,7 @@ def seat_chart(
         values="percent" if percent else "points",
         value_digits=1 if percent else 2,
         x_label=t("seat_note"),
+        short_labels=tuple(str(i + 1) for i in range(len(values))),  # the note names them
     )
 
 

@@ -1,7 +1,8 @@
 """Layout of the balance report: a header, the key figures, then the charts, as a story.
 
-Charts share one height, the largest at which the report still takes as few
-pages as it can, so no page is left nearly empty. Every number is written as
+The report takes as few pages as it can; then every page but the last is as full
+as it gets, then the last: the charts of one column of a page share one height,
+grown until the column is full (side by side on a wide page). Every number is written as
 the page's language writes it (12,5 % / 12.5%), shares always as percentages.
 """
 
@@ -37,6 +38,7 @@ CHART_GAP = 8 * MM  # between one chart's labels and the next one's title
 Y_LABELS_W = 14 * MM  # room left of the plot for the tick labels
 TWO_COLUMNS = 200 * MM  # a wider text area (landscape) puts the charts side by side
 COLUMN_GAP = 10 * MM
+FULL = 0.9  # a page filled this far down its columns is full: the last page comes next
 SUBTITLE_GREY = "#444444"
 THEME = Theme(headings={}, paragraphs={}, table=TableStyle(9, 6 * MM, after=2 * MM))
 
@@ -114,7 +116,8 @@ def chart_items(chart: Chart, frame: ch.Frame, lang: str, left: float) -> list[I
             marks=chart.marks,
             clear_of=clear_of,
         )
-        items += ch.x_labels(frame, chart.labels, chart.label_every, chart.edges)
+        items += ch.x_labels(frame, chart.labels, chart.label_every, chart.edges,
+                             short=chart.short_labels)  # fmt: skip
     else:
         items += ch.polylines(frame, [v for _, v in chart.series], scale)
         items += ch.point_labels(frame, chart.labels, chart.label_every)
@@ -128,7 +131,7 @@ def chart_items(chart: Chart, frame: ch.Frame, lang: str, left: float) -> list[I
             Text(frame.x + frame.w / 2, y, chart.x_label, ch.SIZE, align="center", color=ch.AXIS)
         )
     items += ch.head(frame, chart.title, chart.y_label, key, left)
-    return items
+    return ch.clear_grid(items)
 
 
 def _bar_value(value: float, chart: Chart, lang: str, digits: int) -> tuple[str, ...]:
@@ -177,16 +180,22 @@ def _foot(box: Cursor, theme: Theme) -> list[Item]:
     return [Text(box.left, box.bottom + 1, "", 1)]
 
 
-def _pages_of_charts(pages: list[list[Item]]) -> list[int]:
-    """The page each chart of a measured story (`draw` False) stands on, in story order."""
-    return [k for k, items in enumerate(pages) for i in items if _is_foot(i)]
+def _places_of_charts(pages: list[list[Item]], frame: PageFrame) -> list[tuple[int, int]] | None:
+    """The page and column each chart of a measured story (`draw` False) stands on, in
+    story order; None when a chart runs past its column's foot (taller than a column)."""
+    middle = (frame.left + frame.right) / 2
+    feet = [(k, i) for k, items in enumerate(pages) for i in items
+            if isinstance(i, Text) and _is_foot(i)]  # fmt: skip
+    if any(i.y < frame.bottom + 1 - 0.01 for _, i in feet):
+        return None
+    return [(k, int(i.x > middle)) for k, i in feet]
 
 
 def _is_foot(item: Item) -> bool:
     return isinstance(item, Text) and item.text == "" and item.size == 1
 
 
-def _fill(pages: list[list[Item]], columns: int, frame: PageFrame) -> float:
+def _fill(pages: Sequence[list[Item]], columns: int, frame: PageFrame) -> float:
     """How full the emptiest page is: the share of its columns' height down to the lowest word."""
     middle = (frame.left + frame.right) / 2
     full = frame.top - frame.bottom
@@ -199,7 +208,7 @@ def _fill(pages: list[list[Item]], columns: int, frame: PageFrame) -> float:
                 lowest[c] = min(lowest[c], item.y)
         return sum(frame.top - y for y in lowest) / (columns * full)
 
-    return min(page_fill(p) for p in pages)
+    return min((page_fill(p) for p in pages), default=1.0)
 
 
 def layout_report(report: BalanceReport, lang: str, paper: str, landscape: bool) -> Document:
@@ -221,28 +230,46 @@ def layout_report(report: BalanceReport, lang: str, paper: str, landscape: bool)
         column_gap=COLUMN_GAP,
         footer=footer,
     )
-    # the fewest pages, then the layout whose emptiest page is fullest (the tallest charts
-    # on a tie): charts spread over the pages instead of one left alone on the last; on a
-    # wide page they stand side by side, as tall as fills the pages
+    # on a wide page the charts stand side by side, as tall as fills the pages
     n, heights = (2, WIDE_HEIGHTS) if width - 2 * MARGIN > TWO_COLUMNS else (1, CHART_HEIGHTS)
     count = len(report.charts)
 
     def measured(hs: Sequence[float]) -> list[list[Item]]:
         return flow_story(_story(report, lang, hs, n, draw=False), frame, THEME)
 
-    layouts = [(measured([h] * count), h) for h in heights]
-    fewest = min(len(p) for p, _ in layouts)
-    pages, h = max((x for x in layouts if len(x[0]) == fewest), key=lambda x: _fill(x[0], n, frame))
-    # then the charts of each page grow together while every chart stays on its page: a
-    # page of charts side by side is not left half empty under them
-    chosen = [h] * count
-    where = _pages_of_charts(pages)
-    for page in sorted(set(where)):
-        on = [i for i, k in enumerate(where) if k == page]
-        for taller in (x for x in heights if x > chosen[on[0]] + 1e-6):
-            trial = [taller if i in on else x for i, x in enumerate(chosen)]
-            if _pages_of_charts(measured(trial)) == where:
-                chosen = trial
-                break
+    def grown(h: float) -> list[float]:
+        """Every chart `h` high, then the charts of each column of each page grown together
+        while every chart keeps its page and column: a column is not left half empty under
+        its charts (the Köpfchen line chart beside two charts, a page of one chart)."""
+        chosen = [h] * count
+        where = _places_of_charts(measured(chosen), frame)
+        if where is None:
+            return chosen
+        for place in sorted(set(where)):
+            on = [i for i, k in enumerate(where) if k == place]
+            for taller in (x for x in heights if x > chosen[on[0]] + 1e-6):
+                trial = [taller if i in on else x for i, x in enumerate(chosen)]
+                if _places_of_charts(measured(trial), frame) == where:
+                    chosen = trial
+                    break
+        return chosen
+
+    # the fewest pages; then every page but the last full (a reader turns a full page),
+    # then the last as full as it gets; on a tie the tallest charts
+    fewest = min(len(measured([h] * count)) for h in heights)
+    best: tuple[tuple[float, float, float], list[float]] | None = None
+    for h in heights:
+        if len(measured([h] * count)) > fewest:
+            continue
+        chosen = grown(h)
+        pages = measured(chosen)
+        if _places_of_charts(pages, frame) is None and best is not None:
+            continue  # a chart taller than its column
+        inner = _fill(pages[:-1], n, frame) if len(pages) > 1 else 1.0
+        score = (min(inner, FULL), _fill(pages[-1:], n, frame), inner)
+        if best is None or score > best[0]:
+            best = (score, chosen)
+    assert best is not None
+    chosen = best[1]
     pages = flow_story(_story(report, lang, chosen, n), frame, THEME)
     return Document(width, height, tuple(Page(tuple(p)) for p in pages), title=report.title)

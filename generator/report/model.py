@@ -41,6 +41,7 @@ class Chart:
     marks: tuple[float, ...] = ()  # a short tick across each bar
     marks_label: str = ""
     edges: bool = False  # the labels name the bars' edges (a histogram's bins)
+    short_labels: tuple[str, ...] = ()  # what a narrow chart prints ("1" for "seat 1")
     x_label: str = ""
 
 
