@@ -62,6 +62,10 @@ def test_every_page_has_the_house_footer(product: str) -> None:
             assert feet and all(t.color == FOOTER_INK for t in feet), at
             label = [t for t in feet if t.align == "right"]
             assert bool(label) == (kind in PAGED), at
+            if label and not kind.startswith(("worksheet", "topic")):  # a pupil's own pages
+                # one count through the whole PDF, as a printer's dialog counts: the key
+                # after a board and its rules page is "Seite 4/5", not a new "Seite 1/2"
+                assert label[0].text.endswith(f" {k}/{len(doc.pages)}"), (at, label[0].text)
             for t in feet:
                 assert (t.size == 16.0) if large else FOOTER_MIN <= t.size <= FOOTER_SIZE, at
             assert FOOTER_BASELINE - 0.24 * max(t.size for t in feet) >= EDGE, at

@@ -411,3 +411,30 @@ def test_the_goal_never_stands_alone_as_a_small_box(name: str, paper: str, lands
     goal = geo.slots[-1]
     mates = [s for s in geo.slots[:-1] if (s.page, s.row) == (goal.page, goal.row)]
     assert mates or goal.w >= 2 * geo.cell_w, (paper, landscape)
+
+
+@pytest.mark.parametrize("name", PROFILES)
+def test_key_headings_stand_clear_of_the_table_above(name: str) -> None:
+    """A section's heading keeps at least 3 mm below the table it follows (it once sat 1 mm
+    under the last row, as if it captioned it)."""
+    from generator.render.fonts import ascent
+
+    for paper, landscape in (("a4", False), ("letter", False), ("a4", True), ("letter", True)):
+        req = BoardRequest(name, 1, paper=paper, landscape=landscape)
+        built = build_board(load_board(req), req)
+        for k, role in enumerate(built.contents["pages"]):
+            if role != "key":
+                continue
+            items = built.document.pages[k].items
+            heads = [i for i in items if isinstance(i, Text) and i.bold and 10 <= i.size < 16]
+            for h in heads:
+                x0, x1 = h.x, h.x + text_width(h.text, h.size, True)
+                top = h.y + ascent(h.size)
+                above = [
+                    i.y if isinstance(i, Rect) else min(i.y1, i.y2)
+                    for i in items
+                    if (isinstance(i, Rect) and i.x < x1 and i.x + i.w > x0)
+                    or (isinstance(i, Line) and min(i.x1, i.x2) < x1 and max(i.x1, i.x2) > x0)
+                ]
+                gaps = [y - top for y in above if y >= top - 0.1]
+                assert not gaps or min(gaps) >= 3 * MM, (paper, landscape, h.text, min(gaps) / MM)

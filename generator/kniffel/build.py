@@ -123,11 +123,15 @@ def _with_rules(
         return doc, {"rules_pages": []}
     from generator.kniffel.rulespage import rules_contents, rules_view
     from generator.kniffel.rulespage_layout import rules_pages
+    from generator.render.flow import numbered
     from generator.render.primitives import Page
 
     view = rules_view(rules, lang, templates)
-    pages = rules_pages(view, doc.width, doc.height, page_label(lang, templates))
-    first = len(doc.pages) + 1
+    label, before = page_label(lang, templates), len(doc.pages)
+    # the footer counts the whole file ("Seite 3/3" after two block pages): measured, then numbered
+    pages = rules_pages(view, doc.width, doc.height, None)
+    pages = rules_pages(view, doc.width, doc.height, numbered(label, before, before + len(pages)))
+    first = before + 1
     doc = replace(doc, pages=(*doc.pages, *(Page(tuple(p)) for p in pages)))
     return doc, {
         "rules_pages": list(range(first, first + len(pages))),

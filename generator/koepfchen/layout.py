@@ -31,6 +31,7 @@ from generator.render.flow import (
     Theme,
     flow_story,
     footer_line,
+    numbered,
 )
 from generator.render.fonts import ascent, fit_size, text_width
 from generator.render.primitives import (
@@ -518,23 +519,30 @@ def layout_sheet(
     key_continued: str = "",
 ) -> SheetLayout:
     """Board page(s), then the rules page, then the answer key (each optional but the board);
-    `page` labels the pages of the rules and of the key in their footers ("Seite 2/3"), and
-    the key's pages after the first open with `key_continued`."""
+    `page` labels the pages of the rules and of the key in their footers with their page
+    of the whole PDF ("Seite 3/5"), and the key's pages after the first open with
+    `key_continued`."""
     geo = board_geometry(len(view.cells), paper, landscape)
     pages = board_pages(view, geo)
-    roles = ["board"] * len(pages)
-    # same page size as the board: one paper setting prints the whole file
-    frame = text_frame(geo.page_w, geo.page_h, view.words["footer"], page)
+    boards = len(pages)
     wide = geo.page_w > geo.page_h
-    if rules:
-        if wide:  # two columns keep the lines short
-            rules = [rules[0], Columns(2), *rules[1:]]
-        more = flow_story(rules, frame, THEME)
-        pages += more
-        roles += ["rules"] * len(more)
-    if key:
-        more = key_pages(key, frame, wide, key_continued)
-        pages += more
-        roles += ["key"] * len(more)
+    if rules and wide:  # two columns keep the lines short
+        rules = [rules[0], Columns(2), *rules[1:]]
+
+    def parts(total: int) -> tuple[list[list[Item]], list[list[Item]]]:
+        """The rules' and the key's pages, numbered as pages of a PDF of `total` pages."""
+        # same page size as the board: one paper setting prints the whole file
+        frame = text_frame(geo.page_w, geo.page_h, view.words["footer"],
+                           numbered(page, boards, total))  # fmt: skip
+        rule_pages = flow_story(rules, frame, THEME) if rules else []
+        frame = text_frame(geo.page_w, geo.page_h, view.words["footer"],
+                           numbered(page, boards + len(rule_pages), total))  # fmt: skip
+        return rule_pages, key_pages(key, frame, wide, key_continued) if key else []
+
+    # the footers count the whole file: measured once, then numbered
+    rule_pages, answer_pages = parts(0)
+    rule_pages, answer_pages = parts(boards + len(rule_pages) + len(answer_pages))
+    pages += rule_pages + answer_pages
+    roles = ["board"] * boards + ["rules"] * len(rule_pages) + ["key"] * len(answer_pages)
     doc = Document(geo.page_w, geo.page_h, tuple(Page(tuple(p)) for p in pages), title=title)
     return SheetLayout(doc, tuple(roles), geo, target_size(view, geo))

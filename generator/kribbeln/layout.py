@@ -40,6 +40,7 @@ from generator.render.flow import (
     Theme,
     flow_story,
     footer_line,
+    numbered,
 )
 from generator.render.fonts import ascent, descent, fit_size, text_width
 from generator.render.primitives import (
@@ -882,13 +883,28 @@ def layout_block(
     page: PageLabel | None = None,
 ) -> BlockLayout:
     """The block: every sheet (one per page), then the rules page(s), then the answer key;
-    `page` labels the pages of the rules and of the key in their footers ("Seite 2/3")."""
+    `page` labels the pages of the rules and of the key in their footers with their page
+    of the whole PDF ("Seite 7/9")."""
     page_w, page_h = page_size(paper, landscape)
     geos = [sheet_geometry(v, paper, landscape) for v in sheets]
     sizes = pad_sizes(sheets, geos)  # one task and hint size for the whole pad
     sheet_pages = [sheet_items(v, g, sizes) for v, g in zip(sheets, geos)]
-    rule_pages = rules_pages(rules, page_w, page_h, rules_footer, page) if rules is not None else []
-    answer_pages = key_pages(key, page_w, page_h, page) if key is not None else []
+
+    def parts(total: int) -> tuple[list[list[Item]], list[list[Item]]]:
+        """The rules' and the key's pages, numbered as pages of a PDF of `total` pages."""
+        before = len(sheet_pages)
+        rule_pages = (
+            rules_pages(rules, page_w, page_h, rules_footer, numbered(page, before, total))
+            if rules is not None
+            else []
+        )
+        before += len(rule_pages)
+        label = numbered(page, before, total)
+        return rule_pages, key_pages(key, page_w, page_h, label) if key is not None else []
+
+    # the footers count the whole file: measured once, then numbered
+    rule_pages, answer_pages = parts(0)
+    rule_pages, answer_pages = parts(len(sheet_pages) + len(rule_pages) + len(answer_pages))
     pages = tuple(Page(tuple(p)) for p in sheet_pages + rule_pages + answer_pages)
     return BlockLayout(
         Document(page_w, page_h, pages, title=title),

@@ -41,6 +41,14 @@ PageLabel = Callable[[int, int], str]
 """(page k, pages N) → the page label of a footer, e.g. "Seite 2/3" (`text.page_label`)."""
 
 
+def numbered(page: PageLabel | None, before: int, total: int) -> PageLabel | None:
+    """A part's page label counted in the whole PDF: its k-th page is page `before + k` of
+    `total` (a rules page after two sheets says "Seite 3/5", as the printer's dialog does)."""
+    if page is None:
+        return None
+    return lambda k, n: page(before + k, total)
+
+
 def footer_line(
     left: float, right: float, what: str, page: str = "", size: float = FOOTER_SIZE
 ) -> list[Item]:
