@@ -714,8 +714,9 @@ COMMANDS: dict[str, Command] = {
                 Option(("--title",), default=None, help="Title printed on every sheet."),
                 Option(("--roster",), File(dir_okay=False), default=None,
                        help="Class list: one name per line, or a CSV/text table as Excel saves "
-                       "it (with a header row such as Vorname;Nachname;Klasse;Großdruck). One "
-                       "named sheet per pupil."),
+                       "it (with a header row such as Vorname;Nachname;Klasse;Großdruck;Stufe). "
+                       "One named sheet per pupil; a Stufe gives that pupil a sheet of that "
+                       "level."),
                 Option(("--names",), default=None,
                        help='The class as "Anna, Ben, Cem" instead of --roster.'),
                 Option(("--large-print",), is_flag=True, default=False,
@@ -869,6 +870,8 @@ PRODUCTS: dict[str, Product] = {
             rehearse=(
                 Rehearse("worksheet (level 2, large print)",
                          {"level": 2, "versions": 2, "impossible": 2, "large_print": True}),
+                Rehearse("worksheet (a class list with levels)", {"level": 2, "problems": 6},
+                         tweak="levels"),
                 Rehearse("worksheet (24 game, level 3)", {"family": "24", "level": 3,
                                                           "problems": 6}),
                 Rehearse("worksheet (the mixed spec, a class list)", {"spec": "mixed"},

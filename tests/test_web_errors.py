@@ -35,7 +35,8 @@ SHARED = {"also", "an", "band", "block", "blocks", "byte", "bytes", "dicesheets"
           "id",
           "ids", "in", "install", "ja", "joker", "json", "k", "klasse", "kribbeln", "make",
           "manifest", "max", "mm", "nachname", "name", "pdf", "pip", "positive", "rational",
-          "start", "text", "u", "utf", "vorname", "windows", "x", "yaml", "yes"}  # fmt: skip
+          "start", "stufe", "text", "u", "utf", "vorname", "windows", "x", "yaml",
+          "yes"}  # fmt: skip
 
 
 # what is the same in every language: quoted values, options, keys of a file, formats

@@ -159,3 +159,44 @@ def test_the_playtest_page_shows_the_preview_first_and_findings_whole(
     finally:
         broken.unlink()
         time.sleep(0.6)  # (the watcher sees the catalog as it was before the next test)
+
+
+# --- a class list's "Stufe" column: each pupil a sheet of their level --------------------
+
+LEVELS_TABLE = "Vorname\tStufe\nZoë\t\nŁukasz\t3\nÖmer\t1\nMia\t\nBen\t3\n"
+LEVELS_SAID = "Nach Stufen: Stufe 1: 1 Kind (Gruppe A); Stufe 2: 2 Kinder (Gruppen B, C)"
+BAD_LEVEL = {"de": "Klassenliste, Zeile 3: Stufe „drei“ (erwartet eine Stufe wie 1, 2, 3 oder 4",
+             "en": "class list:3: level 'drei' (expected a level such as 1, 2, 3 or 4"}  # fmt: skip
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("js", [True, False], ids=["js", "nojs"])
+def test_a_pasted_level_column_gives_sheets_of_each_level(
+    browser, no_js_browser, server: str, size: str, js: bool, shots: Path
+) -> None:
+    page = (browser if js else no_js_browser).new_page()
+    page.set_default_timeout(WAIT)
+    page.set_viewport_size(SIZES[size])
+    try:
+        page.goto(f"{server}/?lang=de")
+        page.fill("#f-versions", "2")
+        page.fill("#f-roster_text", LEVELS_TABLE)
+        if not js:
+            page.click("button.refresh")
+        expect(page.locator("#figures")).to_contain_text(LEVELS_SAID)
+        # A (level 1), B and C (level 2), D and E (level 3), the key
+        expect(page.locator("#preview-pages figure")).to_have_count(6)
+        expect(page.locator("#f-roster_text")).to_have_value(LEVELS_TABLE)
+        fits(page, SIZES[size]["width"])
+        page.screenshot(path=str(shots / f"levels-{'js' if js else 'nojs'}-{size}.png"))
+        for lang in ("de", "en"):
+            page.goto(f"{server}/?lang={lang}")
+            page.fill("#f-roster_text", LEVELS_TABLE.replace("\t3\n", "\tdrei\n", 1))
+            if not js:
+                page.click("button.refresh")
+            expect(page.locator("#err-roster")).to_be_visible()
+            expect(page.locator("#err-roster")).to_contain_text(BAD_LEVEL[lang])
+        page.locator("#err-roster").scroll_into_view_if_needed()
+        page.screenshot(path=str(shots / f"levels-bad-{'js' if js else 'nojs'}-{size}.png"))
+    finally:
+        page.close()

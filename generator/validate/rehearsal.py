@@ -86,6 +86,16 @@ def _pupils(inputs: Any) -> Any:
     return replace(inputs, roster=roster, spec=replace(inputs.spec, title=None))
 
 
+def _levels(inputs: Any) -> Any:
+    """A class list whose "Stufe" column gives a pupil another level (the key's levels)."""
+    from generator.worksheet.build import WorksheetRequest
+    from generator.worksheet.load import with_pupil_levels
+    from generator.worksheet.roster import parse_roster
+
+    roster = parse_roster("Name;Stufe\nZoë;\nŁukasz;1\n", "class.csv")
+    return with_pupil_levels(replace(inputs, roster=roster), WorksheetRequest())
+
+
 def _rational(inputs: Any) -> Any:
     """The rules page of a profile with fractions (none is shipped)."""
     rules = inputs.profile.rules.replace(division="rational")
@@ -107,6 +117,7 @@ def _topics(inputs: Any) -> Any:
 # what a variant sets that no option does (`Rehearse.tweak` names one)
 TWEAKS: dict[str, Callable[[Any], Any]] = {
     "pupils": _pupils,
+    "levels": _levels,
     "rational": _rational,
     "topics": _topics,
 }

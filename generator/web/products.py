@@ -198,13 +198,12 @@ def _worksheet(job: Job) -> Result:
     # "sheets" and "key" are the CLI's --key-file: the key as a document of its own
     separate = {"key_file": "key.pdf", "key": True} if job.action in ("sheets", "key") else {}
     req = PRODUCTS["worksheet"].request_of(job.params, **separate)
-    inputs = load_worksheet(req, catalog())
+    roster = None
     if job.roster is not None:
         # the class list arrives as bytes, never as a file: the request only names it
         roster = roster_from_bytes(job.roster, job.roster_label)
-        inputs = replace(inputs, roster=roster)
         req = replace(req, roster=job.roster_label)
-    built = build_sheet(inputs, req)
+    built = build_sheet(load_worksheet(req, catalog(), roster=roster), req)
     if job.action == "sheets":
         built = replace(built, extra=())
     figures = {
@@ -213,6 +212,7 @@ def _worksheet(job: Job) -> Result:
         "named": sum(1 for s in built.contents["sheets"] if s["name"]),
         "large": sum(1 for s in built.contents["sheets"] if s["large_print"]),
         "seed": req.seed,
+        "levels": built.contents.get("levels", []),  # a class list with a "Stufe" column
     }
     return _finish(job, built, figures)
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 
@@ -101,6 +101,8 @@ class WorksheetInputs:
     sections: tuple[LoadedSection, ...]
     roster: Roster | None
     templates: Templates
+    # the pupils' own levels ("Stufe" column) besides the request's: (level, its sections)
+    levels: tuple[tuple[int, tuple[LoadedSection, ...]], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -131,6 +133,7 @@ class Worksheet:
     large_print: bool = False  # everybody's sheet in large print
     klass: str = ""
     date: str = ""
+    level_headings: bool = False  # one of several levels: each section is headed by its level
 
     @property
     def copies(self) -> tuple[SheetCopy, ...]:
@@ -190,9 +193,13 @@ def with_large_print(roster: Roster | None, names: str | None) -> Roster | None:
 
 
 def plan_worksheet(
-    inputs: WorksheetInputs, req: WorksheetRequest, progress: Progress | None = None
+    inputs: WorksheetInputs,
+    req: WorksheetRequest,
+    progress: Progress | None = None,
+    first_letter: int = 0,
 ) -> Worksheet:
-    """Deal every version's problems, section by section (pure)."""
+    """Deal every version's problems, section by section (pure); the versions are lettered
+    from `LETTERS[first_letter]` on (a later level of a class with several)."""
     if not 1 <= req.versions <= len(LETTERS):
         raise InputError(
             "versions",
@@ -248,7 +255,7 @@ def plan_worksheet(
         seed=req.seed,
         spec=spec,
         sections=tuple(sections),
-        letters=tuple(LETTERS[: req.versions]),
+        letters=tuple(LETTERS[first_letter : first_letter + req.versions]),
         pupils=roster.pupils if roster else (),
         warnings=tuple(warnings),
         templates=inputs.templates,
@@ -283,7 +290,7 @@ def _ops(level: Level, lang: str) -> list[str]:
 def _heading(ws: Worksheet, section: PlannedSection) -> str:
     if section.spec.heading:
         return section.spec.heading[ws.lang]
-    return section.level.name[ws.lang] if len(ws.sections) > 1 else ""
+    return section.level.name[ws.lang] if len(ws.sections) > 1 or ws.level_headings else ""
 
 
 def version_sheets(ws: Worksheet) -> list[VersionSheet]:
@@ -309,7 +316,7 @@ def version_sheets(ws: Worksheet) -> list[VersionSheet]:
                 if s is section
             )
             shown.append(ShownSection(_heading(ws, section), instruction, problems))
-        sheets.append(VersionSheet(letter, tuple(shown)))
+        sheets.append(VersionSheet(letter, tuple(shown), ws.title if ws.level_headings else ""))
     return sheets
 
 
@@ -494,12 +501,13 @@ def manifest_contents(ws: Worksheet, sheet_pages: list[int], key_pages: int) -> 
 # --- writing ----------------------------------------------------------------------------
 
 
-def default_name(req: WorksheetRequest, ws: Worksheet) -> str:
+def default_name(req: WorksheetRequest, ws: Worksheet, level: int | None = None) -> str:
+    """The file's name; `level`: the sheet's level (a class with several: the request's)."""
     if ws.spec.source:
         stem = PurePath(ws.spec.source).stem
     else:
         only = ws.sections[0]
-        stem = f"{only.family.id}-level{only.level.level}"
+        stem = f"{only.family.id}-level{only.level.level if level is None else level}"
     large = "-large" if req.large_print else ""
     return f"worksheet-{stem}-{req.lang}{large}.pdf"
 
@@ -523,30 +531,177 @@ def _does_not_fit(exc: Any, req: WorksheetRequest) -> InputError:
     )
 
 
+@dataclass(frozen=True)
+class LevelGroup:
+    """The pupils of one level, in a class whose list gives pupils their own levels."""
+
+    level: int
+    worksheet: Worksheet  # their versions (lettered on from the level before) and sheets
+    places: tuple[int, ...]  # where they stand in the class list
+
+
+def level_groups(
+    inputs: WorksheetInputs, req: WorksheetRequest, progress: Progress | None = None
+) -> list[LevelGroup] | None:
+    """The class split by the "Stufe" column, lowest level first (None: one level for all).
+
+    Each level gets as many versions as asked, but no more than it has pupils; the letters
+    run on from level to level, so every version's letter names one level in the key.
+    """
+    roster = with_large_print(inputs.roster, req.large_print_for)  # names: the whole class
+    if not inputs.levels or roster is None:
+        return None
+    base = inputs.sections[0].level.level
+    sections = {base: inputs.sections, **dict(inputs.levels)}
+    places: dict[int, list[int]] = {}
+    for i, pupil in enumerate(roster.pupils):
+        places.setdefault(pupil.level or base, []).append(i)
+    total = sum(min(req.versions, len(found)) for found in places.values())
+    if total > len(LETTERS):
+        raise InputError("versions", Msg("too_many_groups", groups=total, most=len(LETTERS)))
+    groups: list[LevelGroup] = []
+    first = 0
+    for number in sorted(places):
+        pupils = tuple(roster.pupils[i] for i in places[number])
+        own = replace(inputs, sections=sections[number], roster=Roster(pupils, ()), levels=())
+        own_req = replace(req, versions=min(req.versions, len(pupils)), large_print_for=None)
+        ws = replace(plan_worksheet(own, own_req, progress, first), level_headings=True)
+        groups.append(LevelGroup(number, ws, tuple(places[number])))
+        first += own_req.versions
+    return groups
+
+
+def _levels_title(groups: Sequence[LevelGroup], req: WorksheetRequest) -> str:
+    if req.title and visible(req.title).strip():
+        return visible(req.title)
+    ws = groups[0].worksheet
+    t = Texts(TEMPLATE, req.lang, ws.templates)
+    family = ws.sections[0].family.name[req.lang]
+    return t("levels_title", family=family, levels=[g.level for g in groups])
+
+
+def level_copies(groups: Sequence[LevelGroup]) -> list[SheetCopy]:
+    """Every pupil's sheet in class-list order, its version counted over all levels."""
+    copies: dict[int, SheetCopy] = {}
+    for group in groups:
+        offset = LETTERS.index(group.worksheet.letters[0])
+        for place, copy in zip(group.places, group.worksheet.copies):
+            copies[place] = replace(copy, version=copy.version + offset)
+    return [copies[place] for place in sorted(copies)]
+
+
+def levels_key(groups: Sequence[LevelGroup], title: str, req: WorksheetRequest) -> AnswerKey:
+    """One key for every level: which versions are which level, and who has which."""
+    first = groups[0].worksheet
+    t = Texts(TEMPLATE, req.lang, first.templates)
+    keys = [answer_key(g.worksheet) for g in groups]
+    letters = [letter for g in groups for letter in g.worksheet.letters]
+    intro = [t("key_intro", title=title, versions=len(letters), problems=first.spec.problems,
+               seed=req.seed)]  # fmt: skip
+    for group in groups:
+        ws = group.worksheet
+        level = ws.sections[0].level
+        section = t("key_section", heading=level.name[req.lang], family=ws.sections[0].family
+                    .name[req.lang], level=level.level, ops=_ops(level, req.lang))  # fmt: skip
+        intro.append(t("key_level_versions", section=section, letters=list(ws.letters)))
+    intro.append(t("difficulty_explained"))
+    versions = [
+        replace(version, heading=t("key_level_version", version=letter, level=g.level))
+        for g, key in zip(groups, keys)
+        for version, letter in zip(key.versions, g.worksheet.letters)
+    ]
+    level_of = {letter: g.level for g in groups for letter in g.worksheet.letters}
+    roster = tuple(
+        (
+            t("roster_name", name=copy.name, large_print=copy.large_print),
+            t("roster_level", version=letters[copy.version], level=level_of[letters[copy.version]]),
+        )
+        for copy in level_copies(groups)
+    )
+    return replace(keys[0], title=t("key_title", title=title), intro=tuple(intro),
+                   versions=tuple(versions), roster=roster)  # fmt: skip
+
+
+def levels_contents(
+    groups: Sequence[LevelGroup], title: str, sheet_pages: list[int], key_pages: int
+) -> dict[str, Any]:
+    """The manifest of a class with several levels: every level's sections and versions,
+    each sheet's level, and `levels` (which versions each level has)."""
+    parts = [manifest_contents(g.worksheet, sheet_pages, key_pages) for g in groups]
+    contents = {**parts[0], "title": title, "sections": [], "versions": []}
+    for part in parts:
+        offset = len(contents["sections"])
+        contents["sections"] += part["sections"]
+        for version in part["versions"]:
+            problems = [{**p, "section": p["section"] + offset} for p in version["problems"]]
+            contents["versions"].append({**version, "problems": problems})
+    copies = level_copies(groups)
+    letters = [letter for g in groups for letter in g.worksheet.letters]
+    level_of = {letter: g.level for g in groups for letter in g.worksheet.letters}
+    contents["sheets"] = [
+        {**sheet, "level": level_of[sheet["version"]]}
+        for sheet in sheets_json(copies, letters, sheet_pages)
+    ]
+    contents["levels"] = [
+        {
+            "level": g.level,
+            "level_name": g.worksheet.sections[0].level.name[g.worksheet.lang],
+            "versions": list(g.worksheet.letters),
+            "pupils": len(g.places),
+        }
+        for g in groups
+    ]
+    return contents
+
+
 def build_worksheet(
     inputs: WorksheetInputs, req: WorksheetRequest, progress: Progress | None = None
 ) -> Built:
-    """The sheets and the answer key (after the sheets, or its own document with `key_file`)."""
+    """The sheets and the answer key (after the sheets, or its own document with `key_file`).
+
+    A class list whose "Stufe" column asks for other levels gets every pupil a sheet of
+    their level (`level_groups`) and one key for all.
+    """
     from generator.worksheet.layout import PagesDoNotFit, Pagination, layout_key, layout_sheets
 
-    ws = plan_worksheet(inputs, req, progress)
+    groups = level_groups(inputs, req, progress)
+    ws = plan_worksheet(inputs, req, progress) if groups is None else groups[0].worksheet
+    pupils, noted = ws.pupils, ws.warnings
+    if groups is not None and inputs.roster is not None:  # (groups: always a class list)
+        pupils, noted = inputs.roster.pupils, inputs.roster.warnings
     printed = [(Input("title"), ws.title)] + [
-        (f"{req.roster}:{p.line}" if req.roster else Input("names"), p.name) for p in ws.pupils
+        (f"{req.roster}:{p.line}" if req.roster else Input("names"), p.name) for p in pupils
     ]
-    warnings: list[str | UserError] = [*ws.warnings, *font_warnings(printed)]
+    warnings: list[str | UserError] = [*noted, *font_warnings(printed)]
     texts = [(Input("title"), req.title), (Input("class"), req.klass), (Input("date"), req.date)]
     warnings += invisible_warnings(texts)
     separate_key = req.key_file is not None
     if separate_key and not req.key:
         raise InputError("key", Msg("key_file_without_key"))
     _report(progress, "layout", 0, 1)
-    key = answer_key(ws) if req.key else None
+    if groups is None:
+        title = ws.title
+        key = answer_key(ws) if req.key else None
+        versions, copies, words = version_sheets(ws), list(ws.copies), sheet_words(ws)
+    else:
+        title = _levels_title(groups, req)
+        key = levels_key(groups, title, req) if req.key else None
+        versions = [v for g in groups for v in version_sheets(g.worksheet)]
+        copies = level_copies(groups)
+        titles = {v.letter: v.title for v in versions}
+        t = Texts(TEMPLATE, req.lang, ws.templates)
+        words = replace(
+            sheet_words(ws),
+            title=title,
+            footer=lambda letter: t("footer", title=titles[letter], version=letter,
+                                    number=req.seed),
+        )  # fmt: skip
     pagination = Pagination(req.per_page, req.one_page, req.duplex)
     try:
         doc, sheet_pages = layout_sheets(
-            version_sheets(ws),
-            ws.copies,
-            sheet_words(ws),
+            versions,
+            copies,
+            words,
             None if separate_key else key,
             req.paper,
             req.large_print,
@@ -561,7 +716,10 @@ def build_worksheet(
         key_pages = len(key_doc.pages)
         extra = (("key", key_doc),)
     _report(progress, "layout", 1, 1)
-    contents = manifest_contents(ws, sheet_pages, key_pages)
+    if groups is None:
+        contents = manifest_contents(ws, sheet_pages, key_pages)
+    else:
+        contents = levels_contents(groups, title, sheet_pages, key_pages)
     contents["key_pdf"] = None  # the writer names the key's file when it has its own
     options = {
         "family": req.family if req.spec is None else None,
@@ -587,7 +745,7 @@ def build_worksheet(
         "ops": req.ops,
         "targets": req.targets,
     }
-    name = default_name(req, ws)
+    name = default_name(req, ws, inputs.sections[0].level.level)
     return Built("worksheet", name, doc, options, req.seed, contents, tuple(warnings), extra)
 
 

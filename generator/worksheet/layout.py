@@ -452,6 +452,8 @@ def version_pages(
 ) -> list[SheetPage]:
     """The pages of one version, without any pupil's name; at most `per_page` problems a
     page, and page k at most `row_caps[k]` rows of cells (where given)."""
+    if version.title:
+        words = replace(words, title=version.title)
     pages: list[tuple[list[Item], Spots, int, int]] = []
     items, spots, y = _first_header(version.letter, words, geo)
     on_page = rows = 0

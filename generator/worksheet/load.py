@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
-from generator.core.errors import CatalogError, Input, InputError, Msg, UserError
+from generator.core.errors import CatalogError, Input, InputError, Msg, Note, UserError
 from generator.core.problems import Problems
 from generator.io.cache import DISK
 from generator.io.catalog import Catalog
@@ -14,7 +15,13 @@ from generator.worksheet.build import LoadedSection, WorksheetInputs, WorksheetR
 from generator.worksheet.levels import SUBDIR, Family, customised, parse_family
 from generator.worksheet.pool import Progress, level_pool
 from generator.worksheet.roster import MAX_BYTES, Roster, names_roster, roster_from_bytes
-from generator.worksheet.spec import SPEC_DIR, WorksheetSpec, parse_spec, single_section
+from generator.worksheet.spec import (
+    SPEC_DIR,
+    SectionSpec,
+    WorksheetSpec,
+    parse_spec,
+    single_section,
+)
 from generator.worksheet.topicsheet import TopicInputs
 
 
@@ -82,27 +89,87 @@ def class_list(req: WorksheetRequest) -> Roster | None:
     return None
 
 
+def without_levels(roster: Roster | None) -> Roster | None:
+    """A class list for a sheet that has no levels to give: its "Stufe" column is said to go
+    unused (everybody gets the same sheet)."""
+    if roster is None or all(p.level is None for p in roster.pupils):
+        return roster
+    note = Note(Msg("level_column_unused", label=roster.label))
+    return replace(roster, pupils=tuple(replace(p, level=None) for p in roster.pupils),
+                   warnings=(*roster.warnings, note))  # fmt: skip
+
+
+def pupil_levels(family: Family, roster: Roster | None, base: int) -> list[int]:
+    """The levels the class list's "Stufe" column asks for besides `base`, each one the
+    family has (else the first row asking for another names what is possible)."""
+    if roster is None:
+        return []
+    known = {level.level for level in family.levels}
+    wanted: list[int] = []
+    for pupil in roster.pupils:
+        if pupil.level is None or pupil.level == base or pupil.level in wanted:
+            continue
+        if pupil.level not in known:
+            listed = ", ".join(str(n) for n in sorted(known))
+            what = Msg("level_not_in_family", level=pupil.level, family=family.id, known=listed)
+            msg = Msg("at_line", label=roster.label, line=pupil.line, what=what)
+            raise UserError(msg, where=Input("roster"))
+        wanted.append(pupil.level)
+    return sorted(wanted)
+
+
+def _loaded(
+    section: SectionSpec, family: Family, number: int, req: WorksheetRequest,
+    progress: Progress | None, where: str,
+) -> LoadedSection:  # fmt: skip
+    level = customised(family.level(number, where=where), req.ops, req.targets)
+    return LoadedSection(section, family, level, level_pool(level, progress, store=DISK))
+
+
 def load_worksheet(
-    req: WorksheetRequest, catalog: Catalog | None = None, progress: Progress | None = None
+    req: WorksheetRequest,
+    catalog: Catalog | None = None,
+    progress: Progress | None = None,
+    roster: Roster | None = None,
 ) -> WorksheetInputs | TopicInputs:
-    """Read the spec and the roster; take every section's pool (solver cache, else computed)."""
+    """Read the spec and the roster; take every section's pool (solver cache, else computed).
+
+    `roster`: a class list read already (the web page's upload) instead of `--roster` or
+    `--names`. A pupil's "Stufe" brings that level's pool too (`WorksheetInputs.levels`).
+    """
     catalog = catalog or Catalog.default()
+    if roster is None:
+        roster = class_list(req)
     if req.topic is not None:  # a topic deals its own problems: nothing to solve ahead
-        return TopicInputs(None, class_list(req), catalog.templates())
+        return TopicInputs(None, without_levels(roster), catalog.templates())
     spec = (
         load_spec(req.spec, catalog)
         if req.spec is not None
         else single_section(req.family, req.level, req.problems, req.impossible)
     )
-    roster = class_list(req)
+    if spec.topics or req.spec is not None:
+        roster = without_levels(roster)
     if spec.topics:
         return TopicInputs(spec, roster, catalog.templates())
     sections = []
     for section in spec.sections:
         family = load_family(section.family, catalog, where=section.where["family"])
-        level = family.level(section.level, where=section.where["level"])
-        level = customised(level, req.ops, req.targets)
         sections.append(
-            LoadedSection(section, family, level, level_pool(level, progress, store=DISK))
+            _loaded(section, family, section.level, req, progress, section.where["level"])
         )
-    return WorksheetInputs(spec, tuple(sections), roster, catalog.templates())
+    inputs = WorksheetInputs(spec, tuple(sections), roster, catalog.templates())
+    return with_pupil_levels(inputs, req, progress) if req.spec is None else inputs
+
+
+def with_pupil_levels(
+    inputs: WorksheetInputs, req: WorksheetRequest, progress: Progress | None = None
+) -> WorksheetInputs:
+    """A sheet of one family and level with the pools of the levels its class list's
+    "Stufe" column asks for besides (`WorksheetInputs.levels`)."""
+    only = inputs.sections[0]
+    levels = []
+    for number in pupil_levels(only.family, inputs.roster, only.spec.level):
+        level_spec = replace(only.spec, level=number)
+        loaded = _loaded(level_spec, only.family, number, req, progress, Input("roster"))
+        levels.append((number, (loaded,)))
+    return replace(inputs, levels=tuple(levels))

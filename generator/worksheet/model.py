@@ -37,6 +37,7 @@ class VersionSheet:
 
     letter: str
     sections: tuple[ShownSection, ...]
+    title: str = ""  # its own title (a class with several levels); "": the sheet's
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,8 @@ underscores do not matter) — without one, only a table with at most one filled
 per row is accepted. The name is "Vorname Nachname"; a "Name" column beside
 "Vorname" is the surname (as German school exports write it). A "Klasse" column fills
 the pupil's class line, a "Großdruck" column (x, ja, yes, 1, true …) asks for large
-print. Other columns are ignored.
+print, a "Stufe" column (Level; 1, 2, "Stufe 3" …; empty: the worksheet's level) gives
+that pupil a sheet of that level of the family in the same run. Other columns are ignored.
 
 Names: surrounding spaces are dropped and runs of spaces or tabs become one space;
 blank rows are skipped. A name that appears again (compared case-insensitively,
@@ -35,7 +36,7 @@ import csv
 import io
 import unicodedata
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from generator.core.built import invisible_note, visible
 from generator.core.errors import Input, InputError, Msg, Note, UserError
@@ -66,6 +67,7 @@ COLUMNS: dict[str, str] = {
         ["großdruck", "grossdruck", "großschrift", "grossschrift", "largeprint", "largetype"],
         "large",
     ),
+    **dict.fromkeys(["stufe", "niveau", "level", "niveaustufe"], "level"),
 }  # fmt: skip
 YES = frozenset(["x", "ja", "j", "yes", "y", "1", "true", "wahr", "✓", "✔"])
 NO = frozenset(["", "nein", "n", "no", "0", "false", "falsch", "-", "–"])
@@ -77,12 +79,14 @@ class Pupil:
     line: int  # 1-based line in the roster file (0: from --names)
     large_print: bool = False
     klass: str = ""  # from the roster's class column
+    level: int | None = None  # from the roster's "Stufe" column (None: the worksheet's level)
 
 
 @dataclass(frozen=True)
 class Roster:
     pupils: tuple[Pupil, ...]
     warnings: tuple[Note, ...]
+    label: str = ""  # how messages name the list (its file)
 
 
 def decode(data: bytes, label: str) -> str:
@@ -161,6 +165,7 @@ class _Entry:
     line: int
     large_print: bool = False
     klass: str = ""
+    level: int | None = None
 
 
 def _plain_entries(lines: Sequence[str], label: str) -> tuple[list[_Entry], list[Note]]:
@@ -226,7 +231,25 @@ def _row_entry(row: Sequence[str], roles: dict[str, int], line: int, label: str)
     if large not in YES | NO:
         what = Msg("large_print_cell", found=large)
         raise UserError(Msg("at_line", label=label, line=line, what=what))
-    return _Entry(full, line, large in YES, _cell(row, roles.get("class")))
+    level = _level_cell(_cell(row, roles.get("level")), line, label)
+    return _Entry(full, line, large in YES, _cell(row, roles.get("class")), level)
+
+
+MAX_LEVEL = 9  # a "Stufe" cell: a level number (the family says which of them it has)
+LEVEL_WORDS = ("stufe", "level", "niveau")
+
+
+def _level_cell(cell: str, line: int, label: str) -> int | None:
+    """A "Stufe" cell: "", "3", "3.", "Stufe 3", "Level 3" → None or the number."""
+    text = cell.casefold().strip().removesuffix(".")
+    for word in LEVEL_WORDS:
+        text = text.removeprefix(word).strip()
+    if not text:
+        return None
+    if text.isascii() and text.isdigit() and 1 <= int(text) <= MAX_LEVEL:
+        return int(text)
+    what = Msg("level_cell", found=cell)
+    raise UserError(Msg("at_line", label=label, line=line, what=what))
 
 
 def _checked(entries: Sequence[_Entry], label: str, where: str) -> Roster:
@@ -256,14 +279,15 @@ def _checked(entries: Sequence[_Entry], label: str, where: str) -> Roster:
             warnings.append(Note(at(again)))
         else:
             first_seen[folded] = entry.line or len(pupils) + 1
-        pupils.append(Pupil(name, entry.line, entry.large_print, visible(entry.klass)))
+        klass = visible(entry.klass)
+        pupils.append(Pupil(name, entry.line, entry.large_print, klass, entry.level))
     if not pupils:
         raise UserError(Msg("no_names", label=label), where=where)
     if len(pupils) > MAX_NAMES:
         raise UserError(
             Msg("too_many_names", label=label, names=len(pupils), most=MAX_NAMES), where=where
         )
-    return Roster(tuple(pupils), tuple(warnings))
+    return Roster(tuple(pupils), tuple(warnings), label)
 
 
 def parse_roster(text: str, label: str) -> Roster:
@@ -280,7 +304,7 @@ def parse_roster(text: str, label: str) -> Roster:
     except UserError as exc:
         raise UserError(exc.msg, where=where) from None
     roster = _checked(entries, label, where)
-    return Roster(roster.pupils, tuple(warnings) + roster.warnings)
+    return Roster(roster.pupils, tuple(warnings) + roster.warnings, label)
 
 
 def roster_from_bytes(data: bytes, label: str) -> Roster:
@@ -387,7 +411,6 @@ def mark_large_print(roster: Roster, names: str) -> Roster:
         raise InputError("large_print_for", Msg("no_names_given"))
     chosen = {i for name in wanted for i in _matches(roster.pupils, name)}
     pupils = tuple(
-        Pupil(p.name, p.line, True, p.klass) if i in chosen else p
-        for i, p in enumerate(roster.pupils)
+        replace(p, large_print=True) if i in chosen else p for i, p in enumerate(roster.pupils)
     )
-    return Roster(pupils, roster.warnings)
+    return replace(roster, pupils=pupils)
