@@ -408,6 +408,9 @@ COMMANDS: dict[str, Command] = {
                 PAPER,
                 LANDSCAPE,
                 FRESH_SEED,
+                Option(("--targets",), default=None,
+                       help='Your own targets, one per field: "3,8,12,…" (the profile gives '
+                            "the dice, rules and track; nothing is sampled)."),
             ),
             run="generator.cli.koepfchen:board",
         ),

@@ -114,10 +114,10 @@ def _worksheet_request(family: str, level: int, names: str, lang: str, paper: st
 
 
 @cache
-def _report_inputs(game: str, players: int = 4) -> Any:
+def _report_inputs(game: str, players: int = 4, profile: str = "classic") -> Any:
     from generator.report.balance import ReportRequest, load_report
 
-    return load_report(ReportRequest(game, pages=2, games=200, players=players))
+    return load_report(ReportRequest(game, profile, pages=2, games=200, players=players))
 
 
 KNIFFEL_SETS = ((1, 1, "none"), (3, 3, "free"), (5, 5, "forced"))
@@ -229,13 +229,22 @@ def _kniffel_rules(paper: str, landscape: bool, lang: str) -> list[Case]:
     return cases
 
 
+TYPED_TARGETS = (
+    "3,8,12,5,7,9,10,11,13,14,15,16,17,18,20,21,22,24,25,26,27,28,30,32,33,35,36,40,42,45,"
+    "48,50,54,60,64,72,80,90,100,120"
+)
+"""A classic board's targets as a teacher types them (`koepfchen board --targets`)."""
+
+
 def _koepfchen(paper: str, landscape: bool, lang: str) -> list[Case]:
     from generator.koepfchen.build import BoardRequest, build_board
     from generator.koepfchen.layout import MIN_CELL
 
     cases = []
-    for profile in ("classic", "plus-minus", "einmaleins", "challenge"):  # challenge: two parts
-        req = BoardRequest(profile, lang=lang, paper=paper, landscape=landscape)
+    boards = [(p, None) for p in ("classic", "plus-minus", "einmaleins", "challenge")]
+    boards.append(("classic", TYPED_TARGETS))  # --targets: the key of a typed board
+    for profile, targets in boards:  # challenge: two parts
+        req = BoardRequest(profile, lang=lang, paper=paper, landscape=landscape, targets=targets)
         built = build_board(_board_inputs(profile), req)
         roles = built.contents["pages"]
         w, h = (v * MM for v in built.contents["board"]["cell_mm"])
@@ -250,17 +259,30 @@ def _koepfchen(paper: str, landscape: bool, lang: str) -> list[Case]:
     return cases
 
 
-def _kribbeln(paper: str, landscape: bool, lang: str) -> list[Case]:
+KRIBBELN_PLAYERS = (3, 5)
+"""Player counts of the Kribbeln block beside the eight stress names: odd and small."""
+
+
+def _kribbeln_blocks(paper: str, landscape: bool, lang: str) -> list[Case]:
+    """The stress block (eight long names), and blocks of odd and small player counts."""
+    everyone = NAMES.split(", ")
+    cases = _kribbeln(paper, landscape, lang)
+    for players in KRIBBELN_PLAYERS:
+        cases += _kribbeln(paper, landscape, lang, ", ".join(everyone[:players]))
+    return cases
+
+
+def _kribbeln(paper: str, landscape: bool, lang: str, roster: str = NAMES) -> list[Case]:
     from generator.kribbeln.build import BlockRequest, build_block, player_names, sample_block_of
     from generator.kribbeln.layout import sheet_geometry
     from generator.kribbeln.pages import sheet_view
 
-    req = BlockRequest(pages=2, names=NAMES, lang=lang, paper=paper, landscape=landscape)
+    req = BlockRequest(pages=2, names=roster, lang=lang, paper=paper, landscape=landscape)
     inputs = _kribbeln_inputs()
     built = build_block(inputs, req)
     c = built.contents
     block = sample_block_of(inputs, req.pages, req.seed)
-    names = player_names(None, NAMES)
+    names = player_names(None, roster)
     fields = []
     for k, sheet in zip(c["sheet_pages"], block.sheets):
         view = sheet_view(
@@ -362,14 +384,23 @@ def _topics(paper: str, landscape: bool, lang: str) -> list[Case]:
     return cases
 
 
+REPORTS = (
+    ("kribbeln", 4, "classic"), ("kribbeln", 8, "classic"), ("kribbeln", 3, "classic"),
+    ("koepfchen", 4, "classic"), ("koepfchen", 3, "plus-minus"), ("koepfchen", 5, "einmaleins"),
+    ("koepfchen", 6, "challenge"),
+)  # fmt: skip
+"""(game, players, Köpfchen profile) of the balance reports: the most players each game takes,
+odd counts, and every board profile."""
+
+
 def _reports(paper: str, landscape: bool, lang: str) -> list[Case]:
     from generator.report.balance import ReportRequest, build_report
 
     cases = []
-    for game, players in (("kribbeln", 4), ("kribbeln", 8), ("koepfchen", 4)):
-        req = ReportRequest(game, pages=2, games=200, players=players, lang=lang, paper=paper,
-                            landscape=landscape)  # fmt: skip
-        built = build_report(_report_inputs(game, players), req)
+    for game, players, profile in REPORTS:
+        req = ReportRequest(game, profile, pages=2, games=200, players=players, lang=lang,
+                            paper=paper, landscape=landscape)  # fmt: skip
+        built = build_report(_report_inputs(game, players, profile), req)
         n = len(built.document.pages)
         cases.append(Case(built, (f"report-{game}",) * n, (TEACHER,) * n))
     return cases
@@ -403,7 +434,7 @@ def _plain(product: Product) -> Callable[[str, bool, str], list[Case]]:
 OWN: dict[str, Callable[[str, bool, str], list[Case]]] = {
     "kniffel-block": _kniffel_block, "kniffel-odds": _odds_card,
     "kniffel-rules": _kniffel_rules, "koepfchen": _koepfchen,
-    "kribbeln": _kribbeln, "worksheet": _worksheet, "report": _reports,
+    "kribbeln": _kribbeln_blocks, "worksheet": _worksheet, "report": _reports,
 }  # fmt: skip
 MATRIX = {p.id: OWN.get(p.id) or _plain(p) for p in registry.PRODUCTS.values() if p.page_kinds}
 KINDS = tuple(kind for p in registry.PRODUCTS.values() for kind in p.page_kinds)

@@ -16,17 +16,19 @@ def board(
     paper: str,
     landscape: bool,
     seed: int | None,
+    targets: str | None = None,
 ) -> None:
-    """A printable board; a fixed profile (classic) samples nothing, so it draws no seed."""
+    """A printable board; a fixed profile (classic) or typed targets sample nothing, so they
+    draw no seed."""
     from dataclasses import replace
 
     from generator.koepfchen.build import BoardRequest, build_board
     from generator.koepfchen.load import load_board
 
     chosen, drawn = fresh_seed(seed)
-    req = BoardRequest(profile, chosen, lang, paper.lower(), landscape, key, rules)
+    req = BoardRequest(profile, chosen, lang, paper.lower(), landscape, key, rules, targets)
     inputs = load_board(req, run_catalog())
-    if inputs.profile.fixed:
+    if inputs.profile.fixed or targets:
         drawn = False
         req = replace(req, seed=1 if seed is None else seed)  # nothing is sampled
     built = build_board(inputs, req)

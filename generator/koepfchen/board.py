@@ -7,12 +7,14 @@ tests all ask it.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from generator.core.errors import InputError, Msg, shown
 from generator.koepfchen.analysis import expected_turns
-from generator.koepfchen.profile import Profile
+from generator.koepfchen.profile import MAX_TARGET, Profile, reachable
 
 EPS = 1e-9  # odds compared against bands: float rounding must not decide
 
@@ -63,6 +65,35 @@ def make_board(profile: Profile, targets: Sequence[int], seed: int | None) -> Bo
         for k, t in enumerate(targets, start=1)
     )
     return Board(profile, seed, fields)
+
+
+def typed_targets(text: str, profile: Profile) -> tuple[int, ...]:
+    """The targets of `--targets "3,8,12,…"`: one whole number per field of the profile's
+    track, each one a roll of its dice can make, none twice (else `InputError` naming it)."""
+    parts = [p for p in re.split(r"[\s,;]+", text.strip()) if p]
+    for part in parts:
+        if not (part.isascii() and part.isdigit()):
+            raise InputError("targets", Msg("board_targets_whole_numbers", found=shown(part)))
+    targets = tuple(int(p) for p in parts)
+    if len(targets) != profile.length:
+        found = len(targets)
+        where = Msg("board_targets_count", fields=profile.length, profile=profile.id, found=found)
+        raise InputError("targets", where)
+    reach = reachable(profile.dice, profile.faces, profile.rules)
+    low, high = min(reach), min(max(reach), MAX_TARGET)
+    first: dict[int, int] = {}
+    for field, target in enumerate(targets, start=1):
+        if not low <= target <= high:
+            where = Msg("board_targets_range", field=field, low=low, high=high, found=target)
+            raise InputError("targets", where)
+        if target not in reach:
+            where = Msg("board_targets_unmakeable", field=field, dice=profile.dice, found=target)
+            raise InputError("targets", where)
+        if target in first:
+            where = Msg("board_targets_twice", target=target, first=first[target], field=field)
+            raise InputError("targets", where)
+        first[target] = field
+    return targets
 
 
 def check_board(profile: Profile, targets: Sequence[int]) -> list[Violation]:

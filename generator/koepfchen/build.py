@@ -22,7 +22,8 @@ from generator.koepfchen.analysis import (
     turn_pmf,
     turn_stats,
 )
-from generator.koepfchen.board import Board
+from generator.koepfchen.board import Board, typed_targets
+from generator.koepfchen.board import make_board as board_with
 from generator.koepfchen.pages import Figures
 from generator.koepfchen.profile import Profile
 from generator.koepfchen.sampler import sample_board
@@ -41,11 +42,15 @@ class BoardRequest:
     landscape: bool = False
     key: bool = True
     rules: bool = True
+    targets: str | None = None  # typed targets, one per field ("3,8,12,…"): nothing sampled
 
 
-def make_board(profile: Profile, seed: int) -> tuple[Board, Figures]:
-    """The board for `seed` and its exact game-length figures."""
-    board = sample_board(profile, seed)
+def make_board(profile: Profile, seed: int, targets: str | None = None) -> tuple[Board, Figures]:
+    """The board for `seed` (or with the typed `targets`) and its exact game-length figures."""
+    if targets:
+        board = board_with(profile, typed_targets(targets, profile), None)
+    else:
+        board = sample_board(profile, seed)
     pmf = turn_pmf(board.success)  # one distribution of the game length serves every figure
     figures = Figures(
         solo=turn_stats(board.success, pmf),
@@ -69,7 +74,7 @@ def build_board(inputs: BoardInputs, req: BoardRequest) -> Built:
     from generator.koepfchen.pages import board_view, key_story, key_title, rules_story
 
     profile, templates = inputs.profile, inputs.templates
-    board, figures = make_board(profile, req.seed)
+    board, figures = make_board(profile, req.seed, req.targets)
     view = board_view(board, req.lang, figures, templates)
     rules = rules_story(board, req.lang, figures, templates) if req.rules else None
     hard = hardest_targets(board, profile.hardest) if req.key else []
@@ -86,7 +91,9 @@ def build_board(inputs: BoardInputs, req: BoardRequest) -> Built:
         "key": req.key,
         "rules": req.rules,
     }
-    suffix = "" if board.seed is None else f"-{board.seed}"
+    if req.targets:
+        options["targets"] = list(board.targets)
+    suffix = "-targets" if req.targets else "" if board.seed is None else f"-{board.seed}"
     name = f"koepfchen-{board.profile.id}{suffix}-{req.lang}.pdf"
     return Built("koepfchen board", name, laid.document, options, req.seed, contents)
 
@@ -122,7 +129,7 @@ def board_json(board: Board) -> dict[str, Any]:
     return {
         "profile": p.id,
         "profile_file": p.source,
-        "sampled": not p.fixed,
+        "sampled": board.seed is not None,  # (a fixed or a typed board: None)
         "track_length": p.length,
         "dice": {"count": p.dice, "faces": p.faces, "rolls": p.rolls},
         "ops": p.rules.ops,
