@@ -148,6 +148,26 @@ def test_histogram_bars_are_the_counts(card) -> None:
     assert all(b.w == pytest.approx(bars[0].w) for b in bars)
 
 
+def test_the_mean_line_stays_a_dark_line_on_the_bars_in_grey(card) -> None:
+    """The exact mean crosses the bars on a white halo drawn over them, in a red that a grey
+    copy prints far darker than the bars (red on blue alone turned one grey)."""
+    from generator.kniffel.oddscard_layout import BAR, MEAN, layout_odds
+    from generator.render.primitives import Line
+    from generator.render.style import WHITE
+
+    def grey(colour: str) -> float:  # the luminance a black-and-white print gives it
+        r, g, b = (int(colour[k : k + 2], 16) / 255 for k in (1, 3, 5))
+        return 0.299 * r + 0.587 * g + 0.114 * b
+
+    items = list(layout_odds(card, "a4", True).pages[0].items)
+    [mean] = [k for k, i in enumerate(items) if isinstance(i, Line) and i.stroke == MEAN]
+    last_bar = max(k for k, i in enumerate(items) if isinstance(i, Rect) and i.fill == BAR)
+    halo = [k for k, i in enumerate(items) if isinstance(i, Line) and i.stroke == WHITE
+            and i.x1 == items[mean].x1 and i.line_width > items[mean].line_width]  # fmt: skip
+    assert halo and last_bar < halo[0] < mean
+    assert grey(MEAN) <= grey(BAR) - 0.2
+
+
 def _squash(text: str) -> str:
     return "".join(text.split())
 

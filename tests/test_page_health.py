@@ -229,13 +229,22 @@ def _kniffel_rules(paper: str, landscape: bool, lang: str) -> list[Case]:
     return cases
 
 
+TYPED_TARGETS = (
+    "3,8,12,5,7,9,10,11,13,14,15,16,17,18,20,21,22,24,25,26,27,28,30,32,33,35,36,40,42,45,"
+    "48,50,54,60,64,72,80,90,100,120"
+)
+"""A classic board's targets as a teacher types them (`koepfchen board --targets`)."""
+
+
 def _koepfchen(paper: str, landscape: bool, lang: str) -> list[Case]:
     from generator.koepfchen.build import BoardRequest, build_board
     from generator.koepfchen.layout import MIN_CELL
 
     cases = []
-    for profile in ("classic", "plus-minus", "einmaleins", "challenge"):  # challenge: two parts
-        req = BoardRequest(profile, lang=lang, paper=paper, landscape=landscape)
+    boards = [(p, None) for p in ("classic", "plus-minus", "einmaleins", "challenge")]
+    boards.append(("classic", TYPED_TARGETS))  # --targets: the key of a typed board
+    for profile, targets in boards:  # challenge: two parts
+        req = BoardRequest(profile, lang=lang, paper=paper, landscape=landscape, targets=targets)
         built = build_board(_board_inputs(profile), req)
         roles = built.contents["pages"]
         w, h = (v * MM for v in built.contents["board"]["cell_mm"])

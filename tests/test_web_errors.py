@@ -40,7 +40,7 @@ SHARED = {"also", "an", "band", "block", "blocks", "byte", "bytes", "dicesheets"
 
 
 # what is the same in every language: quoted values, options, keys of a file, formats
-VERBATIM = re.compile(r"'[^']*'|„[^“]*“|`[^`]*`|--[\w-]+|\S*[\[\]._=#/]\S*|\b[a-z_]+:(?=\s)")
+VERBATIM = re.compile(r"'[^'\n]*'|„[^“]*“|`[^`]*`|--[\w-]+|\S*[\[\]._=#/]\S*|\b[a-z_]+:(?=\s)")
 
 
 def _words(text: str) -> set[str]:

@@ -168,8 +168,9 @@ def test_a_download_error_keeps_the_page(browser, server, size) -> None:
         page.close()
 
 
-def test_reload_back_and_the_language_switch_keep_everything(browser, server) -> None:
-    page = fresh(browser, "desktop")
+@pytest.mark.parametrize("size", SIZES)
+def test_reload_back_and_the_language_switch_keep_everything(browser, server, size) -> None:
+    page = fresh(browser, size)
     try:
         page.goto(f"{server}/?lang=de")
         wait_for_new_preview(page, 0)
@@ -187,7 +188,7 @@ def test_reload_back_and_the_language_switch_keep_everything(browser, server) ->
             if again == "reload":
                 page.reload()
             elif again == "language":
-                page.click("[data-lang-link=en]")
+                page.click("[data-lang-switch=en]")
                 expect(page.locator("html")).to_have_attribute("lang", "en")
                 # the sheet stays German: the setting moved with the page
                 expect(page.locator("#f-lang")).to_have_value("de")
@@ -210,6 +211,121 @@ def test_reload_back_and_the_language_switch_keep_everything(browser, server) ->
             expect(other.locator("#f-roster_text")).to_have_value("")
         finally:
             other.close()
+    finally:
+        page.close()
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    """Where screenshots go (DICESHEETS_SCREENSHOTS=DIR keeps them for a look)."""
+    import os
+
+    folder = Path(os.environ.get("DICESHEETS_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_no_js_language_switch_keeps_every_field_and_the_lists(
+    no_js, server, tmp_path, size, shots
+) -> None:
+    source = tmp_path / "klasse3b.csv"
+    source.write_bytes(CLASS_CSV.encode("cp1252"))
+    page = fresh(no_js, size)
+    try:
+        page.goto(f"{server}/?lang=de")
+        page.select_option("#f-level", "3")
+        page.fill("#f-versions", "2")
+        page.fill("#f-klass", "3b")
+        page.fill("#f-seed", "11")
+        page.fill("#f-roster_text", "\n".join(NAMES))
+        page.fill("#f-large_print_for", "Jörg")
+        page.set_input_files("#f-roster_file", str(source))
+        page.click("[data-lang-switch=en]")  # a submit button of the form: it posts everything
+        expect(page.locator("html")).to_have_attribute("lang", "en")
+        expect(page.locator("h1")).to_have_text("Worksheets")
+        for again in ("switched", "reload", "back"):
+            if again == "reload":
+                page.reload()  # (the browser sends the form again)
+            elif again == "back":
+                page.click("[data-lang-switch=de]")
+                expect(page.locator("html")).to_have_attribute("lang", "de")
+            expect(page.locator("#f-level")).to_have_value("3")
+            expect(page.locator("#f-versions")).to_have_value("2")
+            expect(page.locator("#f-klass")).to_have_value("3b")
+            expect(page.locator("#f-seed")).to_have_value("11")
+            expect(page.locator("#f-lang")).to_have_value("de")  # the sheet's language stays
+            expect(page.locator("#f-roster_text")).to_have_value("\n".join(NAMES))
+            expect(page.locator("#f-large_print_for")).to_have_value("Jörg")
+            expect(page.locator("[data-carried]")).to_contain_text("klasse3b.csv")
+            # the uploaded file wins over the text box: its three pupils, Jörg in large print
+            expect(page.locator("#figures")).to_contain_text("3")
+            expect(page.locator("#preview-pages figure").first).to_be_visible()
+        no_sideways_scroll(page, SIZES[size]["width"])
+        page.screenshot(path=str(shots / f"lang-switch-nojs-{size}.png"))
+        pdf = download(page, "button[data-part=sheets]", tmp_path)
+        assert named_sheets(pdf, ["Zoë Berg", "Jörg Nowak", "Ömer Kaya"]) == [
+            "Zoë Berg",
+            "Jörg Nowak",
+            "Ömer Kaya",
+        ]
+    finally:
+        page.close()
+
+
+def test_enter_never_switches_the_language(no_js, server) -> None:
+    page = fresh(no_js, "desktop")
+    try:
+        page.goto(f"{server}/?lang=de")
+        page.fill("#f-klass", "3b")
+        page.press("#f-klass", "Enter")
+        expect(page.locator("#preview-pages figure").first).to_be_visible()
+        expect(page.locator("html")).to_have_attribute("lang", "de")
+    finally:
+        page.close()
+
+
+def coach_position(page) -> tuple[list[str], str, str]:
+    dice = [page.input_value(f"[name=die{i}]") for i in range(1, 6)]
+    rolls = page.locator("[name=rolls_left]:checked").get_attribute("value") or ""
+    return dice, page.input_value("#box-threes"), rolls
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("js", [True, False], ids=["js", "no-js"])
+def test_the_coach_keeps_its_position(browser, no_js, server, size, js, shots) -> None:
+    page = fresh(browser if js else no_js, size)
+    try:
+        page.goto(f"{server}/coach?lang=de")
+        if js:
+            page.click("[data-die='1']")  # 1 → 2
+        else:
+            expect(page.locator(".die").first).to_be_hidden()  # typed boxes instead of buttons
+            page.fill("[name=die1]", "2")
+        page.select_option("#box-threes", "9")
+        page.check("input[name=rolls_left][value='1']")
+        if js:
+            expect(page.locator("#advice")).to_contain_text("1 Wurf")
+            expect(page).to_have_url(re.compile(r"die1=2.*rolls_left=1.*threes=9"))
+        else:
+            page.locator("button.refresh").first.click()  # a GET form: the address is the position
+            expect(page).to_have_url(re.compile(r"die1=2.*rolls_left=1.*threes=9"))
+        table = page.locator("#advice").inner_text()
+        assert "2 3 3 4 6" in table
+        for again in ("reload", "language", "back"):
+            if again == "reload":
+                page.reload()
+            elif again == "language":
+                page.click("[data-lang-switch=en]")
+                expect(page.locator("html")).to_have_attribute("lang", "en")
+                expect(page.locator("#advice")).to_contain_text("roll 2 3 3 4 6, 1 roll left")
+            else:
+                page.go_back()
+                expect(page.locator("html")).to_have_attribute("lang", "de")
+            expect(page.locator("#advice")).to_contain_text("2 3 3 4 6")
+            assert coach_position(page) == (["2", "3", "3", "4", "6"], "9", "1"), again
+        no_sideways_scroll(page, SIZES[size]["width"])
+        page.screenshot(path=str(shots / f"coach-{'js' if js else 'nojs'}-{size}.png"))
     finally:
         page.close()
 

@@ -40,7 +40,8 @@ HEAD = "#d6dde6"
 BAR = "#5f86b3"
 ODDS_BAR = "#8fb0d4"  # lighter than the histogram's bars: the percentage stays the figure
 GRID = "#c8c8c8"
-MEAN = "#b03a2e"
+MEAN = "#8e2418"  # dark enough to stay a dark line on the bars in a grey copy
+MEAN_HALO = 2.6  # the white line under the dashes: the mean reads across a bar, also in grey
 MIN_CHART_H = 120.0
 TABLE_SIZE = 10.0
 MIN_TABLE_SIZE = 6.5
@@ -241,7 +242,9 @@ def _histogram(card: OddsCard, frame: Cursor, theme: Theme) -> list[Item]:
     )
     if hist.lo <= card.expected <= hist.hi:
         mx = x0 + chart_w * (card.expected - hist.lo) / span
-        items.append(Line(mx, bottom, mx, top - 2, stroke=MEAN, line_width=1.0, dash=(3, 2)))
+        # over the bars, on a white halo: red on blue alone turned one grey in a copy
+        items.append(Line(mx, bottom, mx, top - 2, stroke=WHITE, line_width=MEAN_HALO))
+        items.append(Line(mx, bottom, mx, top - 2, stroke=MEAN, line_width=1.1, dash=(3, 2)))
         marker = w["mean_marker"]
         msize = 8.0
         # the label on the side of the line with more room

@@ -344,7 +344,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         lang = page_lang(request)
         path = request.url.path
         links = {other: f"{path}?lang={other}" for other in LANGS}
-        return {"nav": nav(lang), "current": current, "path": path, "lang_links": links}
+        # a page with a form names it (`lang_form`): its language switch submits that form
+        return {"nav": nav(lang), "current": current, "path": path, "lang_links": links,
+                "lang_form": "", "lang_switch_name": "lang_switch"}  # fmt: skip
 
     def fields_of(page: Page) -> set[str]:
         """The page's fields an error can be shown at (the form's and the page's own)."""
@@ -412,7 +414,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             defaults_json=json.dumps(defaults, ensure_ascii=False, sort_keys=True),
             private=sorted(PRIVATE),
             url_keys=json.dumps(URL_KEYS),
-            **{**base(request, page.id), "lang_links": links},
+            **{**base(request, page.id), "lang_links": links, "lang_form": "product-form"},
         )
         return HTMLResponse(html, status_code=status)
 

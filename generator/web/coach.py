@@ -125,13 +125,22 @@ def coach_routes(context: dict[str, Any]) -> list[Route]:
             boxes=boxes(rules, catalog),
             errors=errors,
             table=table(lang, advice),
-            **base(request, "coach"),
+            **{**base(request, "coach"), "lang_form": "coach-form", "lang_switch_name": "lang"},
         )
         return HTMLResponse(body, status)
 
+    def query_values(request: Request) -> dict[str, str]:
+        """The position an address holds (the page keeps it there: a reload, Back, a link)."""
+        query = request.query_params
+        rules = query.get("rules") if query.get("rules") in rule_names else None
+        known = {"rules", "joker", "rolls_left", *(f"die{i}" for i in range(1, 6))}
+        rules = rules or page_values({}, page_lang(request))["rules"]
+        known |= {box["id"] for box in boxes(rules, catalog)}
+        return {k: v for k, v in query.items() if k in known}
+
     async def show(request: Request) -> Response:
         lang = page_lang(request)
-        values = page_values({}, lang)
+        values = page_values(query_values(request), lang)
         advice, errors = await advise(values, lang)
         return html(request, values, advice, errors)
 

@@ -269,13 +269,29 @@ function setupState(form) {
     document.querySelectorAll("[data-lang-link]").forEach((a) => {
       a.href = `${path}?${settings(a.dataset.langLink)}`;
     });
+    document.querySelectorAll("[data-lang-switch]").forEach((b) => {
+      b.dataset.href = `${path}?${settings(b.dataset.langSwitch)}`;
+    });
     try { window.sessionStorage.setItem(key, JSON.stringify(namesOf(form))); } catch (err) { /* full */ }
   };
+  langSwitch(save);
   form.addEventListener("input", save);
   form.addEventListener("change", save);
   form.addEventListener("dicesheets:changed", save);
   window.addEventListener("pagehide", save);
   save();
+}
+
+// The language switch is a submit button of the form (without JavaScript it posts every
+// field); here it goes to the address of the settings instead, the names kept in this tab.
+function langSwitch(save) {
+  document.querySelectorAll("[data-lang-switch]").forEach((b) => {
+    b.addEventListener("click", (e) => {
+      e.preventDefault();
+      save();
+      window.location.href = b.dataset.href;
+    });
+  });
 }
 
 // An uploaded class list is read here and kept in the page's hidden field, so it survives
@@ -419,7 +435,14 @@ function setupCoach(form) {
   const root = form.closest(".product") || form;
   root.querySelectorAll(".refresh").forEach((b) => { b.hidden = true; });
   form.addEventListener("submit", (e) => { e.preventDefault(); post(); });
+  const hint = form.querySelector("[data-dice-hint]");
+  if (hint) hint.textContent = hint.dataset.diceHint;
   form.querySelectorAll(".die").forEach((die) => {
+    // the script's dice are buttons; the typed faces (the page without it) become their values
+    die.hidden = false;
+    const face = form.querySelector(`[name=die${die.dataset.die}]`);
+    face.type = "hidden";
+    face.removeAttribute("aria-label");
     die.addEventListener("click", () => {
       const input = form.querySelector(`[name=die${die.dataset.die}]`);
       const next = (Number(input.value) % 6) + 1;
@@ -433,6 +456,34 @@ function setupCoach(form) {
     if (e.target.dataset.reload) form.submit();
     else refresh();
   });
+  setupCoachState(form, root);
+}
+
+// The coach holds no names: every field (dice, rolls left, boxes, rules) is in the address,
+// so a reload, Back and the language switch find the position again.
+function setupCoachState(form) {
+  const path = window.location.pathname;
+  const address = (lang) => {
+    const params = new URLSearchParams([["lang", lang]]);
+    for (const el of form.elements) {
+      if (!el.name || el.name === "lang" || el.type === "submit" || el.type === "button") continue;
+      if (el.type === "radio" && !el.checked) continue;
+      if (el.value !== "") params.append(el.name, el.value);
+    }
+    return `${path}?${params}`;
+  };
+  const save = () => {
+    window.history.replaceState(null, "", address(document.body.dataset.lang));
+    document.querySelectorAll("[data-lang-switch]").forEach((b) => {
+      b.dataset.href = address(b.dataset.langSwitch);
+    });
+  };
+  const root = form.closest(".product") || form;
+  root.addEventListener("change", save);
+  root.addEventListener("click", (e) => { if (e.target.closest(".die")) save(); });
+  window.addEventListener("pagehide", save);
+  langSwitch(save);
+  save();
 }
 
 function setupPlaytest(root) {
