@@ -220,7 +220,8 @@ TASKS = Option(
     ("--tasks", "tasks_file"),
     File(dir_okay=False),
     default=None,
-    help="Your own task catalog (YAML as task_catalog/kribbeln/tasks.yaml, or CSV).",
+    help="Your own task catalog (YAML as task_catalog/kribbeln/tasks.yaml, or CSV), or a "
+    "shipped one by name: variants (the seed's tasks and other counts; default: the seed's).",
 )
 BALANCE = Option(
     ("--balance", "balance_file"),

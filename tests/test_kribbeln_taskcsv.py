@@ -37,7 +37,7 @@ def test_export_then_build_from_the_csv_gives_the_same_pdf_byte_for_byte(
     from_yaml = load_tasks_file(SHIPPED_TASKS, "tasks.yaml", dice)
     from_csv = load_tasks_file(csv_path, "tasks.csv", dice)
     assert from_csv.tasks == from_yaml.tasks and from_csv.rolls == from_yaml.rolls
-    assert len(from_csv.tasks) == 158 and {t.type for t in from_csv.tasks} == set(TASK_TYPES)
+    assert len(from_csv.tasks) == 155 and {t.type for t in from_csv.tasks} == set(TASK_TYPES)
     assert from_csv.tasks[5].source == "tasks.csv:7"  # header on line 1
     for args, name in (([], "yaml.pdf"), (["--tasks", "tasks.csv"], "csv.pdf")):
         result = run_cli("kribbeln", "block", "--seed", "3", *args, "--out", name)
@@ -199,7 +199,7 @@ def test_the_export_carries_each_task_s_words_and_difficulty(run_cli, tmp_path: 
     assert text.splitlines()[0].endswith(",family,text_de,text_en,p_success,expected_pips")
     rows = {row["id"]: row for row in _rows(text)}
     analysis = json.loads(run_cli("kribbeln", "analyze", "--json").stdout)["tasks"]
-    assert len(rows) == len(analysis) == 158
+    assert len(rows) == len(analysis) == 155
     for task in analysis:
         row = rows[task["id"]]
         assert (row["text_de"], row["text_en"]) == (task["text"]["de"], task["text"]["en"])

@@ -53,7 +53,7 @@ def test_five_mistakes_in_one_validate(run_cli, tmp_path: Path) -> None:
             f"{path}:{line}:"
         ), (problem, line)
         assert message in problem, problem
-    assert result.stdout.endswith("15 files checked: 5 problems, 0 warnings\n"), result.stdout
+    assert result.stdout.endswith("16 files checked: 5 problems, 0 warnings\n"), result.stdout
 
 
 def test_a_block_from_the_exported_csv_is_the_same_pdf(run_cli, tmp_path: Path) -> None:

@@ -188,6 +188,7 @@ def test_init_for_one_game_copies_only_what_it_uses(run_cli, tmp_path: Path) -> 
             "kribbeln/balance.yaml",
             "kribbeln/dice.yaml",
             "kribbeln/tasks.yaml",
+            "kribbeln/tasks/variants.yaml",
         ]
         + [f"templates/{lang}/{name}.j2" for lang in ("de", "en") for name in templates]
     )

@@ -38,6 +38,9 @@ class Balance:
     mean_tolerance: float = 0.01
     area_mean_tolerance: float = 0.04
     max_color_per_sheet: int = 2
+    # tasks above p_max on every sheet: the seed's easy forms ("kein Würfel zeigt Rot",
+    # 0.97–0.99) have a place, one a sheet as on the original pad (docs/kribbeln.md)
+    easy_per_sheet: int = 1
     stars: tuple[float, float] = (0.85, 0.70)
     attempts: int = 12  # restarts of the sampler's search (a count: no clock decides)
     source: str = "defaults"
@@ -47,6 +50,17 @@ class Balance:
         """A CatalogError pointing at the line of `key` in the balance file."""
         line, column = self.positions.get(key, (None, None))
         return CatalogError(message, file=self.source, line=line, column=column)
+
+    def drawable(self, p_success: float) -> bool:
+        """Whether a task of this p_success may be on a sheet: in [p_min, p_max], or an easy
+        task above p_max while sheets take easy tasks."""
+        if p_success < self.p_min - 1e-12:
+            return False
+        return p_success <= self.p_max + 1e-12 or self.easy_per_sheet > 0
+
+    def is_easy(self, p_success: float) -> bool:
+        """Above p_max: an easy task (a sheet holds exactly `easy_per_sheet` of them)."""
+        return p_success > self.p_max + 1e-12
 
     def stars_of(self, p_success: float) -> int:
         """The difficulty mark: 1 (easy) … 3 (hard) stars."""
@@ -65,6 +79,7 @@ class Balance:
             "mean_tolerance": self.mean_tolerance,
             "area_mean_tolerance": self.area_mean_tolerance,
             "max_color_per_sheet": self.max_color_per_sheet,
+            "easy_per_sheet": self.easy_per_sheet,
             "stars": list(self.stars),
             "unique_tasks": True,
         }
@@ -123,6 +138,7 @@ def parse_balance(data: Any, label: str) -> Balance:
             "mean_tolerance",
             "area_mean_tolerance",
             "max_color_per_sheet",
+            "easy_per_sheet",
             "stars",
             "search",
         }
@@ -174,6 +190,7 @@ def parse_balance(data: Any, label: str) -> Balance:
         mean_tolerance=_number(f, "mean_tolerance", 0.0, 1.0, d.mean_tolerance),
         area_mean_tolerance=_number(f, "area_mean_tolerance", 0.0, 1.0, d.area_mean_tolerance),
         max_color_per_sheet=f.int_in("max_color_per_sheet", 0, TASKS_PER_SHEET, 2),
+        easy_per_sheet=f.int_in("easy_per_sheet", 0, TASKS_PER_SHEET, d.easy_per_sheet),
         stars=(float(stars[0]), float(stars[1])),
         attempts=attempts,
         source=label,
@@ -225,7 +242,7 @@ def violations(sheets: Sequence[Sequence[TaskFacts]], balance: Balance) -> list[
         p = [t.p_success for t in sheet]
         means.append(sum(p) / len(p))
         for t in sheet:
-            if not balance.p_min - 1e-12 <= t.p_success <= balance.p_max + 1e-12:
+            if not balance.drawable(t.p_success):
                 found.append(
                     Violation(
                         "p_range",
@@ -234,6 +251,16 @@ def violations(sheets: Sequence[Sequence[TaskFacts]], balance: Balance) -> list[
                         f"[{balance.p_min:g}, {balance.p_max:g}]",
                     )
                 )
+        easy = [t.id for t in sheet if balance.is_easy(t.p_success)]
+        if balance.easy_per_sheet and len(easy) != balance.easy_per_sheet:
+            found.append(
+                Violation(
+                    "easy_per_sheet",
+                    s,
+                    f"{len(easy)} tasks above p_max {balance.p_max:g}, expected "
+                    f"{balance.easy_per_sheet}",
+                )
+            )
         missing = [f for f in balance.families if f not in {t.family for t in sheet}]
         if missing:
             found.append(Violation("families", s, f"no task of family {', '.join(missing)}"))

@@ -30,6 +30,7 @@ from generator.kribbeln.playtest import DEFAULT_PAGES, check_game_options, play
 from generator.kribbeln.scorefile import ScoreSheet, parse_score_file, score_report
 from generator.kribbeln.solver import analyze_tasks
 from generator.kribbeln.taskcsv import parse_csv_tasks, tasks_csv, tasks_yaml
+from generator.kribbeln.tasks import CATALOGS_DIR as TASKS_DIR
 from generator.kribbeln.tasks import CSV_FILE as TASKS_CSV
 from generator.kribbeln.tasks import DEFAULT_FILE as TASKS_FILE
 from generator.kribbeln.tasks import DEFAULT_ROLLS, TaskCatalog, parse_tasks, task_text
@@ -85,18 +86,36 @@ def load_tasks_file(
     return parse_tasks(load_file(path, label), label, dice, problems)
 
 
+def task_catalog_names(catalog: Catalog | None = None) -> list[str]:
+    """The task catalogs `--tasks` takes by name besides the default (`variants`)."""
+    return (catalog or Catalog.default()).names(TASKS_DIR)
+
+
+def _is_name(text: str) -> bool:
+    """A bare catalog name: no folder, no suffix (anything else is a file's path)."""
+    return bool(text) and "/" not in text and "\\" not in text and "." not in text
+
+
 def load_tasks(
     dice: DiceSet,
     file: str | None = None,
     catalog: Catalog | None = None,
     problems: Problems | None = None,
 ) -> TaskCatalog:
-    """The catalog's task file (`file` None) or a user's task file, checked against `dice`.
+    """The catalog's task file (`file` None), a user's task file, or a task catalog of the
+    catalog by name (`kribbeln/tasks/NAME.yaml`: "variants"), checked against `dice`.
 
     A catalog folder may hold its tasks as `kribbeln/tasks.csv` instead of `tasks.yaml`.
     """
+    catalog = catalog or Catalog.default()
+    if file is not None and not Path(file).is_file() and _is_name(file):
+        # a task catalog of the catalog by name (`--tasks variants`); a file wins
+        named = catalog.path(f"{TASKS_DIR}/{file}.yaml")
+        if named is None:
+            known = ", ".join(task_catalog_names(catalog)) or "-"
+            raise InputError("tasks", Msg("no_task_catalog", name=shown(file), known=known))
+        return load_tasks_file(named, catalog.label(named), dice, problems)
     if file is None:
-        catalog = catalog or Catalog.default()
         for folder in catalog.dirs:
             found = [folder / rel for rel in (TASKS_FILE, TASKS_CSV) if (folder / rel).is_file()]
             if len(found) == 2:

@@ -237,6 +237,7 @@ def key_view(
             mean_tolerance=b.mean_tolerance,
             area_mean_tolerance=b.area_mean_tolerance,
             max_color=b.max_color_per_sheet,
+            easy=b.easy_per_sheet,
         ),
         t(
             "block_mean",

@@ -36,6 +36,7 @@ from generator.text.words import Texts
 FAMILIES = ("exact", "free", "comparison")
 DEFAULT_FILE = f"{SUBDIR}/tasks.yaml"
 CSV_FILE = f"{SUBDIR}/tasks.csv"  # a catalog folder's tasks from a spreadsheet
+CATALOGS_DIR = f"{SUBDIR}/tasks"  # further task catalogs, by name: `--tasks variants`
 DEFAULT_ROLLS = 3
 MAX_ROLLS = 6
 TEMPLATE = "kribbeln_tasks"

@@ -66,6 +66,8 @@ def _kind_by_place(path: Path, root: Path | None) -> str | None:
     stem = path.stem
     if folder == "kniffel":
         return "kniffel"
+    if folder == "tasks" and len(parts) >= 3 and parts[-3] == "kribbeln":
+        return "kribbeln-tasks"  # a task catalog by name: `--tasks variants`
     if folder == "kribbeln":
         for kind in ("dice", "tasks", "balance"):
             if stem.startswith(kind):
@@ -90,7 +92,7 @@ KINDS_BY_KEYS: tuple[tuple[str, frozenset[str], str], ...] = (
 )
 BALANCE_KEYS = frozenset(
     {"p_min", "p_max", "families", "areas", "area_step", "area_tolerance", "mean_tolerance",
-     "area_mean_tolerance", "max_color_per_sheet", "stars", "search"}
+     "area_mean_tolerance", "max_color_per_sheet", "easy_per_sheet", "stars", "search"}
 )  # fmt: skip
 KIND_NAMES = {kind: what.partition(" (")[0] for kind, _, what in KINDS_BY_KEYS}
 KIND_NAMES["kribbeln-balance"] = "Kribbeln balance constraints"
