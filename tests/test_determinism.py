@@ -124,7 +124,8 @@ def test_the_kribbeln_search_ignores_the_clock(pool: list[TaskFacts]) -> None:
     """Seeds the search finds only after restarts give the same block under the jumping clock
     (a time limit would end each search at its first look)."""
     balance = load_balance()
-    blocks = {seed: sample_block(pool, balance, 6, seed) for seed in range(40)}
+    # seed 742 needs a second target (the first 800 seeds: only it)
+    blocks = {seed: sample_block(pool, balance, 6, seed) for seed in (*range(8), 742)}
     assert any(block.attempts > 1 for block in blocks.values())
     with pytest.MonkeyPatch.context() as patch:
         _jump(patch)
