@@ -42,6 +42,16 @@ def _session_cache(tmp_path_factory: pytest.TempPathFactory):
         os.environ["DICESHEETS_CACHE"] = old
 
 
+@pytest.fixture
+def no_fallback_font():
+    """A machine without a font for Chinese, Japanese, Korean names: the search looks nowhere."""
+    from generator.render import fonts
+
+    fonts.use_fallback_fonts(())
+    yield
+    fonts.use_fallback_fonts(fonts.FALLBACK_FONTS)
+
+
 PRODUCT_OF = {kind: p.id for p in registry.PRODUCTS.values() for kind in p.page_kinds}
 """A page kind's product: the page-health tests (ids `kind-check`) go by product."""
 
