@@ -149,6 +149,48 @@ def test_the_cli_is_quiet_about_names_the_fallback_font_prints(run_cli) -> None:
     assert result.stderr == ""
 
 
+def _client(**settings: Any) -> Any:
+    pytest.importorskip("starlette", reason="the web extra is not installed")
+    from starlette.testclient import TestClient
+
+    from generator.web.app import Settings, create_app
+
+    return TestClient(create_app(Settings(workers=1, **settings)))
+
+
+KNIFFEL = {"rules": "kniffel", "games": "2", "names": NAMES, "copies": "1", "paper": "a4"}
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_web_page_says_so_beside_the_names_without_the_font(lang: str) -> None:
+    note = {
+        "en": "This server has no font for Chinese, Japanese and Korean names: they would "
+        "print as boxes. The package fonts-droid-fallback has one.",
+        "de": "Dieser Server hat keine Schrift für chinesische, japanische und koreanische "
+        "Namen: Sie würden als Kästchen gedruckt. Das Paket fonts-droid-fallback hat eine.",
+    }[lang]
+    with _client(fallback_fonts=()) as client:
+        for path, field in [("/kniffel", 'data-field="names"'), ("/kribbeln", 'data-field="names"'),
+                            ("/worksheet", 'class="roster"')]:  # fmt: skip
+            page = client.get(f"{path}?lang={lang}").text
+            at = page.index(field)
+            assert page.count(note) == 1, path
+            assert page.index(note, at) < page.index("</div>", at), path  # in the field's box
+        body = client.post(f"/api/preview/kniffel?lang={lang}", data=KNIFFEL).json()
+    assert body["ok"], body
+    assert any("王小明" in w and "fonts-droid-fallback" in w for w in body["warnings"]), body
+
+
+@needs_font
+def test_the_web_page_prints_cjk_names_where_the_font_is_installed() -> None:
+    with _client() as client:
+        assert "fonts-droid-fallback" not in client.get("/worksheet?lang=en").text
+        body = client.post("/api/preview/kniffel?lang=en", data=KNIFFEL).json()
+    assert body["ok"], body
+    boxes = [w for w in body["warnings"] if "print as boxes" in w]
+    assert boxes == [f"Names (comma-separated): {BOXES_ONLY}"], body
+
+
 LONG = "Anna, 欧阳娜娜娜娜娜娜, 王小明, 김민준서연, Nguyễn Văn An, 司马相如相如, Zoë, さくらももこ"
 
 
