@@ -112,3 +112,9 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         terminalreporter.write_line(
             "browser tests skipped: /usr/bin/chromium is missing (apt-get install chromium)"
         )
+    from generator.render import fonts
+
+    if not fonts.fallback_installed():
+        terminalreporter.write_line(
+            f"CJK font tests skipped: no fallback font (apt-get install {fonts.FALLBACK_PACKAGE})"
+        )
