@@ -12,11 +12,11 @@ version is a reusable form; a pupil's page adds only the name, class and date.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 
 from generator.render.dice import die_face
-from generator.render.fit import lines_without_orphan, shortened
+from generator.render.fit import broken_lines, lines_without_orphan, was_shortened
 from generator.render.flow import (
     Column,
     Flowable,
@@ -88,7 +88,7 @@ class Style:
     die: float  # preferred side of a die (width of a card)
     min_die: float  # below this, the dice take two rows (large print) or one column
     squeeze_die: float  # the smallest a one-page sheet may make them
-    fill_min: float  # a long name, class or date shrinks to this size, then is shortened
+    fill_min: float  # a long name, class or date shrinks to this size, then wraps
     box: float  # side of the target box
     badge: float  # side of the version badge
     badge_letter: float
@@ -114,6 +114,24 @@ BOX_PAD = 0.3  # room left and right of the widest target, as a share of its siz
 
 
 @dataclass(frozen=True)
+class Fills:
+    """The words the copies of one print size write into the header: every pupil's name,
+    class and date. The header makes room for the longest, so none loses a letter."""
+
+    names: tuple[str, ...] = ()
+    classes: tuple[str, ...] = ()
+    dates: tuple[str, ...] = ()
+
+    @staticmethod
+    def of(copies: Sequence[SheetCopy]) -> Fills:
+        return Fills(
+            tuple(sorted({c.name for c in copies if c.name})),
+            tuple(sorted({c.klass for c in copies if c.klass})),
+            tuple(sorted({c.date for c in copies if c.date})),
+        )
+
+
+@dataclass(frozen=True)
 class Geometry:
     """Page and cell sizes shared by every sheet of a worksheet."""
 
@@ -130,6 +148,7 @@ class Geometry:
     value_rows: int = 1  # the rows a problem's dice or cards are laid out in
     disc_r: float = 0.0  # radius of the problem number's disc (0: the style's)
     box_w: float = 0.0  # width of the target box (0: square)
+    fills: Fills = field(default_factory=lambda: Fills())  # the header makes room for these
 
     @property
     def left(self) -> float:
@@ -230,17 +249,21 @@ def geometry(
 
 # --- lines of text -----------------------------------------------------------------------
 
-TITLE_LINES = 2
-TITLE_LEADING = 1.15  # a title's two lines belong together
+TITLE_LINES = 2  # a title wraps to this many lines at its size, then gets smaller …
+TITLE_LEADING = 1.15  # a title's lines belong together
 
 
-def title_lines(title: str, size: float, width: float) -> list[str]:
-    """The title at its size in at most two lines; a longer one ends in "…"."""
-    lines = lines_without_orphan(title, size, width, bold=True)
-    if len(lines) > TITLE_LINES:
-        rest = " ".join(lines[TITLE_LINES - 1 :])
-        lines = [*lines[: TITLE_LINES - 1], rest]
-    return [shortened(line, size, width, bold=True) for line in lines]
+def title_lines(title: str, size: float, width: float, least: float) -> tuple[float, list[str]]:
+    """The title's size and lines: at `size` in at most two lines where it fits, else
+    smaller (not below `least`), then in as many lines as it takes — never shortened."""
+    step = 0.5
+    while True:
+        lines = lines_without_orphan(title, size, width, bold=True)
+        if len(lines) <= TITLE_LINES or size - step < least:
+            break
+        size -= step
+    # a word wider than the line (no space to break at) is broken, not cut
+    return size, [part for line in lines for part in broken_lines(line, size, width, 99, True)]
 
 
 # --- one cell ---------------------------------------------------------------------------
@@ -362,6 +385,8 @@ def _spot(start: float, end: float, y: float) -> NameSpot:
 
 CLASS_LINE = 18 * MM
 SCORE_LINE = 22 * MM
+FIELD_GAP = 4 * MM  # between two fields of a row
+FILL_LEADING = 1.15  # the lines of a name that takes two
 
 
 def _label_w(label: str, style: Style) -> float:
@@ -369,38 +394,117 @@ def _label_w(label: str, style: Style) -> float:
     return text_width(label, style.label) + 1.5 * MM
 
 
+def fill_lines(text: str, width: float, style: Style) -> tuple[float, tuple[str, ...]]:
+    """A pupil's name, class or date on a line `width` long: its size and lines. Smaller to
+    fit (not below the page's smallest text), then on two lines (broken after a space or
+    hyphen), then on as many as it takes — never shortened."""
+    size = fit_size(text, style.name, width, minimum=style.fill_min)
+    if text_width(text, size) <= width:
+        return size, (text,)
+    size = style.name
+    while size > style.fill_min:
+        lines = broken_lines(text, size, width, 2)
+        if not was_shortened(lines, text):
+            return size, lines
+        size = max(style.fill_min, size - 0.5)
+    return size, broken_lines(text, size, width, 99)
+
+
+def _fill_height(texts: Sequence[str], width: float, style: Style) -> float:
+    """The height above the line that the longest of `texts` needs beyond one line."""
+    extra = 0.0
+    for text in texts:
+        size, lines = fill_lines(text, width, style)
+        extra = max(extra, (len(lines) - 1) * size * FILL_LEADING)
+    return extra
+
+
+# the rows of the first page's fields, tried in turn until every fill-in fits on one line
+# at a readable size (a long date gets a row of its own, then a long class); the name
+# always has the whole first row
+ARRANGEMENTS: tuple[tuple[tuple[str, ...], ...], ...] = (
+    (("name",), ("class", "date", "score")),
+    (("name",), ("class", "score"), ("date",)),
+    (("name",), ("class",), ("date", "score")),
+)
+
+
+def _row_ends(
+    row: Sequence[str], words: SheetWords, geo: Geometry, right: float
+) -> dict[str, tuple[float, float]]:
+    """Where each field of a row starts and ends: the score at the right with its total,
+    the class on a short line unless it ends the row, the rest of the row for the last."""
+    style = geo.style
+    ends: dict[str, tuple[float, float]] = {}
+    x = geo.left
+    last = right
+    if "score" in row:
+        total_w = text_width(words.score_total, style.label)
+        split = right - total_w - _label_w(words.score, style) - SCORE_LINE
+        ends["score"] = (split, right - total_w - 1.5 * MM)
+        last = split - FIELD_GAP
+    fields = [f for f in row if f != "score"]
+    for k, name in enumerate(fields):
+        if k < len(fields) - 1:  # a short line a hand writes "3b" on
+            end = x + _label_w(words.klass, style) + CLASS_LINE
+            ends[name] = (x, end)
+            x = end + FIELD_GAP
+        else:
+            ends[name] = (x, last)
+    return ends
+
+
 def _first_header(letter: str, words: SheetWords, geo: Geometry) -> tuple[list[Item], Spots, float]:
-    """Title, badge and the four fields; returns the items, the fill-in spots and the bottom."""
+    """Title, badge and the four fields; returns the items, the fill-in spots and the bottom.
+
+    Every fill-in of `geo.fills` fits whole: a long date or class gets a row of its own,
+    and one still too long is written on two lines, the header making room above it."""
     style = geo.style
     items, badge_bottom = _badge(letter, words, geo)
     room_right = geo.right - style.badge - 5 * MM
-    lines = title_lines(words.title, style.title, room_right - geo.left)
-    first_y = geo.top - 0.8 * style.title
-    step = style.title * TITLE_LEADING
-    items += [Text(geo.left, first_y - k * step, line, style.title, True)
+    size, lines = title_lines(words.title, style.title, room_right - geo.left, style.heading)
+    first_y = geo.top - 0.8 * size
+    step = size * TITLE_LEADING
+    items += [Text(geo.left, first_y - k * step, line, size, True)
               for k, line in enumerate(lines)]  # fmt: skip
     title_y = first_y - (len(lines) - 1) * step
-    row1 = title_y - style.field_gap - 0.25 * style.title
-    row2 = row1 - style.field_gap
-    # the name has the whole first row (long names stay large); class, date, score below:
-    # the class and the score get lines a hand writes "3b" and "18" on, the date the rest
-    gap = 4 * MM
-    split1 = geo.left + _label_w(words.klass, style) + CLASS_LINE + gap
-    total_w = text_width(words.score_total, style.label)
-    split2 = room_right - total_w - _label_w(words.score, style) - SCORE_LINE
-    name_items, name_start = _field(words.name, geo.left, room_right, row1, style.label)
-    class_items, class_start = _field(words.klass, geo.left, split1 - gap, row2, style.label)
-    date_items, date_start = _field(words.date, split1, split2 - gap, row2, style.label)
-    score_items, _ = _field(words.score, split2, room_right - total_w - 1.5 * MM, row2, style.label)
-    total = Text(room_right, row2, words.score_total, style.label, align="right")
-    items += name_items + class_items + date_items + score_items + [total]
-    spots = Spots(
-        _spot(name_start, room_right, row1),
-        _spot(class_start, split1 - gap, row2),
-        _spot(date_start, split2 - gap, row2),
-    )
-    bottom = min(row2 - 0.4 * style.label, badge_bottom) - 3 * MM
-    return items, spots, bottom
+    labels = {"name": words.name, "class": words.klass, "date": words.date, "score": words.score}
+    fills = {"name": geo.fills.names, "class": geo.fills.classes, "date": geo.fills.dates}
+
+    def fits(field_name: str, ends: tuple[float, float]) -> bool:
+        start = ends[0] + _label_w(labels[field_name], style)
+        width = _spot(start, ends[1], 0).width
+        return all(len(fill_lines(t, width, style)[1]) == 1 for t in fills[field_name])
+
+    rows: tuple[tuple[str, ...], ...] = ARRANGEMENTS[-1]
+    for arrangement in ARRANGEMENTS:
+        if all(
+            fits(f, e)
+            for row in arrangement[1:]
+            for f, e in _row_ends(row, words, geo, room_right).items()
+            if f != "score"
+        ):
+            rows = arrangement
+            break
+    spots: dict[str, NameSpot] = {}
+    y = title_y - 0.25 * size
+    for row in rows:
+        ends = _row_ends(row, words, geo, room_right)
+        spans = {f: (e[0] + _label_w(labels[f], style), e[1]) for f, e in ends.items()}
+        extra = max(
+            (_fill_height(fills[f], _spot(*spans[f], 0).width, style) for f in row if f in fills),
+            default=0.0,
+        )
+        y -= style.field_gap + extra
+        for f in row:
+            field_items, start = _field(labels[f], ends[f][0], ends[f][1], y, style.label)
+            items += field_items
+            if f in fills:
+                spots[f] = _spot(start, ends[f][1], y)
+        if "score" in row:
+            items.append(Text(room_right, y, words.score_total, style.label, align="right"))
+    bottom = min(y - 0.4 * style.label, badge_bottom) - 3 * MM
+    return items, Spots(spots["name"], spots["class"], spots["date"]), bottom
 
 
 def _next_header(letter: str, words: SheetWords, geo: Geometry) -> tuple[list[Item], Spots, float]:
@@ -634,13 +738,16 @@ def fitted(
 NAME_CLEARANCE = 1.0  # points between the deepest descender (g, p, ç, ą) and the line
 
 
-def name_text(name: str, spot: NameSpot, geo: Geometry) -> Text:
+def name_texts(name: str, spot: NameSpot, geo: Geometry) -> list[Text]:
     """A pupil's name (or class, date) written on its line, the descenders clear of it;
-    smaller to fit, but not below the page's smallest text, then shortened with "…"."""
-    style = geo.style
-    size = fit_size(name, style.name, spot.width, minimum=style.fill_min)
-    text = shortened(name, size, spot.width)
-    return Text(spot.x, spot.y + descent(size) + NAME_CLEARANCE, text, size)
+    smaller to fit, but not below the page's smallest text, then on two lines (the header
+    made room for them above the line), never shortened."""
+    size, lines = fill_lines(name, spot.width, geo.style)
+    base = spot.y + descent(size) + NAME_CLEARANCE
+    step = size * FILL_LEADING
+    return [
+        Text(spot.x, base + (len(lines) - 1 - k) * step, line, size) for k, line in enumerate(lines)
+    ]
 
 
 # --- the answer key ---------------------------------------------------------------------
@@ -732,7 +839,7 @@ def fill_ins(copy: SheetCopy, spots: Spots, geo: Geometry) -> list[Item]:
     items: list[Item] = []
     for text, spot in ((copy.name, spots.name), (copy.klass, spots.klass), (copy.date, spots.date)):
         if text and spot is not None:
-            items.append(name_text(text, spot, geo))
+            items += name_texts(text, spot, geo)
     return items
 
 
@@ -806,7 +913,10 @@ def layout_sheets(
     styles = sorted({large_print or copy.large_print for copy in copies})
     geos = {
         large: fitted(
-            geometry(paper, large, most, cards, last, largest),
+            replace(
+                geometry(paper, large, most, cards, last, largest),
+                fills=Fills.of([c for c in copies if (large_print or c.large_print) == large]),
+            ),
             versions[0],
             words,
             pagination.per_page,
