@@ -10,6 +10,7 @@ from generator.render.fonts import descent, text_width
 from generator.render.primitives import MM, Circle, Line, Rect, Text, texts_of
 from generator.render.style import DARK_GREY
 from generator.text.words import Texts, maths
+from generator.worksheet.build import brackets_help
 from generator.worksheet.layout import (
     LARGE,
     NORMAL,
@@ -54,6 +55,7 @@ def instructions() -> list[tuple[str, str, str]]:
                     use_all=level.rules.use_all,
                     rational=level.rules.rational,
                     impossible=True,
+                    brackets=brackets_help(level.rules.ops),
                 )
                 found.append((f"{family} {level.level}", lang, text))
     return found
