@@ -153,7 +153,8 @@ def only_pages(document: Document, numbers: Sequence[int]) -> Document:
         if isinstance(item, UseForm) and item.name not in wanted:
             wanted.add(item.name)
             todo += document.forms[item.name]
-    forms = {name: items for name, items in document.forms.items() if name in wanted}
+    # only the forms wanted are asked for: a form not yet drawn is never drawn here
+    forms = {name: document.forms[name] for name in sorted(wanted)}
     return replace(document, pages=pages, forms=forms)
 
 
