@@ -153,7 +153,8 @@ def only_pages(document: Document, numbers: Sequence[int]) -> Document:
         if isinstance(item, UseForm) and item.name not in wanted:
             wanted.add(item.name)
             todo += document.forms[item.name]
-    forms = {name: items for name, items in document.forms.items() if name in wanted}
+    # only the forms wanted are asked for: a form not yet drawn is never drawn here
+    forms = {name: document.forms[name] for name in sorted(wanted)}
     return replace(document, pages=pages, forms=forms)
 
 
@@ -224,7 +225,12 @@ def _koepfchen(job: Job) -> Result:
 
 
 def _kribbeln(job: Job) -> Result:
-    built = PRODUCTS["kribbeln"].make(job.params, catalog())
+    from generator.kribbeln.build import Unbalanced
+
+    try:
+        built = PRODUCTS["kribbeln"].make(job.params, catalog())
+    except Unbalanced as exc:  # the page's words at its field; the balance file is not its own
+        raise InputError("pages", Msg("web_cannot_balance", pages=exc.pages)) from None
     c = built.contents
     figures = {
         "pages": c["pages"],

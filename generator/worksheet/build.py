@@ -287,6 +287,12 @@ def _ops(level: Level, lang: str) -> list[str]:
     return [maths(SYMBOLS[op], lang) for op in level.rules.ops]
 
 
+def brackets_help(ops: str) -> bool:
+    """Whether brackets can make a number the signs `ops` cannot make without them: only
+    when + or − meet × or ÷ (6 − (3 − 1) is 6 − 3 + 1, but (6 − 1) · 2 has no such twin)."""
+    return bool(set(ops) & set("+-")) and bool(set(ops) & set("*/"))
+
+
 def _heading(ws: Worksheet, section: PlannedSection) -> str:
     if section.spec.heading:
         return section.spec.heading[ws.lang]
@@ -309,6 +315,7 @@ def version_sheets(ws: Worksheet) -> list[VersionSheet]:
                 use_all=level.rules.use_all,
                 rational=level.rules.rational,
                 impossible=section.plan.impossible > 0,
+                brackets=brackets_help(level.rules.ops),
             )
             problems = tuple(
                 ShownProblem(number, p.numbers, level.numbers.kind, p.target)

@@ -1,0 +1,88 @@
+"""A class set as a teacher prints it, read back from the PDF: the rules the problems need
+are said, a pupil's header keeps every word, pages are used, solutions read left to right."""
+
+from __future__ import annotations
+
+import io
+from functools import cache
+
+import pdfplumber
+import pytest
+
+from generator.render.draw import render_pdf
+from generator.render.primitives import MM
+from generator.worksheet.build import WorksheetRequest
+from generator.worksheet.layout import LARGE, MARGIN, NORMAL
+from generator.worksheet.load import load_worksheet
+from generator.worksheet.sheet import build_sheet
+
+BRACKETS = {"de": "Klammern sind erlaubt.", "en": "Brackets are allowed."}
+
+
+@cache
+def pdf_of(req: WorksheetRequest) -> tuple[bytes, dict]:
+    """The PDF of a request and its manifest contents."""
+    built = build_sheet(load_worksheet(req), req)
+    return render_pdf(built.document), built.contents
+
+
+def texts(req: WorksheetRequest, left_of_badge: bool = False) -> list[str]:
+    """Every page's text, its lines joined by spaces (with `left_of_badge`, the page without
+    the version badge's column, so the header's lines read in order)."""
+    found = []
+    with pdfplumber.open(io.BytesIO(pdf_of(req)[0])) as pdf:
+        for page in pdf.pages:
+            if left_of_badge:
+                badge = (LARGE if req.large_print else NORMAL).badge
+                page = page.crop((0, 0, page.width - MARGIN - badge - 1 * MM, page.height))
+            found.append(" ".join((page.extract_text() or "").split()))
+    return found
+
+
+def sheet_texts(req: WorksheetRequest, left_of_badge: bool = False) -> list[str]:
+    """The text of the pupils' pages (the key left out)."""
+    found = texts(req, left_of_badge)
+    pages = sum(sheet["pages"] for sheet in pdf_of(req)[1]["sheets"])
+    return found[:pages]
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+@pytest.mark.parametrize(("family", "level"), [("koepfchen", 1), ("koepfchen", 2),
+                                               ("koepfchen", 3), ("koepfchen", 4), ("24", 1),
+                                               ("24", 4)])  # fmt: skip
+def test_the_instruction_says_brackets_where_they_can_help(family, level, lang) -> None:
+    """Level 4 problems all need brackets: a sheet whose signs mix + or − with × or ÷ says
+    they are allowed; level 1 (+ and − only, Klasse 1) does not talk of them."""
+    req = WorksheetRequest(family=family, level=level, problems=4, lang=lang, seed=3, key=False)
+    first = sheet_texts(req)[0]
+    assert (BRACKETS[lang] in first) == (level > 1 or family == "24"), first
+
+
+def test_no_brackets_sentence_when_the_signs_do_not_mix() -> None:
+    for ops in ("+-", "*"):
+        req = WorksheetRequest(level=3, ops=ops, problems=4, seed=3, key=False, targets="1-12")
+        assert BRACKETS["de"] not in sheet_texts(req)[0], ops
+
+
+DATE = "Montag, 14. September 2026"
+LONG_TITLE = "Würfelrechnen für die Klasse 3b der Grundschule am Sonnenhang – Wiederholung"
+LONG_NAME = "Hans-Joachim Friedrich-Wilhelm von Großkreutz-Brzęczyszczykiewicz"
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("large", [False, True])
+def test_a_pupils_header_keeps_every_word(paper, large) -> None:
+    """The date, the class, a long title and a long name are printed whole (on two lines
+    where one is too short), never cut with "…"."""
+    req = WorksheetRequest(
+        problems=6, seed=5, key=False, paper=paper, large_print=large, date=DATE,
+        klass="3b Sonnenblumen", title=LONG_TITLE, names=f"Anna, {LONG_NAME}",
+    )  # fmt: skip
+    pages = [p.replace("- ", "-") for p in sheet_texts(req, left_of_badge=True)]
+    firsts = [p for p in pages if "Punkte" in p]
+    assert len(firsts) == 2
+    for text in pages:
+        assert "…" not in text
+    for text in firsts:
+        assert DATE in text and "3b Sonnenblumen" in text and LONG_TITLE in text
+    assert sum(LONG_NAME in p for p in pages) == len(pages) // 2  # on every page of the sheet
