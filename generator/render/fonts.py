@@ -9,7 +9,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
 # generator/fonts/, beside this package in a checkout and in a wheel alike; found here, not
 # in core.resources, because render is the bottom layer and imports nothing of generator
@@ -85,7 +85,10 @@ def _fallback(index: int) -> tuple[str, frozenset[int], bytes] | None:
     if not Path(path).is_file():
         return None
     name = "Fallback-" + Path(path).stem
-    font = TTFont(name, path, subfontIndex=0)
+    try:
+        font = TTFont(name, path, subfontIndex=0)
+    except (OSError, TTFError):  # unreadable or damaged: as if it were not there
+        return None
     before = {found[2] for i in range(index) if (found := _fallback(i)) is not None}
     if font.face.name in before:  # ReportLab would take it for that font
         font.face.name += b"-" + Path(path).stem.encode("ascii", "replace")
