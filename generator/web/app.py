@@ -269,7 +269,11 @@ def make_job(
     for name, most in page.web.most.items():
         found = params.get(name)
         if isinstance(found, int) and found > most:
-            raise FormErrors(InputError(name, Msg("web_most", most=most, found=found)))
+            if page.web.most_why.get(name) == "balance":  # the tasks balance no more
+                msg = Msg("web_most_sheets", most=most, found=found)
+            else:  # more would not be done within the time limit
+                msg = Msg("web_most", most=most, found=found)
+            raise FormErrors(InputError(name, msg))
     number = preview_page(values) if action == "preview" else None
     overview = values.get("preview_only") != "1" or number is None
     job = Job(page.builder, params, action, roster=roster, roster_label=label, page=number,

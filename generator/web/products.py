@@ -237,7 +237,12 @@ def _koepfchen(job: Job) -> Result:
 
 
 def _kribbeln(job: Job) -> Result:
-    built = PRODUCTS["kribbeln"].make(job.params, catalog())
+    from generator.kribbeln.build import Unbalanced
+
+    try:
+        built = PRODUCTS["kribbeln"].make(job.params, catalog())
+    except Unbalanced as exc:  # the page's words at its field; the balance file is not its own
+        raise InputError("pages", Msg("web_cannot_balance", pages=exc.pages)) from None
     c = built.contents
     figures = {
         "pages": c["pages"],
