@@ -6,6 +6,7 @@ page, which also says beside the names when the server has no fallback font."""
 from __future__ import annotations
 
 import io
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -51,6 +52,17 @@ def test_without_the_fallback_font_the_warning_names_the_package(no_fallback_fon
                               (Input("names"), "अनिल")])  # fmt: skip
     assert [(w.where, w.message) for w in warnings] == [("names", PACKAGE), ("names", BOXES_ONLY)]
     assert fonts.text_runs("王小明") == (("DejaVuSans", "王小明"),)
+
+
+def test_a_damaged_font_file_is_as_if_it_were_not_there(tmp_path: Path) -> None:
+    damaged = tmp_path / "DroidSansFallbackFull.ttf"
+    damaged.write_bytes(b"\0\1\0\0 not a font")
+    fonts.use_fallback_fonts([damaged, tmp_path / "missing.ttf"])
+    try:
+        assert fonts.text_runs("王小明") == (("DejaVuSans", "王小明"),)
+        assert missing_glyphs("王小明") == "王小明"
+    finally:
+        fonts.use_fallback_fonts(fonts.FALLBACK_FONTS)
 
 
 @needs_font

@@ -38,10 +38,11 @@ def _form_id(name: str) -> str:
 def _draw(c: rl_canvas.Canvas, item: Item) -> None:
     if isinstance(item, Text):
         c.setFillColor(_color(item.color))
-        runs = text_runs(item.text, item.bold)
-        if len(runs) > 1 or runs[0][0] != font_name(item.bold):
-            _draw_runs(c, item, runs)
-            return
+        if not item.text.isascii():  # DejaVu has every ASCII letter: one font
+            runs = text_runs(item.text, item.bold)
+            if len(runs) > 1 or runs[0][0] != font_name(item.bold):
+                _draw_runs(c, item, runs)
+                return
         c.setFont(font_name(item.bold), item.size)
         if item.align == "center":
             c.drawCentredString(item.x, item.y, item.text)

@@ -4,12 +4,12 @@ and text measurement."""
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from functools import cache, lru_cache
 from pathlib import Path
 
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
 # generator/fonts/, beside this package in a checkout and in a wheel alike; found here, not
 # in core.resources, because render is the bottom layer and imports nothing of generator
@@ -56,7 +56,7 @@ def use_fallback_fonts(paths: Iterable[str | Path]) -> None:
     """
     global _search
     _search = tuple(str(p) for p in paths)
-    for clear in (_fallbacks.cache_clear, _runs.cache_clear, _width.cache_clear, *width_caches):
+    for clear in (_fallback.cache_clear, _runs.cache_clear, _width.cache_clear, *width_caches):
         clear()
 
 
@@ -71,21 +71,29 @@ def _charset(name: str) -> frozenset[int]:
     return frozenset(pdfmetrics.getFont(name).face.charToGlyph)
 
 
+def _fallbacks() -> Iterator[tuple[str, frozenset[int]]]:
+    """The fallback fonts found, in search order: (name, characters). Each is read and
+    registered when a letter is first looked for in it (0.25 s and 20 MB each)."""
+    for index in range(len(_search)):
+        if (found := _fallback(index)) is not None:
+            yield found[0], found[1]
+
+
 @cache
-def _fallbacks() -> tuple[tuple[str, frozenset[int]], ...]:
-    """The fallback fonts found, registered (read only when a text needs one: 0.3 s each)."""
-    found = []
-    faces: set[bytes] = set()
-    for path in _search:
-        if Path(path).is_file():
-            name = "Fallback-" + Path(path).stem
-            font = TTFont(name, path, subfontIndex=0)
-            if font.face.name in faces:  # ReportLab would take it for the font before
-                font.face.name += b"-" + Path(path).stem.encode("ascii", "replace")
-            faces.add(font.face.name)
-            pdfmetrics.registerFont(font)
-            found.append((name, frozenset(font.face.charToGlyph)))
-    return tuple(found)
+def _fallback(index: int) -> tuple[str, frozenset[int], bytes] | None:
+    path = _search[index]
+    if not Path(path).is_file():
+        return None
+    name = "Fallback-" + Path(path).stem
+    try:
+        font = TTFont(name, path, subfontIndex=0)
+    except (OSError, TTFError):  # unreadable or damaged: as if it were not there
+        return None
+    before = {found[2] for i in range(index) if (found := _fallback(i)) is not None}
+    if font.face.name in before:  # ReportLab would take it for that font
+        font.face.name += b"-" + Path(path).stem.encode("ascii", "replace")
+    pdfmetrics.registerFont(font)
+    return name, frozenset(font.face.charToGlyph), font.face.name
 
 
 def _font_of(ch: str, main: str) -> str:
