@@ -187,6 +187,9 @@ class WebPage(NamedTuple):
     # a field's largest value on the page where the command allows more: what a build
     # finishes within the page's time limit on a busy server (the CLI keeps its own range)
     most: Mapping[str, int] = NOTHING
+    # why a field has its page limit when it is not the time limit: "balance" (the tasks
+    # balance no more sheets)
+    most_why: Mapping[str, str] = NOTHING
     # a field's default on a page of that language: {"en": {"rules": "yahtzee"}}
     lang_defaults: Mapping[str, Mapping[str, str]] = NOTHING
 

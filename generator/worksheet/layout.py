@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 from generator.render.dice import die_face
 from generator.render.fit import broken_lines, lines_without_orphan, was_shortened
@@ -37,6 +38,7 @@ from generator.render.primitives import (
     Circle,
     Document,
     Item,
+    LaterForms,
     Line,
     Page,
     Polygon,
@@ -563,9 +565,12 @@ def version_pages(
     geo: Geometry,
     per_page: int | None = None,
     row_caps: Sequence[int] = (),
+    draw: bool = True,
 ) -> list[SheetPage]:
     """The pages of one version, without any pupil's name; at most `per_page` problems a
-    page, and page k at most `row_caps[k]` rows of cells (where given)."""
+    page, and page k at most `row_caps[k]` rows of cells (where given). Without `draw`
+    only the cut: each page's spots, problems and rows, no cells (the same pages, for a
+    fraction of the time: the page counts of a class set need no drawing)."""
     if version.title:
         words = replace(words, title=version.title)
     pages: list[tuple[list[Item], Spots, int, int]] = []
@@ -597,25 +602,26 @@ def version_pages(
                     for text, bold in lines:
                         size = geo.style.heading if bold else geo.style.instruction
                         y -= size * LEADING
-                        items.append(Text(geo.left, y + 0.28 * size, text, size, bold))
+                        if draw:
+                            items.append(Text(geo.left, y + 0.28 * size, text, size, bold))
                     y -= SECTION_GAP
                 row_top = y
                 y -= geo.cell_h + ROW_GAP
                 rows += 1
-            items += cell_items(problem, geo.cell_x(column), row_top, geo)
+            if draw:
+                items += cell_items(problem, geo.cell_x(column), row_top, geo)
             column = (column + 1) % geo.columns
             on_page += 1
         y -= SECTION_GAP
     pages.append((items, spots, on_page, rows))
     total = len(pages)
     label = words.large_page if geo.large_print and words.large_page else words.page
+
+    def footer(k: int) -> list[Item]:
+        return _footer(words.footer(version.letter), label(k, total), geo) if draw else []
+
     return [
-        SheetPage(
-            tuple(page_items + _footer(words.footer(version.letter), label(k, total), geo)),
-            page_spots,
-            count,
-            page_rows,
-        )
+        SheetPage(tuple(page_items + footer(k)) if draw else (), page_spots, count, page_rows)
         for k, (page_items, page_spots, count, page_rows) in enumerate(pages, start=1)
     ]
 
@@ -641,15 +647,25 @@ def level_rows(rows: Sequence[int]) -> list[int]:
     return before
 
 
+def page_cut(
+    version: VersionSheet, words: SheetWords, geo: Geometry, per_page: int | None = None
+) -> tuple[list[SheetPage], tuple[int, ...]]:
+    """How `paginate` cuts a version, without drawing: its pages (spots, problems, rows;
+    no items) and the row caps that spread the problems evenly over them."""
+    pages = version_pages(version, words, geo, per_page, draw=False)
+    if len(pages) < 2:
+        return pages, ()
+    caps = tuple(level_rows([p.rows for p in pages]))
+    even = version_pages(version, words, geo, per_page, caps, draw=False)
+    return (even, caps) if len(even) == len(pages) else (pages, ())
+
+
 def paginate(
     version: VersionSheet, words: SheetWords, geo: Geometry, per_page: int | None = None
 ) -> list[SheetPage]:
     """The pages of a version with the problems spread evenly over them."""
-    pages = version_pages(version, words, geo, per_page)
-    if len(pages) < 2:
-        return pages
-    even = version_pages(version, words, geo, per_page, level_rows([p.rows for p in pages]))
-    return even if len(even) == len(pages) else pages
+    _, caps = page_cut(version, words, geo, per_page)
+    return version_pages(version, words, geo, per_page, caps)
 
 
 MOST_GAP = 1.5  # writing lines at most this share of the style's distance apart …
@@ -671,11 +687,11 @@ def roomier(
 ) -> Geometry:
     """The cells grown into the space the pages leave: the most writing space that keeps
     the number of pages (the rows then spread evenly over them again)."""
-    pages = len(paginate(version, words, geo, per_page))
+    pages = len(page_cut(version, words, geo, per_page)[0])
     low, high = geo.writing, geo.page_h
     for _ in range(16):  # to well under 0.01 mm
         mid = (low + high) / 2
-        if len(paginate(version, words, with_writing(geo, mid), per_page)) == pages:
+        if len(page_cut(version, words, with_writing(geo, mid), per_page)[0]) == pages:
             low = mid
         else:
             high = mid
@@ -735,18 +751,18 @@ def fitted(
     candidates = (geo, *compact(geo))
     if one_page:
         for candidate in candidates:
-            pages = version_pages(version, words, candidate)
+            pages = version_pages(version, words, candidate, draw=False)
             if len(pages) == 1:
                 return roomier(candidate, version, words)
         raise PagesDoNotFit(problems, len(pages), pages[0].problems, geo)
     # only --one-page squeezes the dice below their readable size (large print: one row)
     candidates = (geo, *(c for c in candidates[1:] if c.die >= geo.style.min_die - 1e-9))
     want = min(per_page or problems, problems)
-    held = [version_pages(version, words, c)[0].problems for c in candidates]
+    held = [version_pages(version, words, c, draw=False)[0].problems for c in candidates]
     allowed = [c for c, n in zip(candidates, held) if per_page is None or n >= want]
     if not allowed:
         raise PagesDoNotFit(want, 2, max(held), geo)
-    counts = [len(paginate(version, words, c, per_page)) for c in allowed]
+    counts = [len(page_cut(version, words, c, per_page)[0]) for c in allowed]
     best = allowed[counts.index(min(counts))]  # the first of the fewest: the largest dice
     return roomier(best, version, words, per_page)
 
@@ -873,7 +889,7 @@ def copies_document(
     copies: Sequence[SheetCopy],
     letters: Sequence[str],
     spots: dict[tuple[int, bool], list[Spots]],
-    forms: dict[str, tuple[Item, ...]],
+    forms: Mapping[str, tuple[Item, ...]],
     geos: Mapping[bool, Geometry],
     words: SheetWords,
     key: AnswerKey | None,
@@ -918,6 +934,8 @@ def layout_sheets(
 
     A copy is in large print when it asks for it or `large_print` is set; each print size
     has its own forms. Returns the document and the number of pages of every copy.
+    The forms are drawn when first asked for (`LaterForms`): the cut of every version's
+    pages is known at once, the cells of a version only when one of its pages is drawn.
     """
     problems = [p for v in versions for s in v.sections for p in s.problems]
     most = max(len(p.values) for p in problems)
@@ -938,17 +956,28 @@ def layout_sheets(
         )
         for large in styles
     }
-    forms: dict[str, tuple[Item, ...]] = {}
+    forms = LaterForms()
     spots: dict[tuple[int, bool], list[Spots]] = {}
     for large, geo in geos.items():
         for v, version in enumerate(versions):
-            built = paginate(version, words, geo, pagination.per_page)
-            spots[v, large] = [page.spots for page in built]
-            for k, page in enumerate(built):
-                forms[form_name(version.letter, k, large)] = page.items
+            cut, caps = page_cut(version, words, geo, pagination.per_page)
+            spots[v, large] = [page.spots for page in cut]
+            names = [form_name(version.letter, k, large) for k in range(len(cut))]
+            forms.later(names, partial(_drawn, version, words, geo, pagination.per_page, caps))
     letters = [version.letter for version in versions]
     return copies_document(copies, letters, spots, forms, geos, words, key, paper, large_print,
                            pagination)  # fmt: skip
+
+
+def _drawn(
+    version: VersionSheet,
+    words: SheetWords,
+    geo: Geometry,
+    per_page: int | None,
+    caps: tuple[int, ...],
+) -> list[tuple[Item, ...]]:
+    """The items of a version's pages as `paginate` cuts them (`page_cut` gave the caps)."""
+    return [page.items for page in version_pages(version, words, geo, per_page, caps)]
 
 
 def layout_worksheet(
