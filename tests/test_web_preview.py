@@ -154,3 +154,18 @@ def test_a_preview_draws_only_the_forms_of_the_pages_it_shows() -> None:
     # a version's pages are drawn together; A, B, C normal and Paul's large-print version
     assert len(made) < len(document.forms)
     assert {name.rsplit("-", 1)[0] for name in made} == {name.rsplit("-", 1)[0] for name in wanted}
+
+
+def test_a_preview_png_has_the_pixels_of_the_page_grey_in_one_channel() -> None:
+    from PIL import Image
+
+    from generator.web.products import png_bytes
+
+    grey = Image.new("RGB", (40, 30), "#ffffff")
+    grey.paste((154, 154, 154), (5, 5, 20, 20))
+    coloured = grey.copy()
+    coloured.putpixel((30, 10), (251, 251, 244))  # a card's cream: one pixel is enough
+    for image, mode in ((grey, "L"), (coloured, "RGB")):
+        with Image.open(io.BytesIO(png_bytes(image))) as png:
+            assert png.mode == mode
+            assert png.convert("RGB").tobytes() == image.tobytes()
