@@ -361,4 +361,6 @@ def test_page_controls_no_key_and_missing_folders(run_cli, tmp_path: Path) -> No
     assert (tmp_path / "d/e/key.pdf").is_file()
     words = words_by_page(tmp_path / "c/per.pdf")
     numbers = [sized(page, NORMAL.number) for page in words]
-    assert numbers == [["1", "2", "3", "4"], ["5", "6", "7", "8"], ["9", "10"]]
+    # at most 4 a page, in order; the cells grow, so the header's page may hold fewer
+    assert [n for page in numbers for n in page] == [str(n) for n in range(1, 11)]
+    assert all(2 <= len(page) <= 4 for page in numbers)

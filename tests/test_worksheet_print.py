@@ -4,11 +4,13 @@ are said, a pupil's header keeps every word, pages are used, solutions read left
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 from functools import cache
 
 import pdfplumber
 import pytest
 
+from generator.core.errors import DoesNotFit
 from generator.render.draw import render_pdf
 from generator.render.primitives import MM
 from generator.worksheet.build import WorksheetRequest
@@ -86,3 +88,65 @@ def test_a_pupils_header_keeps_every_word(paper, large) -> None:
     for text in firsts:
         assert DATE in text and "3b Sonnenblumen" in text and LONG_TITLE in text
     assert sum(LONG_NAME in p for p in pages) == len(pages) // 2  # on every page of the sheet
+
+
+def used(req: WorksheetRequest) -> list[float]:
+    """The share of every pupil's page (inside 10 mm, the footer aside) that its content
+    spans: words, frames, dice and writing lines."""
+    shares = []
+    pages = sum(sheet["pages"] for sheet in pdf_of(req)[1]["sheets"])
+    with pdfplumber.open(io.BytesIO(pdf_of(req)[0])) as pdf:
+        for page in pdf.pages[:pages]:
+            foot = page.height - 22 * MM
+            found = [o for o in (*page.chars, *page.rects, *page.lines) if o["bottom"] < foot]
+            w = max(o["x1"] for o in found) - min(o["x0"] for o in found)
+            h = max(o["bottom"] for o in found) - min(o["top"] for o in found)
+            shares.append(w * h / ((page.width - 20 * MM) * (page.height - 20 * MM)))
+    return shares
+
+
+def numbers_by_page(req: WorksheetRequest) -> list[list[str]]:
+    """The problem numbers (white on their discs, at the style's size) of each pupil page."""
+    style = LARGE if req.large_print else NORMAL
+    pages = sum(sheet["pages"] for sheet in pdf_of(req)[1]["sheets"])
+    with pdfplumber.open(io.BytesIO(pdf_of(req)[0])) as pdf:
+        return [
+            [w["text"] for w in page.extract_words(extra_attrs=["size", "fontname"])
+             if abs(w["size"] - style.number) < 0.05 and w["text"].isdigit()
+             and "Bold" in w["fontname"]]
+            for page in pdf.pages[:pages]
+        ]  # fmt: skip
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_a_sheet_takes_the_fewest_pages(paper) -> None:
+    """Problems that fit on one page (as --one-page shows: 12 on A4) take one, not 6 + 6 on
+    two a third empty; 24 take two on A4, not three."""
+    for problems in (10, 12, 14):
+        req = WorksheetRequest(problems=problems, seed=2, key=False, paper=paper)
+        try:
+            pdf_of(replace(req, one_page=True))
+        except DoesNotFit:
+            continue
+        assert pdf_of(req)[1]["pages_per_sheet"] == 1, problems
+    if paper == "a4":
+        for problems, pages in ((12, 1), (24, 2)):
+            req = WorksheetRequest(problems=problems, seed=2, key=False)
+            assert pdf_of(req)[1]["pages_per_sheet"] == pages, problems
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize(("problems", "per_page", "large"), [
+    (12, 4, False), (12, 6, False), (20, 6, False), (20, None, False), (12, None, False),
+    (20, None, True), (12, None, True), (20, 4, True),
+])  # fmt: skip
+def test_cells_grow_to_use_the_page(paper, problems, per_page, large) -> None:
+    """Every pupil's page at least 60 % used, and --per-page still at most N a page."""
+    req = WorksheetRequest(problems=problems, per_page=per_page, large_print=large, seed=2,
+                           key=False, paper=paper)  # fmt: skip
+    shares = used(req)
+    assert min(shares) >= 0.6, [f"{s:.0%}" for s in shares]
+    numbers = numbers_by_page(req)
+    assert [n for page in numbers for n in page] == [str(n) for n in range(1, problems + 1)]
+    if per_page:
+        assert max(len(page) for page in numbers) <= per_page

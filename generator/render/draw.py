@@ -113,6 +113,7 @@ def _draw_runs(c: rl_canvas.Canvas, item: Text, runs: tuple[tuple[str, str], ...
         if item.bold and font != main:  # the fallback has no bold: its outline drawn too
             c.setStrokeColor(_color(item.color))
             c.setLineWidth(item.size * FAKE_BOLD)
+            c.setDash([])  # a dashed line drawn before would dash the outline
             c.drawString(x, item.y, part, mode=2)
         else:
             c.drawString(x, item.y, part)

@@ -149,6 +149,7 @@ class Geometry:
     disc_r: float = 0.0  # radius of the problem number's disc (0: the style's)
     box_w: float = 0.0  # width of the target box (0: square)
     fills: Fills = field(default_factory=lambda: Fills())  # the header makes room for these
+    lines: int = 0  # writing lines per problem (0: the style's; more where cells grow)
 
     @property
     def left(self) -> float:
@@ -197,7 +198,16 @@ class Geometry:
 
     @property
     def cell_h(self) -> float:
-        return PAD + self.row_h + self.style.lines * self.line_gap + PAD
+        return PAD + self.row_h + self.writing + PAD
+
+    @property
+    def line_count(self) -> int:
+        return self.lines or self.style.lines
+
+    @property
+    def writing(self) -> float:
+        """Height of a cell's writing space: its lines."""
+        return self.line_count * self.line_gap
 
     def cell_x(self, column: int) -> float:
         return self.left + column * (self.cell_w + COL_GAP)
@@ -328,7 +338,7 @@ def cell_items(problem: ShownProblem, x: float, top: float, geo: Geometry) -> li
     size = fit_size(target, style.target, box_w - 2 * BOX_PAD * style.target, bold=True)
     items.append(Text(box_x + box_w / 2, centred(mid, size), target, size, True, "center"))
     line_top = top - PAD - geo.row_h
-    for i in range(1, style.lines + 1):
+    for i in range(1, geo.line_count + 1):
         y = line_top - i * geo.line_gap
         items.append(Line(x + PAD, y, x + geo.cell_w - PAD, y, stroke=LINE_GREY, line_width=0.5))
     return items
@@ -658,20 +668,34 @@ def paginate(
     return version_pages(version, words, geo, per_page, caps)
 
 
-STRETCH = (1.5, 1.4, 1.3, 1.2, 1.1)
+MOST_GAP = 1.5  # writing lines at most this share of the style's distance apart …
+EASY_GAP = 1.2  # … and, where a cell has room for more lines, about this share
+
+
+def with_writing(geo: Geometry, height: float) -> Geometry:
+    """The cells with `height` of writing space: the style's lines, spread up to 1.5× their
+    distance, then more lines about 1.2× apart (never closer than the style's)."""
+    base = geo.style.line_gap
+    most = max(geo.style.lines, int(height / base + 1e-9))
+    counts = [n for n in range(geo.style.lines, most + 1) if height / n <= MOST_GAP * base + 1e-9]
+    n = min(counts, key=lambda k: abs(height / k - EASY_GAP * base), default=geo.style.lines)
+    return replace(geo, lines=n, line_gap=max(base, height / n))
 
 
 def roomier(
     geo: Geometry, version: VersionSheet, words: SheetWords, per_page: int | None = None
 ) -> Geometry:
-    """The widest line gap (up to 1.5×) that keeps the number of pages: space left on
-    the pages becomes writing space."""
+    """The cells grown into the space the pages leave: the most writing space that keeps
+    the number of pages (the rows then spread evenly over them again)."""
     pages = len(page_cut(version, words, geo, per_page)[0])
-    for factor in STRETCH:
-        wider = replace(geo, line_gap=geo.style.line_gap * factor)
-        if len(page_cut(version, words, wider, per_page)[0]) == pages:
-            return wider
-    return geo
+    low, high = geo.writing, geo.page_h
+    for _ in range(16):  # to well under 0.01 mm
+        mid = (low + high) / 2
+        if len(page_cut(version, words, with_writing(geo, mid), per_page)[0]) == pages:
+            low = mid
+        else:
+            high = mid
+    return with_writing(geo, low) if low > geo.writing else geo
 
 
 COMPACT_BOX = 0.78  # the target box may shrink to this share (two digits still fit large)
@@ -719,20 +743,28 @@ def fitted(
     per_page: int | None,
     one_page: bool,
 ) -> Geometry:
-    """The geometry for one style of print, checked against --per-page and --one-page."""
+    """The geometry for one style of print, checked against --per-page and --one-page: the
+    fewest pages (the dice and box as small as `compact` allows, if that saves a page; never
+    the writing lines), at most `per_page` problems a page, then the cells grown to use
+    the pages."""
     problems = sum(len(s.problems) for s in version.sections)
+    candidates = (geo, *compact(geo))
     if one_page:
-        for candidate in (geo, *compact(geo)):
+        for candidate in candidates:
             pages = version_pages(version, words, candidate, draw=False)
             if len(pages) == 1:
                 return roomier(candidate, version, words)
         raise PagesDoNotFit(problems, len(pages), pages[0].problems, geo)
-    if per_page is not None:
-        pages = version_pages(version, words, geo, draw=False)
-        want = min(per_page, problems)
-        if pages[0].problems < want:
-            raise PagesDoNotFit(want, 2, pages[0].problems, geo)
-    return roomier(geo, version, words, per_page)
+    # only --one-page squeezes the dice below their readable size (large print: one row)
+    candidates = (geo, *(c for c in candidates[1:] if c.die >= geo.style.min_die - 1e-9))
+    want = min(per_page or problems, problems)
+    held = [version_pages(version, words, c, draw=False)[0].problems for c in candidates]
+    allowed = [c for c, n in zip(candidates, held) if per_page is None or n >= want]
+    if not allowed:
+        raise PagesDoNotFit(want, 2, max(held), geo)
+    counts = [len(page_cut(version, words, c, per_page)[0]) for c in allowed]
+    best = allowed[counts.index(min(counts))]  # the first of the fewest: the largest dice
+    return roomier(best, version, words, per_page)
 
 
 NAME_CLEARANCE = 1.0  # points between the deepest descender (g, p, ç, ą) and the line
