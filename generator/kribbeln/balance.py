@@ -251,6 +251,9 @@ def violations(sheets: Sequence[Sequence[TaskFacts]], balance: Balance) -> list[
                         f"[{balance.p_min:g}, {balance.p_max:g}]",
                     )
                 )
+        missing = [f for f in balance.families if f not in {t.family for t in sheet}]
+        if missing:
+            found.append(Violation("families", s, f"no task of family {', '.join(missing)}"))
         easy = [t.id for t in sheet if balance.is_easy(t.p_success)]
         if balance.easy_per_sheet and len(easy) != balance.easy_per_sheet:
             found.append(
@@ -261,9 +264,6 @@ def violations(sheets: Sequence[Sequence[TaskFacts]], balance: Balance) -> list[
                     f"{balance.easy_per_sheet}",
                 )
             )
-        missing = [f for f in balance.families if f not in {t.family for t in sheet}]
-        if missing:
-            found.append(Violation("families", s, f"no task of family {', '.join(missing)}"))
         areas.append((s, area_means(p)))
         problem = area_violation(areas[-1][1], balance)
         if problem:
