@@ -57,6 +57,7 @@ REPORT_PLAYERS = Count(2, 8, "players")  # Köpfchen's report: 2–6, checked by
 KNIFFEL_GAMES = Count(1, 6, "game columns")
 COPIES = Count(1, 1000, "copies")
 KRIBBELN_PAGES = Count(1, 100, "sheets")
+KRIBBELN_WEB_PAGES = 6  # what the shipped tasks and balance can build (a test keeps it so)
 
 PAPERS = Choice(("a4", "letter"))
 LANGS = Choice(("de", "en"))
@@ -176,6 +177,14 @@ def pages_or_block(params: Mapping[str, Any], given: frozenset[str]) -> None:
 
     if params.get("pages_file") and params.get("block_file"):
         raise OptionError("--block", Msg("give_pages_file_block"))
+
+
+def sheets_or_pages(params: Mapping[str, Any], given: frozenset[str]) -> None:
+    """`kribbeln block --sheets FILE` prints the file's sheets: as many as it lists."""
+    from generator.core.errors import Msg, OptionError
+
+    if params.get("sheets_file") and "pages" in given:
+        raise OptionError("--pages", Msg("sheets_count_pages"))
 
 
 # --- the commands ---------------------------------------------------------------------------
@@ -498,6 +507,10 @@ COMMANDS: dict[str, Command] = {
             (
                 Option(("--pages",), KRIBBELN_PAGES, default=6, show_default=True,
                        help="Task sheets in the block (one a page), 1–100."),
+                Option(("--sheets", "sheets_file"), File(dir_okay=False), default=None,
+                       help="Print these sheets instead of sampling: one line of six task ids "
+                       "per sheet (CSV or text), a YAML `sheets:` list, or a pad's manifest "
+                       "(.json). Missed balance constraints are warnings."),
                 BALANCE,
                 DICE,
                 TASKS,
@@ -515,6 +528,7 @@ COMMANDS: dict[str, Command] = {
                 LANDSCAPE,
                 FRESH_SEED,
             ),
+            rules=(sheets_or_pages,),
         ),
         Command(
             "kribbeln score",
@@ -933,9 +947,16 @@ PRODUCTS: dict[str, Product] = {
             templates=KRIBBELN_TEMPLATES,
             # a balanced six-sheet German pad with rules page and answer key
             defaults=({"pages": 6, "lang": "de"},),
-            rehearse=(Rehearse("Kribbeln block", {"names": "Anna,Ben"}),),
-            web=WebPage("kribbeln"),
+            rehearse=(
+                Rehearse("Kribbeln block", {"names": "Anna,Ben"}),
+                Rehearse("Kribbeln block of sheets chosen by hand", {}, tweak="chosen"),
+            ),
+            # the shipped tasks balance six sheets and no more (seven: no block meets the
+            # shipped balance); the command line prints more with a balance or sheets of its own
+            web=WebPage("kribbeln", most={"pages": KRIBBELN_WEB_PAGES},
+                        most_why={"pages": "balance"}),
             fresh_seed=True,
+            since="generator.kribbeln.build:news_not_on",
         ),
         Product(
             "report",

@@ -42,6 +42,16 @@ def _session_cache(tmp_path_factory: pytest.TempPathFactory):
         os.environ["DICESHEETS_CACHE"] = old
 
 
+@pytest.fixture
+def no_fallback_font():
+    """A machine without a font for Chinese, Japanese, Korean names: the search looks nowhere."""
+    from generator.render import fonts
+
+    fonts.use_fallback_fonts(())
+    yield
+    fonts.use_fallback_fonts(fonts.FALLBACK_FONTS)
+
+
 PRODUCT_OF = {kind: p.id for p in registry.PRODUCTS.values() for kind in p.page_kinds}
 """A page kind's product: the page-health tests (ids `kind-check`) go by product."""
 
@@ -101,4 +111,10 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     if not Path("/usr/bin/chromium").exists():
         terminalreporter.write_line(
             "browser tests skipped: /usr/bin/chromium is missing (apt-get install chromium)"
+        )
+    from generator.render import fonts
+
+    if not fonts.fallback_installed():
+        terminalreporter.write_line(
+            f"CJK font tests skipped: no fallback font (apt-get install {fonts.FALLBACK_PACKAGE})"
         )

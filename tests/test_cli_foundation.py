@@ -23,6 +23,8 @@ BAD = [
     (["kniffel", "block", "--paper", "a5"], "--paper"),
     (["kniffel", "block", "--per-page", "2", "--games", "6"], "--per-page"),
     (["kniffel", "block", "--out", "/dev/null/x.pdf"], "--out"),
+    # a required option left out names itself and what it takes
+    (["report", "kribbeln"], "--game: missing (expected one of kribbeln, koepfchen)"),
 ]
 
 

@@ -131,3 +131,41 @@ def test_the_cache_key_holds_nothing_typed_and_a_hit_needs_the_same_text() -> No
     stale = ResultCache(4, ttl=0)
     stale.put(key_one, answer)
     assert stale.get(key_one) is None  # kept no longer than its time
+
+
+def test_a_preview_draws_only_the_forms_of_the_pages_it_shows() -> None:
+    """Of a class set's versions in both print sizes, the overview's pages draw their own
+    forms and no other (the rest of the set is cut into pages, never drawn)."""
+    from generator.render.primitives import UseForm
+    from generator.web.products import only_pages, overview
+    from generator.worksheet.build import WorksheetRequest, build_worksheet
+    from generator.worksheet.load import load_worksheet
+
+    req = WorksheetRequest(level=2, versions=3, seed=7, names=", ".join(CLASS),
+                           large_print_for="Paul")  # fmt: skip
+    built = build_worksheet(load_worksheet(req, Catalog.default()), req)
+    document = built.document
+    shown = [s.number for s in overview(built, len(document.pages))]
+    pages = [document.pages[n - 1] for n in shown]
+    wanted = {i.name for page in pages for i in page.items if isinstance(i, UseForm)}
+    only_pages(document, shown)
+    made = getattr(document.forms, "made", None)
+    assert made is not None and wanted <= made
+    # a version's pages are drawn together; A, B, C normal and Paul's large-print version
+    assert len(made) < len(document.forms)
+    assert {name.rsplit("-", 1)[0] for name in made} == {name.rsplit("-", 1)[0] for name in wanted}
+
+
+def test_a_preview_png_has_the_pixels_of_the_page_grey_in_one_channel() -> None:
+    from PIL import Image
+
+    from generator.web.products import png_bytes
+
+    grey = Image.new("RGB", (40, 30), "#ffffff")
+    grey.paste((154, 154, 154), (5, 5, 20, 20))
+    coloured = grey.copy()
+    coloured.putpixel((30, 10), (251, 251, 244))  # a card's cream: one pixel is enough
+    for image, mode in ((grey, "L"), (coloured, "RGB")):
+        with Image.open(io.BytesIO(png_bytes(image))) as png:
+            assert png.mode == mode
+            assert png.convert("RGB").tobytes() == image.tobytes()

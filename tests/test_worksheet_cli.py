@@ -236,13 +236,13 @@ def test_png_previews_every_page_of_the_sheets_and_of_the_key(run_cli, tmp_path:
 
 
 def test_warnings_for_unprintable_names_and_unused_versions(run_cli, tmp_path: Path) -> None:
-    (tmp_path / "class.txt").write_text("Anna\n李明\n", encoding="utf-8")
+    (tmp_path / "class.txt").write_text("Anna\nअनिल\n", encoding="utf-8")  # no font has it
     result = run_cli("worksheet", "--roster", "class.txt", "--versions", "3", "--problems", "4",
                      "--seed", "1", "--out", "ws.pdf")  # fmt: skip
     assert result.exit_code == 0, result.output
     assert result.stderr.splitlines() == [
         "dicesheets: warning: 2 names for 3 versions: version C is only in the key",
-        "dicesheets: warning: class.txt:2: the font has no letters for '李明' in '李明' "
+        "dicesheets: warning: class.txt:2: the font has no letters for 'अनिल' in 'अनिल' "
         "(they print as boxes)",
     ]
     assert [s["version"] for s in manifest_of(tmp_path / "ws.pdf")["sheets"]] == ["A", "B"]
@@ -361,4 +361,6 @@ def test_page_controls_no_key_and_missing_folders(run_cli, tmp_path: Path) -> No
     assert (tmp_path / "d/e/key.pdf").is_file()
     words = words_by_page(tmp_path / "c/per.pdf")
     numbers = [sized(page, NORMAL.number) for page in words]
-    assert numbers == [["1", "2", "3", "4"], ["5", "6", "7", "8"], ["9", "10"]]
+    # at most 4 a page, in order; the cells grow, so the header's page may hold fewer
+    assert [n for page in numbers for n in page] == [str(n) for n in range(1, 11)]
+    assert all(2 <= len(page) <= 4 for page in numbers)

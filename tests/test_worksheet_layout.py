@@ -221,3 +221,23 @@ def test_a_long_version_continues_under_its_header_and_no_section_heading_ends_a
     for page in pages:
         body = [t for t in page if not t.text.startswith(("Seite", "Fußzeile"))]
         assert not body[-1].text.startswith("Teil")
+
+
+def test_a_class_set_draws_a_version_only_when_one_of_its_pages_is_asked_for() -> None:
+    """The cut of every version's pages is known at once (the page count, each pupil's
+    first page); the cells are drawn when a page is, and they are `paginate`'s."""
+    from generator.render.primitives import LaterForms
+    from generator.worksheet.layout import form_name, layout_sheets, paginate
+
+    versions = [version(letter, 30) for letter in "ABC"]
+    copies = [SheetCopy(i % 3, f"Kind {i}", i == 4, "", "") for i in range(9)]
+    doc, pages = layout_sheets(versions, copies, WORDS, None, "a4")
+    forms = doc.forms
+    assert isinstance(forms, LaterForms) and not forms.made
+    assert len(doc.pages) == sum(pages) and len(set(pages)) == 2  # large print: more pages
+    first = forms[form_name("B", 0)]
+    assert forms.made == {form_name("B", k) for k in range(pages[1])}  # B in normal print
+    drawn = paginate(versions[1], WORDS, roomier(geometry("a4", False, 3, False, 30, 40),
+                                                  versions[1], WORDS))  # fmt: skip
+    assert first == drawn[0].items and len(cells(first)) > 0
+    assert dict(forms).keys() == forms.made  # every form drawn when all are asked for

@@ -133,7 +133,10 @@ class RootGroup(RegistryGroup):
         except click.BadParameter as exc:  # one line naming the option, as for a UserError
             opts = getattr(exc.param, "opts", None)
             where = f"option {max(opts, key=len)}" if opts else (exc.param_hint or "argument")
-            return self._failed(exc.exit_code, f"{where}: {exc.message}")
+            message = exc.message
+            if isinstance(exc, click.MissingParameter) and not message:
+                message = _missing(exc.param)  # click leaves it empty for a required option
+            return self._failed(exc.exit_code, f"{where}: {message}")
         except OSError as exc:  # a file or folder the user named: full disk, permissions …
             return self._failed(2, str(os_error(exc)))
         except click.exceptions.Abort:
@@ -149,6 +152,14 @@ class RootGroup(RegistryGroup):
         message = one_line(message)  # whatever the source: one line of bounded length
         click.echo(f"dicesheets: error: {message}", err=True)
         return code, message
+
+
+def _missing(param: click.Parameter | None) -> str:
+    """A required option left out: say so, and what it takes (its choices where it has some)."""
+    choices = getattr(getattr(param, "type", None), "choices", None)
+    if choices:
+        return Msg("missing_value_one_of", known=", ".join(map(str, choices))).say("en")
+    return Msg("missing_value").say("en")
 
 
 INTERRUPTED = (130, 143)

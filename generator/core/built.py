@@ -45,18 +45,27 @@ class Built:
 
 
 def font_warnings(texts: Iterable[tuple[str, str]]) -> tuple[UserError, ...]:
-    """A warning for every (where, text) with letters the embedded font cannot print.
+    """A warning for every (where, text) with letters no font at hand can print.
 
-    Names and titles a user typed (王小明) would print as boxes without a word; every
-    build that prints them warns through this, and the CLI and the web page show it.
+    Names and titles a user typed (王小明 on a machine without the fallback font) would
+    print as boxes without a word; every build that prints them warns through this, and
+    the CLI and the web page show it, naming the package that has them if one does.
     """
     from generator.core.errors import Msg, UserError, shown
-    from generator.render.fonts import missing_glyphs
+    from generator.render import fonts
+
+    def message(missing: str, text: str) -> Msg:
+        if not fonts.fallback_installed() and fonts.fallback_would_print(missing):
+            package = fonts.FALLBACK_PACKAGE
+            return Msg(
+                "no_glyphs_package", missing=shown(missing), text=shown(text), package=package
+            )
+        return Msg("no_glyphs", missing=shown(missing), text=shown(text))
 
     return tuple(
-        UserError(Msg("no_glyphs", missing=shown(missing), text=shown(text)), where=where)
+        UserError(message(missing, text), where=where)
         for where, text in texts
-        if (missing := missing_glyphs(text))
+        if (missing := fonts.missing_glyphs(text))
     )
 
 

@@ -3,13 +3,15 @@
 A sheet is played top to bottom in ten rows (docs/rules.md, section 1): three colour
 areas of (task, task, Kribbeln row), then the fourth, final Kribbeln row. The
 six tasks of a sheet are stored in row order. Sheets can be read back from a
-pages file (YAML, task ids per sheet) or from the manifest of a generated block,
-so the simulator plays exactly what was printed.
+pages file (YAML, task ids per sheet), from a list of sheets (CSV or plain text: one
+line of six task ids per sheet) or from the manifest of a generated block, so the
+simulator plays exactly what was printed and `kribbeln block --sheets` prints it again.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -133,6 +135,57 @@ def parse_pages(data: Any, file: str, catalog: TaskCatalog) -> list[Sheet]:
     return sheets
 
 
+_CELL = re.compile(r"[^,;\t ]+")  # a task id: what lies between separators (, ; tab space)
+
+
+def parse_sheet_lines(text: str, file: str, catalog: TaskCatalog) -> list[Sheet]:
+    """Sheets from a list of sheets, one line of six task ids (row order) per sheet.
+
+    The ids are separated by commas, semicolons (German spreadsheets), tabs or spaces;
+    empty cells (a spreadsheet's trailing separators), empty lines and lines starting
+    with `#` are skipped, and a UTF-8 byte-order mark is fine.
+    """
+    sheets: list[Sheet] = []
+    for line_no, line in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        cells = [(m.group().strip('"'), m.start() + 1) for m in _CELL.finditer(line)]
+        cells = [(c, col) for c, col in cells if c]
+        s = len(sheets) + 1
+        if len(cells) != TASKS_PER_SHEET:
+            raise CatalogError(
+                Msg(
+                    "sheet_expected_task_ids",
+                    s=s,
+                    tasks_per_sheet=TASKS_PER_SHEET,
+                    n_sheet_ids=len(cells),
+                ),
+                file=file,
+                line=line_no,
+            )
+        tasks = []
+        for task_id, column in cells:
+            try:
+                tasks.append(catalog.task(task_id))
+            except KeyError:
+                raise CatalogError(
+                    Msg("sheet_task", s=s, task_id=shown(task_id), source=catalog.source),
+                    file=file,
+                    line=line_no,
+                    column=column,
+                ) from None
+        sheets.append(Sheet(s, tuple(tasks)))
+    if not sheets:
+        raise CatalogError(Msg("sheets_expected_least_one"), file=file)
+    return sheets
+
+
+def _line_of(text: str, task_id: str) -> int | None:
+    """The line of a manifest that names task `task_id` (for the message of a missing task)."""
+    found = text.find(json.dumps(task_id, ensure_ascii=False))
+    return text.count("\n", 0, found) + 1 if found >= 0 else None
+
+
 def manifest_sheets(text: str, file: str, catalog: TaskCatalog) -> list[Sheet]:
     """The sheets of a block from the text of the manifest `kribbeln block` wrote beside it."""
     try:
@@ -151,4 +204,11 @@ def manifest_sheets(text: str, file: str, catalog: TaskCatalog) -> list[Sheet]:
         raise CatalogError(Msg("kribbeln_block_manifest_expected"), file=file) from None
     if not ids:
         raise CatalogError(Msg("manifest_lists_sheets"), file=file)
-    return sheets_from_ids(ids, catalog, where=file)
+    try:
+        return sheets_from_ids(ids, catalog, where=file)
+    except CatalogError as exc:  # a task the catalog no longer has: at its line
+        missing = exc.msg.params.get("task_id")
+        line = _line_of(text, str(missing)) if missing is not None else None
+        if line is None:
+            raise
+        raise CatalogError(exc.msg, file=file, line=line) from None

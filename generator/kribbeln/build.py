@@ -12,11 +12,14 @@ key, so a block can be checked and simulated later).
 
 from __future__ import annotations
 
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from generator.core.built import Built, font_warnings, invisible_warnings
-from generator.core.errors import Input, InputError, Msg, UserError
+from generator.core.errors import CatalogError, Input, InputError, Msg, Note, UserError
 from generator.kribbeln.balance import Balance, TaskFacts, area_means, violations
 from generator.kribbeln.block import Sheet, sheets_from_ids
 from generator.kribbeln.dice import DiceSet
@@ -47,6 +50,7 @@ class BlockRequest:
     landscape: bool = False
     rules: bool = True
     key: bool = True
+    sheets_file: str | None = None  # the designer's own sheets instead of sampled ones
 
 
 @dataclass(frozen=True)
@@ -94,6 +98,16 @@ class BlockInputs:
     figures: dict[str, TaskFigures]
     warnings: tuple[str, ...]  # the dice file's (home-made dice that are no Latin square)
     templates: Templates
+    chosen: tuple[str, tuple[Sheet, ...]] | None = None  # --sheets: its file and its sheets
+
+
+class Unbalanced(CatalogError):
+    """No block of that many sheets meets the balance: the sampler's error (at the balance
+    file's line, for the designer), with the sheets asked for (a page says it at its field)."""
+
+    def __init__(self, exc: CatalogError, pages: int) -> None:
+        super().__init__(exc.msg, file=exc.file, line=exc.line, column=exc.column)
+        self.pages = pages
 
 
 def sample_block_of(inputs: BlockInputs, pages: int, seed: int) -> KribbelnBlock:
@@ -102,7 +116,10 @@ def sample_block_of(inputs: BlockInputs, pages: int, seed: int) -> KribbelnBlock
         raise InputError("pages", Msg("range", low=1, high=MAX_PAGES, noun="sheets", found=pages))
     tasks, figures = inputs.catalog, inputs.figures
     facts = [TaskFacts(t.id, t.family, t.colors, figures[t.id].p_success) for t in tasks.tasks]
-    sampled = sample_block(facts, inputs.balance, pages, seed)
+    try:
+        sampled = sample_block(facts, inputs.balance, pages, seed)
+    except CatalogError as exc:
+        raise Unbalanced(exc, pages) from None
     sheets = tuple(sheets_from_ids(sampled.sheets, tasks))
     return KribbelnBlock(
         inputs.dice,
@@ -114,6 +131,65 @@ def sample_block_of(inputs: BlockInputs, pages: int, seed: int) -> KribbelnBlock
         sampled.attempts,
         inputs.templates,
     )
+
+
+def block_of_sheets(inputs: BlockInputs, sheets: Sequence[Sheet], seed: int) -> KribbelnBlock:
+    """The block of sheets the designer chose (nothing sampled; the balance is only checked)."""
+    if not 1 <= len(sheets) <= MAX_PAGES:
+        found = len(sheets)
+        raise InputError("sheets", Msg("range", low=1, high=MAX_PAGES, noun="sheets", found=found))
+    return KribbelnBlock(
+        inputs.dice,
+        inputs.catalog,
+        inputs.balance,
+        tuple(sheets),
+        inputs.figures,
+        seed,
+        0,
+        inputs.templates,
+    )
+
+
+def missed_constraints(block: KribbelnBlock, file: str) -> tuple[Note, ...]:
+    """One warning per balance constraint a block of chosen sheets misses, in the order
+    `violations` finds them (the sampler never returns such a block)."""
+    found: dict[str, list[str]] = {}
+    for v in violations([block.facts(s) for s in block.sheets], block.balance):
+        found.setdefault(v.constraint, []).append(str(v).partition(": ")[2])
+    return tuple(
+        Note(Msg("sheets_miss_constraint", file=file, constraint=name, what="; ".join(what)))
+        for name, what in found.items()
+    )
+
+
+def task_hashes(catalog: TaskCatalog) -> dict[str, str]:
+    """Every task's fingerprint: its type, numbers and family (its words come from them), so
+    the next pad can tell a task added or changed since this one."""
+    out = {}
+    for t in catalog.tasks:
+        text = json.dumps([t.type, t.params(), t.family], sort_keys=True, ensure_ascii=False)
+        out[t.id] = hashlib.sha256(text.encode()).hexdigest()[:12]
+    return out
+
+
+def news_not_on(
+    last: Mapping[str, Any], contents: Mapping[str, Any], last_file: str
+) -> tuple[Note, ...]:
+    """A warning per task added or changed since the last pad (its manifest's `contents`)
+    that this pad does not print (nothing when the last pad recorded no fingerprints)."""
+    before = last.get("task_hashes")
+    if not isinstance(before, dict):
+        return ()
+    printed = {t["id"] for sheet in contents["sheets"] for t in sheet["tasks"]}
+    notes = []
+    for task_id, fingerprint in contents["task_hashes"].items():
+        if task_id in printed or before.get(task_id) == fingerprint:
+            continue
+        if task_id not in before:
+            notes.append(Note(Msg("task_added_not_on_pad", task=task_id, last=last_file)))
+        else:
+            notes.append(Note(Msg("task_changed_not_on_pad", task=task_id, last=last_file)))
+    return tuple(notes)
 
 
 def _r(x: float) -> float:
@@ -175,6 +251,7 @@ def block_contents(block: KribbelnBlock, lang: str) -> dict[str, Any]:
         "block_mean_p_success": _r(sum(means_p) / len(means_p)),
         "block_mean_expected_pips": _r(sum(means_pips) / len(means_pips)),
         "sheets": sheets,
+        "task_hashes": task_hashes(block.catalog),
     }
 
 
@@ -184,7 +261,13 @@ def build_block(inputs: BlockInputs, req: BlockRequest) -> Built:
     from generator.kribbeln.pages import key_view, rules_story, sheet_view
 
     names = player_names(req.players, req.names)
-    block = sample_block_of(inputs, req.pages, req.seed)
+    missed: tuple[Note, ...] = ()
+    if inputs.chosen is not None:
+        file, chosen = inputs.chosen
+        block = block_of_sheets(inputs, chosen, req.seed)
+        missed = missed_constraints(block, file)
+    else:
+        block = sample_block_of(inputs, req.pages, req.seed)
     rolls, templates, lang = block.catalog.rolls, inputs.templates, req.lang
     views = [
         sheet_view(s, len(block.sheets), block.dice, names, lang, req.seed, rolls, templates)
@@ -193,13 +276,15 @@ def build_block(inputs: BlockInputs, req: BlockRequest) -> Built:
     rules = (
         rules_story(block.dice, len(block.sheets), lang, rolls, templates) if req.rules else None
     )
+    missed_names = tuple(m.msg.params["constraint"] for m in missed)
     key = (
         key_view(
-            block.sheets, block.dice, block.figures, block.balance, lang, req.seed, rolls, templates
+            block.sheets, block.dice, block.figures, block.balance, lang, req.seed, rolls,
+            templates, missed_names,
         )
         if req.key
         else None
-    )
+    )  # fmt: skip
     rules_footer = Texts("kribbeln_rules", lang, templates)("footer", seed=req.seed)
     layout = layout_block(
         views, rules, key, req.paper, req.landscape, views[0].words["title"], rules_footer,
@@ -218,10 +303,13 @@ def build_block(inputs: BlockInputs, req: BlockRequest) -> Built:
             "rules_pages": list(range(first_rules, first_key)),
             "key_pages": list(range(first_key, first_key + layout.key_pages)),
             "page_size_pt": [round(doc.width, 2), round(doc.height, 2)],
+            "sheets_chosen": inputs.chosen is not None,
+            "warnings": [str(m) for m in missed],
         }
     )
     options = {
-        "pages": req.pages,
+        "pages": len(block.sheets),
+        "sheets": req.sheets_file,
         "balance": req.balance_file,
         "dice": req.dice_file,
         "tasks": req.tasks_file,
@@ -236,6 +324,7 @@ def build_block(inputs: BlockInputs, req: BlockRequest) -> Built:
     name = f"kribbeln-block-{req.seed}-{lang}.pdf"
     warnings: tuple[str | UserError, ...] = (
         *inputs.warnings,
+        *missed,
         *font_warnings((Input("names"), n) for n in names),
         *invisible_warnings([(Input("names"), req.names)]),
     )

@@ -22,7 +22,13 @@ from generator.io.userfiles import read_text
 from generator.io.yamlload import MAX_BYTES, load_file
 from generator.kribbeln.balance import DEFAULT_FILE as BALANCE_FILE
 from generator.kribbeln.balance import Balance, parse_balance
-from generator.kribbeln.block import MAX_MANIFEST_BYTES, Sheet, manifest_sheets, parse_pages
+from generator.kribbeln.block import (
+    MAX_MANIFEST_BYTES,
+    Sheet,
+    manifest_sheets,
+    parse_pages,
+    parse_sheet_lines,
+)
 from generator.kribbeln.build import BlockInputs, BlockRequest, sample_block_of
 from generator.kribbeln.dice import DEFAULT_FILE as DICE_FILE
 from generator.kribbeln.dice import DiceSet, parse_dice
@@ -134,6 +140,22 @@ def load_block_manifest(file: str, catalog: TaskCatalog) -> list[Sheet]:
     return manifest_sheets(read_text(path, file, MAX_MANIFEST_BYTES), file, catalog)
 
 
+def load_sheets_file(file: str, catalog: TaskCatalog) -> list[Sheet]:
+    """The sheets `kribbeln block --sheets FILE` prints, by the file's suffix: a pad's
+    manifest (.json), a pages file (.yaml/.yml, `sheets:`) or a list of sheets (.csv or
+    any other text: one line of six task ids per sheet)."""
+    path = Path(file)
+    if not path.is_file():
+        raise InputError("sheets", Msg("not_a_file", path=shown(file)))
+    suffix = path.suffix.lower()
+    if suffix == ".json":
+        return manifest_sheets(read_text(path, file, MAX_MANIFEST_BYTES), file, catalog)
+    if suffix in (".yaml", ".yml"):
+        return parse_pages(load_file(path, file), file, catalog)
+    text = read_text(path, file, MAX_BYTES, advice="save the sheet as 'CSV UTF-8'")
+    return parse_sheet_lines(text, file, catalog)
+
+
 def check_score_file(path: str | Path) -> ScoreSheet:
     """Read a filled sheet and score it: points per row, totals, winner, breaches."""
     file = str(path)
@@ -151,8 +173,11 @@ def load_block(req: BlockRequest | None = None, catalog: Catalog | None = None) 
     balance = load_balance(req.balance_file, catalog)
     dice, warnings = load_dice(req.dice_file, catalog)
     tasks = load_tasks(dice, req.tasks_file, catalog)
+    chosen = None
+    if req.sheets_file is not None:  # the designer's own sheets, printed as they are
+        chosen = (req.sheets_file, tuple(load_sheets_file(req.sheets_file, tasks)))
     figures = analyze_tasks(dice, tasks.tasks, tasks.rolls, store=DISK)
-    return BlockInputs(dice, tasks, balance, figures, tuple(warnings), catalog.templates())
+    return BlockInputs(dice, tasks, balance, figures, tuple(warnings), catalog.templates(), chosen)
 
 
 def export_tasks(

@@ -190,9 +190,10 @@ def key_view(
     seed: int,
     rolls: int,
     templates: Templates | None = None,
+    missed: Sequence[str] = (),
 ) -> KeyView:
     """The answer key: per sheet and task the chance of success, expected pips and stars, and
-    the means."""
+    the means. `missed`: the constraints sheets chosen by hand miss (the key says so)."""
     t = Texts("kribbeln_key", lang, templates)
     tasks_t = Texts(TEMPLATE, lang, templates)
     sections = []
@@ -228,7 +229,8 @@ def key_view(
         t("intro", rolls=rolls),
         t("stars", one=b.stars[0], two=b.stars[1]),
         t(
-            "constraints",
+            "constraints_missed" if missed else "constraints",
+            **({"missed": ", ".join(missed)} if missed else {}),
             p_min=b.p_min,
             p_max=b.p_max,
             areas=b.areas,

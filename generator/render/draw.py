@@ -6,9 +6,10 @@ import io
 from functools import lru_cache
 
 from reportlab.lib.colors import Color, HexColor
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen import canvas as rl_canvas
 
-from generator.render.fonts import font_name, register_fonts
+from generator.render.fonts import font_name, register_fonts, text_runs, text_width
 from generator.render.primitives import (
     Circle,
     Document,
@@ -27,6 +28,9 @@ def _color(hex_color: str) -> Color:
     return HexColor(hex_color)
 
 
+FAKE_BOLD = 0.04  # the outline's width per point of size: about DejaVu Bold's stem weight
+
+
 def _form_id(name: str) -> str:
     return "F_" + "".join(ch if ch.isalnum() else "_" for ch in name)
 
@@ -34,6 +38,11 @@ def _form_id(name: str) -> str:
 def _draw(c: rl_canvas.Canvas, item: Item) -> None:
     if isinstance(item, Text):
         c.setFillColor(_color(item.color))
+        if not item.text.isascii():  # DejaVu has every ASCII letter: one font
+            runs = text_runs(item.text, item.bold)
+            if len(runs) > 1 or runs[0][0] != font_name(item.bold):
+                _draw_runs(c, item, runs)
+                return
         c.setFont(font_name(item.bold), item.size)
         if item.align == "center":
             c.drawCentredString(item.x, item.y, item.text)
@@ -91,6 +100,24 @@ def _draw(c: rl_canvas.Canvas, item: Item) -> None:
         c.restoreState()
     else:  # pragma: no cover - a new primitive without a drawing rule is a bug
         raise TypeError(f"cannot draw {type(item).__name__}")
+
+
+def _draw_runs(c: rl_canvas.Canvas, item: Text, runs: tuple[tuple[str, str], ...]) -> None:
+    """A text in more than one font ("Anna 王小明"): each run after the one before, the
+    whole aligned by the width `text_width` measured (the width every layout fitted)."""
+    shift = {"center": 0.5, "right": 1.0}.get(item.align, 0.0)
+    x = item.x - shift * text_width(item.text, item.size, item.bold)
+    main = font_name(item.bold)
+    for font, part in runs:
+        c.setFont(font, item.size)
+        if item.bold and font != main:  # the fallback has no bold: its outline drawn too
+            c.setStrokeColor(_color(item.color))
+            c.setLineWidth(item.size * FAKE_BOLD)
+            c.setDash([])  # a dashed line drawn before would dash the outline
+            c.drawString(x, item.y, part, mode=2)
+        else:
+            c.drawString(x, item.y, part)
+        x += stringWidth(part, font, item.size)
 
 
 def render_pdf(doc: Document) -> bytes:

@@ -21,7 +21,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Sequence
 
-from generator.render.fonts import text_width
+from generator.render.fonts import text_width, width_caches
 
 NO_BREAK = "\u00a0"  # templates bind words with it ("+, −, · und :" stays on one line)
 BREAKS = re.compile(r"[^\S\u00a0]+")  # where a line may break: whitespace but the no-break space
@@ -69,6 +69,9 @@ def balanced_lines(text: str, size: float, width: float, bold: bool = False) -> 
         else:
             low = middle
     return tuple(wrap(text, size, high, bold))
+
+
+width_caches.append(balanced_lines.cache_clear)
 
 
 def lines_without_orphan(text: str, size: float, width: float, bold: bool = False) -> list[str]:

@@ -5,8 +5,9 @@ Coordinates are PDF points with the origin at the bottom left of the page.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 Align = Literal["left", "center", "right"]
 
@@ -97,11 +98,50 @@ class Document:
     width: float
     height: float
     pages: tuple[Page, ...]
-    forms: dict[str, tuple[Item, ...]] = field(default_factory=dict)
+    forms: Mapping[str, tuple[Item, ...]] = field(default_factory=dict)
     title: str = ""
 
 
-def texts_of(items: tuple[Item, ...], forms: dict[str, tuple[Item, ...]]) -> list[Text]:
+class LaterForms(Mapping[str, tuple[Item, ...]]):
+    """Forms whose items are made when first asked for: a preview that draws 5 pages of
+    a class set's 54 lays out only the forms those pages use. Every name is known at once
+    (the page count never waits for a drawing), and a form's items are the same whenever
+    they are made."""
+
+    def __init__(self) -> None:
+        self._makers: dict[str, tuple[Sequence[str], Callable[[], Sequence[tuple[Item, ...]]]]] = {}
+        self._made: dict[str, tuple[Item, ...]] = {}
+
+    def later(self, names: Sequence[str], make: Callable[[], Sequence[tuple[Item, ...]]]) -> None:
+        """`make()` gives the items of the forms `names`, in that order (made together: one
+        version's pages are laid out in one go)."""
+        for name in names:
+            self._makers[name] = (names, make)
+
+    def __getitem__(self, name: str) -> tuple[Item, ...]:
+        if name not in self._made:
+            names, make = self._makers[name]
+            made = make()
+            assert len(made) == len(names), "a form maker gave another number of pages"
+            self._made.update(zip(names, made))
+        return self._made[name]
+
+    @property
+    def made(self) -> frozenset[str]:
+        """The forms drawn so far (what a preview cost)."""
+        return frozenset(self._made)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._makers)
+
+    def __len__(self) -> int:
+        return len(self._makers)
+
+    def __reduce__(self) -> tuple[Any, ...]:  # (pickled as the plain dict it stands for)
+        return (dict, (dict(self.items()),))
+
+
+def texts_of(items: tuple[Item, ...], forms: Mapping[str, tuple[Item, ...]]) -> list[Text]:
     """Every Text a list of items draws, with forms expanded and shifted (for tests and checks)."""
     out: list[Text] = []
     for item in items:

@@ -187,6 +187,9 @@ class WebPage(NamedTuple):
     # a field's largest value on the page where the command allows more: what a build
     # finishes within the page's time limit on a busy server (the CLI keeps its own range)
     most: Mapping[str, int] = NOTHING
+    # why a field has its page limit when it is not the time limit: "balance" (the tasks
+    # balance no more sheets)
+    most_why: Mapping[str, str] = NOTHING
     # a field's default on a page of that language: {"en": {"rules": "yahtzee"}}
     lang_defaults: Mapping[str, Mapping[str, str]] = NOTHING
 
@@ -226,6 +229,9 @@ class Product(NamedTuple):
     warm: str | None = None  # solver work `all` may start early in another process
     warm_imports: tuple[str, ...] = ()
     prepare: str | None = None  # the build in two steps, for `all` while the warm-up runs
+    # "module:function"(last contents, new contents, last file) → warnings: what a build
+    # says against the manifest of the last file of its kind (the CLI finds it)
+    since: str | None = None
 
     def request_of(self, params: Mapping[str, Any], **fixed: Any) -> Any:
         """The product's request from parameters: every field by its option's name."""

@@ -79,6 +79,9 @@ class Settings:
     max_body: int = 512_000
     cache_entries: int = 64
     body_timeout: float = BODY_TIMEOUT  # seconds for a request's body after its head
+    # where the builds look for the font of Chinese, Japanese, Korean names (None: the usual
+    # places; the tests give () for a server without one)
+    fallback_fonts: tuple[str, ...] | None = None
 
 
 class Busy(Exception):
@@ -269,7 +272,11 @@ def make_job(
     for name, most in page.web.most.items():
         found = params.get(name)
         if isinstance(found, int) and found > most:
-            raise FormErrors(InputError(name, Msg("web_most", most=most, found=found)))
+            if page.web.most_why.get(name) == "balance":  # the tasks balance no more
+                msg = Msg("web_most_sheets", most=most, found=found)
+            else:  # more would not be done within the time limit
+                msg = Msg("web_most", most=most, found=found)
+            raise FormErrors(InputError(name, msg))
     number = preview_page(values) if action == "preview" else None
     overview = values.get("preview_only") != "1" or number is None
     job = Job(page.builder, params, action, roster=roster, roster_label=label, page=number,
@@ -315,7 +322,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
     # below it, so an uploaded class list never touches the disk
     if settings.max_body >= MultiPartParser.spool_max_size:
         raise ValueError(f"max_body must stay below {MultiPartParser.spool_max_size} bytes")
-    pool = BuildPool(settings.workers, settings.queue, settings.time_limit, settings.catalog)
+    pool = BuildPool(
+        settings.workers, settings.queue, settings.time_limit, settings.catalog,
+        settings.fallback_fonts,
+    )  # fmt: skip
     cache = ResultCache(settings.cache_entries)
     stamp = CatalogStamp(settings.catalog)
     catalog = catalog_for(settings.catalog)
@@ -335,6 +345,13 @@ def create_app(settings: Settings | None = None) -> Starlette:
             raise Busy(pool.retry_after(), "worker_died") from None
         cache.put(key, result)
         return result
+
+    def font_missing() -> str:
+        """The package to name beside the names when the builds have no font for Chinese,
+        Japanese, Korean names ("" when they have one)."""
+        from generator.render import fonts
+
+        return "" if fonts.fallback_installed(settings.fallback_fonts) else fonts.FALLBACK_PACKAGE
 
     def nav(lang: str) -> list[tuple[str, str]]:
         ids = list(NAV) + (["playtest"] if settings.catalog is not None else [])
@@ -414,6 +431,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             defaults_json=json.dumps(defaults, ensure_ascii=False, sort_keys=True),
             private=sorted(PRIVATE),
             url_keys=json.dumps(URL_KEYS),
+            font_missing=font_missing(),
             **{**base(request, page.id), "lang_links": links, "lang_form": "product-form"},
         )
         return HTMLResponse(html, status_code=status)

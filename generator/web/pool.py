@@ -68,12 +68,22 @@ def _on_cancel(signum: int, frame: Any) -> None:
         raise Cancelled
 
 
-def _init_worker(catalog: str | None, state: Any = None, lock: Any = None) -> None:
-    """Set up a fresh worker: the server's catalog (from its command line only), its slot."""
+def _init_worker(
+    catalog: str | None,
+    state: Any = None,
+    lock: Any = None,
+    fonts: tuple[str, ...] | None = None,
+) -> None:
+    """Set up a fresh worker: the server's catalog (from its command line only), its slot,
+    where it looks for the fallback font (None: the usual places)."""
     global _STATE, _SLOT
     from generator.web.products import use_catalog
 
     use_catalog(Path(catalog) if catalog is not None else None)
+    if fonts is not None:
+        from generator.render.fonts import use_fallback_fonts
+
+        use_fallback_fonts(fonts)
     # every product's modules now, before any job: a timeout or cancel signal that lands
     # inside an import leaves that module half made in this worker for good
     for product in PRODUCTS.values():
@@ -106,9 +116,15 @@ class BuildPool:
     """Worker processes with admission control; use from one event loop."""
 
     def __init__(
-        self, workers: int, queue: int, time_limit: float, catalog: Path | None = None
+        self,
+        workers: int,
+        queue: int,
+        time_limit: float,
+        catalog: Path | None = None,
+        fonts: tuple[str, ...] | None = None,
     ) -> None:
         self.workers = workers
+        self.fonts = fonts
         self.capacity = workers + queue
         self.time_limit = time_limit
         self.catalog = str(catalog) if catalog is not None else None
@@ -129,7 +145,7 @@ class BuildPool:
             self._state = context.RawArray("q", SLOT * self.workers)
             self._executor = ProcessPoolExecutor(
                 self.workers, mp_context=context, initializer=_init_worker,
-                initargs=(self.catalog, self._state, context.Lock()),
+                initargs=(self.catalog, self._state, context.Lock(), self.fonts),
             )  # fmt: skip
         return self._executor
 

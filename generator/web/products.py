@@ -93,14 +93,26 @@ def page_pngs(pdf: bytes, numbers: Sequence[int], dpi: int = PREVIEW_DPI) -> tup
         images = []
         for number in numbers:
             page = document[number - 1]
-            buffer = io.BytesIO()
-            # level 3: smaller than Pillow's default 6 here, and 40 % faster
-            page.render(scale=dpi / 72).to_pil().save(buffer, format="PNG", compress_level=3)
-            images.append(buffer.getvalue())
+            images.append(png_bytes(page.render(scale=dpi / 72).to_pil()))
             page.close()
         return tuple(images)
     finally:
         document.close()
+
+
+def png_bytes(image: Any) -> bytes:
+    """An RGB image as PNG; a grey one (every sheet, most pages) in one channel, the same
+    pixels: a third of the bytes to filter and compress, a preview's pages in 15 ms
+    instead of 40 ms. Level 1: as small as level 3 here, and faster."""
+    import numpy as np
+
+    pixels = np.asarray(image)
+    red, green, blue = pixels[..., 0], pixels[..., 1], pixels[..., 2]
+    if np.array_equal(red, green) and np.array_equal(green, blue):
+        image = image.convert("L")  # (exact: a grey pixel's luma is its value)
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", compress_level=1)
+    return buffer.getvalue()
 
 
 def _sheets(built: Built) -> list[dict[str, Any]]:
@@ -153,7 +165,8 @@ def only_pages(document: Document, numbers: Sequence[int]) -> Document:
         if isinstance(item, UseForm) and item.name not in wanted:
             wanted.add(item.name)
             todo += document.forms[item.name]
-    forms = {name: items for name, items in document.forms.items() if name in wanted}
+    # only the forms wanted are asked for: a form not yet drawn is never drawn here
+    forms = {name: document.forms[name] for name in sorted(wanted)}
     return replace(document, pages=pages, forms=forms)
 
 
@@ -224,7 +237,12 @@ def _koepfchen(job: Job) -> Result:
 
 
 def _kribbeln(job: Job) -> Result:
-    built = PRODUCTS["kribbeln"].make(job.params, catalog())
+    from generator.kribbeln.build import Unbalanced
+
+    try:
+        built = PRODUCTS["kribbeln"].make(job.params, catalog())
+    except Unbalanced as exc:  # the page's words at its field; the balance file is not its own
+        raise InputError("pages", Msg("web_cannot_balance", pages=exc.pages)) from None
     c = built.contents
     figures = {
         "pages": c["pages"],

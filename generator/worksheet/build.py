@@ -287,6 +287,12 @@ def _ops(level: Level, lang: str) -> list[str]:
     return [maths(SYMBOLS[op], lang) for op in level.rules.ops]
 
 
+def brackets_help(ops: str) -> bool:
+    """Whether brackets can make a number the signs `ops` cannot make without them: only
+    when + or − meet × or ÷ (6 − (3 − 1) is 6 − 3 + 1, but (6 − 1) · 2 has no such twin)."""
+    return bool(set(ops) & set("+-")) and bool(set(ops) & set("*/"))
+
+
 def _heading(ws: Worksheet, section: PlannedSection) -> str:
     if section.spec.heading:
         return section.spec.heading[ws.lang]
@@ -309,6 +315,7 @@ def version_sheets(ws: Worksheet) -> list[VersionSheet]:
                 use_all=level.rules.use_all,
                 rational=level.rules.rational,
                 impossible=section.plan.impossible > 0,
+                brackets=brackets_help(level.rules.ops),
             )
             problems = tuple(
                 ShownProblem(number, p.numbers, level.numbers.kind, p.target)
@@ -406,7 +413,8 @@ def answer_key(ws: Worksheet) -> AnswerKey:
                 ops=_ops(only.level, ws.lang),
             )
         )
-    intro.append(t("difficulty_explained"))
+    intro.append(t("difficulty_explained", fractions=any(s.level.rules.rational
+                                                         for s in ws.sections)))  # fmt: skip
     roster = tuple(
         (t("roster_name", name=copy.name, large_print=copy.large_print), ws.letters[copy.version])
         for copy in ws.copies
@@ -604,7 +612,8 @@ def levels_key(groups: Sequence[LevelGroup], title: str, req: WorksheetRequest) 
         section = t("key_section", heading=level.name[req.lang], family=ws.sections[0].family
                     .name[req.lang], level=level.level, ops=_ops(level, req.lang))  # fmt: skip
         intro.append(t("key_level_versions", section=section, letters=list(ws.letters)))
-    intro.append(t("difficulty_explained"))
+    rational = any(s.level.rules.rational for g in groups for s in g.worksheet.sections)
+    intro.append(t("difficulty_explained", fractions=rational))
     versions = [
         replace(version, heading=t("key_level_version", version=letter, level=g.level))
         for g, key in zip(groups, keys)

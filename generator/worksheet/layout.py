@@ -12,10 +12,11 @@ version is a reusable form; a pupil's page adds only the name, class and date.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from functools import partial
 
 from generator.render.dice import die_face
-from generator.render.fit import lines_without_orphan, shortened
+from generator.render.fit import broken_lines, lines_without_orphan, was_shortened
 from generator.render.flow import (
     Column,
     Flowable,
@@ -37,6 +38,7 @@ from generator.render.primitives import (
     Circle,
     Document,
     Item,
+    LaterForms,
     Line,
     Page,
     Polygon,
@@ -86,7 +88,7 @@ class Style:
     die: float  # preferred side of a die (width of a card)
     min_die: float  # below this, the dice take two rows (large print) or one column
     squeeze_die: float  # the smallest a one-page sheet may make them
-    fill_min: float  # a long name, class or date shrinks to this size, then is shortened
+    fill_min: float  # a long name, class or date shrinks to this size, then wraps
     box: float  # side of the target box
     badge: float  # side of the version badge
     badge_letter: float
@@ -112,6 +114,24 @@ BOX_PAD = 0.3  # room left and right of the widest target, as a share of its siz
 
 
 @dataclass(frozen=True)
+class Fills:
+    """The words the copies of one print size write into the header: every pupil's name,
+    class and date. The header makes room for the longest, so none loses a letter."""
+
+    names: tuple[str, ...] = ()
+    classes: tuple[str, ...] = ()
+    dates: tuple[str, ...] = ()
+
+    @staticmethod
+    def of(copies: Sequence[SheetCopy]) -> Fills:
+        return Fills(
+            tuple(sorted({c.name for c in copies if c.name})),
+            tuple(sorted({c.klass for c in copies if c.klass})),
+            tuple(sorted({c.date for c in copies if c.date})),
+        )
+
+
+@dataclass(frozen=True)
 class Geometry:
     """Page and cell sizes shared by every sheet of a worksheet."""
 
@@ -128,6 +148,8 @@ class Geometry:
     value_rows: int = 1  # the rows a problem's dice or cards are laid out in
     disc_r: float = 0.0  # radius of the problem number's disc (0: the style's)
     box_w: float = 0.0  # width of the target box (0: square)
+    fills: Fills = field(default_factory=lambda: Fills())  # the header makes room for these
+    lines: int = 0  # writing lines per problem (0: the style's; more where cells grow)
 
     @property
     def left(self) -> float:
@@ -176,7 +198,16 @@ class Geometry:
 
     @property
     def cell_h(self) -> float:
-        return PAD + self.row_h + self.style.lines * self.line_gap + PAD
+        return PAD + self.row_h + self.writing + PAD
+
+    @property
+    def line_count(self) -> int:
+        return self.lines or self.style.lines
+
+    @property
+    def writing(self) -> float:
+        """Height of a cell's writing space: its lines."""
+        return self.line_count * self.line_gap
 
     def cell_x(self, column: int) -> float:
         return self.left + column * (self.cell_w + COL_GAP)
@@ -228,17 +259,21 @@ def geometry(
 
 # --- lines of text -----------------------------------------------------------------------
 
-TITLE_LINES = 2
-TITLE_LEADING = 1.15  # a title's two lines belong together
+TITLE_LINES = 2  # a title wraps to this many lines at its size, then gets smaller …
+TITLE_LEADING = 1.15  # a title's lines belong together
 
 
-def title_lines(title: str, size: float, width: float) -> list[str]:
-    """The title at its size in at most two lines; a longer one ends in "…"."""
-    lines = lines_without_orphan(title, size, width, bold=True)
-    if len(lines) > TITLE_LINES:
-        rest = " ".join(lines[TITLE_LINES - 1 :])
-        lines = [*lines[: TITLE_LINES - 1], rest]
-    return [shortened(line, size, width, bold=True) for line in lines]
+def title_lines(title: str, size: float, width: float, least: float) -> tuple[float, list[str]]:
+    """The title's size and lines: at `size` in at most two lines where it fits, else
+    smaller (not below `least`), then in as many lines as it takes — never shortened."""
+    step = 0.5
+    while True:
+        lines = lines_without_orphan(title, size, width, bold=True)
+        if len(lines) <= TITLE_LINES or size - step < least:
+            break
+        size -= step
+    # a word wider than the line (no space to break at) is broken, not cut
+    return size, [part for line in lines for part in broken_lines(line, size, width, 99, True)]
 
 
 # --- one cell ---------------------------------------------------------------------------
@@ -303,7 +338,7 @@ def cell_items(problem: ShownProblem, x: float, top: float, geo: Geometry) -> li
     size = fit_size(target, style.target, box_w - 2 * BOX_PAD * style.target, bold=True)
     items.append(Text(box_x + box_w / 2, centred(mid, size), target, size, True, "center"))
     line_top = top - PAD - geo.row_h
-    for i in range(1, style.lines + 1):
+    for i in range(1, geo.line_count + 1):
         y = line_top - i * geo.line_gap
         items.append(Line(x + PAD, y, x + geo.cell_w - PAD, y, stroke=LINE_GREY, line_width=0.5))
     return items
@@ -360,6 +395,8 @@ def _spot(start: float, end: float, y: float) -> NameSpot:
 
 CLASS_LINE = 18 * MM
 SCORE_LINE = 22 * MM
+FIELD_GAP = 4 * MM  # between two fields of a row
+FILL_LEADING = 1.15  # the lines of a name that takes two
 
 
 def _label_w(label: str, style: Style) -> float:
@@ -367,38 +404,117 @@ def _label_w(label: str, style: Style) -> float:
     return text_width(label, style.label) + 1.5 * MM
 
 
+def fill_lines(text: str, width: float, style: Style) -> tuple[float, tuple[str, ...]]:
+    """A pupil's name, class or date on a line `width` long: its size and lines. Smaller to
+    fit (not below the page's smallest text), then on two lines (broken after a space or
+    hyphen), then on as many as it takes — never shortened."""
+    size = fit_size(text, style.name, width, minimum=style.fill_min)
+    if text_width(text, size) <= width:
+        return size, (text,)
+    size = style.name
+    while size > style.fill_min:
+        lines = broken_lines(text, size, width, 2)
+        if not was_shortened(lines, text):
+            return size, lines
+        size = max(style.fill_min, size - 0.5)
+    return size, broken_lines(text, size, width, 99)
+
+
+def _fill_height(texts: Sequence[str], width: float, style: Style) -> float:
+    """The height above the line that the longest of `texts` needs beyond one line."""
+    extra = 0.0
+    for text in texts:
+        size, lines = fill_lines(text, width, style)
+        extra = max(extra, (len(lines) - 1) * size * FILL_LEADING)
+    return extra
+
+
+# the rows of the first page's fields, tried in turn until every fill-in fits on one line
+# at a readable size (a long date gets a row of its own, then a long class); the name
+# always has the whole first row
+ARRANGEMENTS: tuple[tuple[tuple[str, ...], ...], ...] = (
+    (("name",), ("class", "date", "score")),
+    (("name",), ("class", "score"), ("date",)),
+    (("name",), ("class",), ("date", "score")),
+)
+
+
+def _row_ends(
+    row: Sequence[str], words: SheetWords, geo: Geometry, right: float
+) -> dict[str, tuple[float, float]]:
+    """Where each field of a row starts and ends: the score at the right with its total,
+    the class on a short line unless it ends the row, the rest of the row for the last."""
+    style = geo.style
+    ends: dict[str, tuple[float, float]] = {}
+    x = geo.left
+    last = right
+    if "score" in row:
+        total_w = text_width(words.score_total, style.label)
+        split = right - total_w - _label_w(words.score, style) - SCORE_LINE
+        ends["score"] = (split, right - total_w - 1.5 * MM)
+        last = split - FIELD_GAP
+    fields = [f for f in row if f != "score"]
+    for k, name in enumerate(fields):
+        if k < len(fields) - 1:  # a short line a hand writes "3b" on
+            end = x + _label_w(words.klass, style) + CLASS_LINE
+            ends[name] = (x, end)
+            x = end + FIELD_GAP
+        else:
+            ends[name] = (x, last)
+    return ends
+
+
 def _first_header(letter: str, words: SheetWords, geo: Geometry) -> tuple[list[Item], Spots, float]:
-    """Title, badge and the four fields; returns the items, the fill-in spots and the bottom."""
+    """Title, badge and the four fields; returns the items, the fill-in spots and the bottom.
+
+    Every fill-in of `geo.fills` fits whole: a long date or class gets a row of its own,
+    and one still too long is written on two lines, the header making room above it."""
     style = geo.style
     items, badge_bottom = _badge(letter, words, geo)
     room_right = geo.right - style.badge - 5 * MM
-    lines = title_lines(words.title, style.title, room_right - geo.left)
-    first_y = geo.top - 0.8 * style.title
-    step = style.title * TITLE_LEADING
-    items += [Text(geo.left, first_y - k * step, line, style.title, True)
+    size, lines = title_lines(words.title, style.title, room_right - geo.left, style.heading)
+    first_y = geo.top - 0.8 * size
+    step = size * TITLE_LEADING
+    items += [Text(geo.left, first_y - k * step, line, size, True)
               for k, line in enumerate(lines)]  # fmt: skip
     title_y = first_y - (len(lines) - 1) * step
-    row1 = title_y - style.field_gap - 0.25 * style.title
-    row2 = row1 - style.field_gap
-    # the name has the whole first row (long names stay large); class, date, score below:
-    # the class and the score get lines a hand writes "3b" and "18" on, the date the rest
-    gap = 4 * MM
-    split1 = geo.left + _label_w(words.klass, style) + CLASS_LINE + gap
-    total_w = text_width(words.score_total, style.label)
-    split2 = room_right - total_w - _label_w(words.score, style) - SCORE_LINE
-    name_items, name_start = _field(words.name, geo.left, room_right, row1, style.label)
-    class_items, class_start = _field(words.klass, geo.left, split1 - gap, row2, style.label)
-    date_items, date_start = _field(words.date, split1, split2 - gap, row2, style.label)
-    score_items, _ = _field(words.score, split2, room_right - total_w - 1.5 * MM, row2, style.label)
-    total = Text(room_right, row2, words.score_total, style.label, align="right")
-    items += name_items + class_items + date_items + score_items + [total]
-    spots = Spots(
-        _spot(name_start, room_right, row1),
-        _spot(class_start, split1 - gap, row2),
-        _spot(date_start, split2 - gap, row2),
-    )
-    bottom = min(row2 - 0.4 * style.label, badge_bottom) - 3 * MM
-    return items, spots, bottom
+    labels = {"name": words.name, "class": words.klass, "date": words.date, "score": words.score}
+    fills = {"name": geo.fills.names, "class": geo.fills.classes, "date": geo.fills.dates}
+
+    def fits(field_name: str, ends: tuple[float, float]) -> bool:
+        start = ends[0] + _label_w(labels[field_name], style)
+        width = _spot(start, ends[1], 0).width
+        return all(len(fill_lines(t, width, style)[1]) == 1 for t in fills[field_name])
+
+    rows: tuple[tuple[str, ...], ...] = ARRANGEMENTS[-1]
+    for arrangement in ARRANGEMENTS:
+        if all(
+            fits(f, e)
+            for row in arrangement[1:]
+            for f, e in _row_ends(row, words, geo, room_right).items()
+            if f != "score"
+        ):
+            rows = arrangement
+            break
+    spots: dict[str, NameSpot] = {}
+    y = title_y - 0.25 * size
+    for row in rows:
+        ends = _row_ends(row, words, geo, room_right)
+        spans = {f: (e[0] + _label_w(labels[f], style), e[1]) for f, e in ends.items()}
+        extra = max(
+            (_fill_height(fills[f], _spot(*spans[f], 0).width, style) for f in row if f in fills),
+            default=0.0,
+        )
+        y -= style.field_gap + extra
+        for f in row:
+            field_items, start = _field(labels[f], ends[f][0], ends[f][1], y, style.label)
+            items += field_items
+            if f in fills:
+                spots[f] = _spot(start, ends[f][1], y)
+        if "score" in row:
+            items.append(Text(room_right, y, words.score_total, style.label, align="right"))
+    bottom = min(y - 0.4 * style.label, badge_bottom) - 3 * MM
+    return items, Spots(spots["name"], spots["class"], spots["date"]), bottom
 
 
 def _next_header(letter: str, words: SheetWords, geo: Geometry) -> tuple[list[Item], Spots, float]:
@@ -449,9 +565,12 @@ def version_pages(
     geo: Geometry,
     per_page: int | None = None,
     row_caps: Sequence[int] = (),
+    draw: bool = True,
 ) -> list[SheetPage]:
     """The pages of one version, without any pupil's name; at most `per_page` problems a
-    page, and page k at most `row_caps[k]` rows of cells (where given)."""
+    page, and page k at most `row_caps[k]` rows of cells (where given). Without `draw`
+    only the cut: each page's spots, problems and rows, no cells (the same pages, for a
+    fraction of the time: the page counts of a class set need no drawing)."""
     if version.title:
         words = replace(words, title=version.title)
     pages: list[tuple[list[Item], Spots, int, int]] = []
@@ -483,25 +602,26 @@ def version_pages(
                     for text, bold in lines:
                         size = geo.style.heading if bold else geo.style.instruction
                         y -= size * LEADING
-                        items.append(Text(geo.left, y + 0.28 * size, text, size, bold))
+                        if draw:
+                            items.append(Text(geo.left, y + 0.28 * size, text, size, bold))
                     y -= SECTION_GAP
                 row_top = y
                 y -= geo.cell_h + ROW_GAP
                 rows += 1
-            items += cell_items(problem, geo.cell_x(column), row_top, geo)
+            if draw:
+                items += cell_items(problem, geo.cell_x(column), row_top, geo)
             column = (column + 1) % geo.columns
             on_page += 1
         y -= SECTION_GAP
     pages.append((items, spots, on_page, rows))
     total = len(pages)
     label = words.large_page if geo.large_print and words.large_page else words.page
+
+    def footer(k: int) -> list[Item]:
+        return _footer(words.footer(version.letter), label(k, total), geo) if draw else []
+
     return [
-        SheetPage(
-            tuple(page_items + _footer(words.footer(version.letter), label(k, total), geo)),
-            page_spots,
-            count,
-            page_rows,
-        )
+        SheetPage(tuple(page_items + footer(k)) if draw else (), page_spots, count, page_rows)
         for k, (page_items, page_spots, count, page_rows) in enumerate(pages, start=1)
     ]
 
@@ -527,31 +647,55 @@ def level_rows(rows: Sequence[int]) -> list[int]:
     return before
 
 
+def page_cut(
+    version: VersionSheet, words: SheetWords, geo: Geometry, per_page: int | None = None
+) -> tuple[list[SheetPage], tuple[int, ...]]:
+    """How `paginate` cuts a version, without drawing: its pages (spots, problems, rows;
+    no items) and the row caps that spread the problems evenly over them."""
+    pages = version_pages(version, words, geo, per_page, draw=False)
+    if len(pages) < 2:
+        return pages, ()
+    caps = tuple(level_rows([p.rows for p in pages]))
+    even = version_pages(version, words, geo, per_page, caps, draw=False)
+    return (even, caps) if len(even) == len(pages) else (pages, ())
+
+
 def paginate(
     version: VersionSheet, words: SheetWords, geo: Geometry, per_page: int | None = None
 ) -> list[SheetPage]:
     """The pages of a version with the problems spread evenly over them."""
-    pages = version_pages(version, words, geo, per_page)
-    if len(pages) < 2:
-        return pages
-    even = version_pages(version, words, geo, per_page, level_rows([p.rows for p in pages]))
-    return even if len(even) == len(pages) else pages
+    _, caps = page_cut(version, words, geo, per_page)
+    return version_pages(version, words, geo, per_page, caps)
 
 
-STRETCH = (1.5, 1.4, 1.3, 1.2, 1.1)
+MOST_GAP = 1.5  # writing lines at most this share of the style's distance apart …
+EASY_GAP = 1.2  # … and, where a cell has room for more lines, about this share
+
+
+def with_writing(geo: Geometry, height: float) -> Geometry:
+    """The cells with `height` of writing space: the style's lines, spread up to 1.5× their
+    distance, then more lines about 1.2× apart (never closer than the style's)."""
+    base = geo.style.line_gap
+    most = max(geo.style.lines, int(height / base + 1e-9))
+    counts = [n for n in range(geo.style.lines, most + 1) if height / n <= MOST_GAP * base + 1e-9]
+    n = min(counts, key=lambda k: abs(height / k - EASY_GAP * base), default=geo.style.lines)
+    return replace(geo, lines=n, line_gap=max(base, height / n))
 
 
 def roomier(
     geo: Geometry, version: VersionSheet, words: SheetWords, per_page: int | None = None
 ) -> Geometry:
-    """The widest line gap (up to 1.5×) that keeps the number of pages: space left on
-    the pages becomes writing space."""
-    pages = len(paginate(version, words, geo, per_page))
-    for factor in STRETCH:
-        wider = replace(geo, line_gap=geo.style.line_gap * factor)
-        if len(paginate(version, words, wider, per_page)) == pages:
-            return wider
-    return geo
+    """The cells grown into the space the pages leave: the most writing space that keeps
+    the number of pages (the rows then spread evenly over them again)."""
+    pages = len(page_cut(version, words, geo, per_page)[0])
+    low, high = geo.writing, geo.page_h
+    for _ in range(16):  # to well under 0.01 mm
+        mid = (low + high) / 2
+        if len(page_cut(version, words, with_writing(geo, mid), per_page)[0]) == pages:
+            low = mid
+        else:
+            high = mid
+    return with_writing(geo, low) if low > geo.writing else geo
 
 
 COMPACT_BOX = 0.78  # the target box may shrink to this share (two digits still fit large)
@@ -599,32 +743,43 @@ def fitted(
     per_page: int | None,
     one_page: bool,
 ) -> Geometry:
-    """The geometry for one style of print, checked against --per-page and --one-page."""
+    """The geometry for one style of print, checked against --per-page and --one-page: the
+    fewest pages (the dice and box as small as `compact` allows, if that saves a page; never
+    the writing lines), at most `per_page` problems a page, then the cells grown to use
+    the pages."""
     problems = sum(len(s.problems) for s in version.sections)
+    candidates = (geo, *compact(geo))
     if one_page:
-        for candidate in (geo, *compact(geo)):
-            pages = version_pages(version, words, candidate)
+        for candidate in candidates:
+            pages = version_pages(version, words, candidate, draw=False)
             if len(pages) == 1:
                 return roomier(candidate, version, words)
         raise PagesDoNotFit(problems, len(pages), pages[0].problems, geo)
-    if per_page is not None:
-        pages = version_pages(version, words, geo)
-        want = min(per_page, problems)
-        if pages[0].problems < want:
-            raise PagesDoNotFit(want, 2, pages[0].problems, geo)
-    return roomier(geo, version, words, per_page)
+    # only --one-page squeezes the dice below their readable size (large print: one row)
+    candidates = (geo, *(c for c in candidates[1:] if c.die >= geo.style.min_die - 1e-9))
+    want = min(per_page or problems, problems)
+    held = [version_pages(version, words, c, draw=False)[0].problems for c in candidates]
+    allowed = [c for c, n in zip(candidates, held) if per_page is None or n >= want]
+    if not allowed:
+        raise PagesDoNotFit(want, 2, max(held), geo)
+    counts = [len(page_cut(version, words, c, per_page)[0]) for c in allowed]
+    best = allowed[counts.index(min(counts))]  # the first of the fewest: the largest dice
+    return roomier(best, version, words, per_page)
 
 
 NAME_CLEARANCE = 1.0  # points between the deepest descender (g, p, ç, ą) and the line
 
 
-def name_text(name: str, spot: NameSpot, geo: Geometry) -> Text:
+def name_texts(name: str, spot: NameSpot, geo: Geometry) -> list[Text]:
     """A pupil's name (or class, date) written on its line, the descenders clear of it;
-    smaller to fit, but not below the page's smallest text, then shortened with "…"."""
-    style = geo.style
-    size = fit_size(name, style.name, spot.width, minimum=style.fill_min)
-    text = shortened(name, size, spot.width)
-    return Text(spot.x, spot.y + descent(size) + NAME_CLEARANCE, text, size)
+    smaller to fit, but not below the page's smallest text, then on two lines (the header
+    made room for them above the line), never shortened."""
+    size, lines = fill_lines(name, spot.width, geo.style)
+    base = spot.y + descent(size) + NAME_CLEARANCE
+    step = size * FILL_LEADING
+    return [
+        Text(spot.x, base + (len(lines) - 1 - k) * step, line, size) for k, line in enumerate(lines)
+    ]
 
 
 # --- the answer key ---------------------------------------------------------------------
@@ -716,7 +871,7 @@ def fill_ins(copy: SheetCopy, spots: Spots, geo: Geometry) -> list[Item]:
     items: list[Item] = []
     for text, spot in ((copy.name, spots.name), (copy.klass, spots.klass), (copy.date, spots.date)):
         if text and spot is not None:
-            items.append(name_text(text, spot, geo))
+            items += name_texts(text, spot, geo)
     return items
 
 
@@ -734,7 +889,7 @@ def copies_document(
     copies: Sequence[SheetCopy],
     letters: Sequence[str],
     spots: dict[tuple[int, bool], list[Spots]],
-    forms: dict[str, tuple[Item, ...]],
+    forms: Mapping[str, tuple[Item, ...]],
     geos: Mapping[bool, Geometry],
     words: SheetWords,
     key: AnswerKey | None,
@@ -779,6 +934,8 @@ def layout_sheets(
 
     A copy is in large print when it asks for it or `large_print` is set; each print size
     has its own forms. Returns the document and the number of pages of every copy.
+    The forms are drawn when first asked for (`LaterForms`): the cut of every version's
+    pages is known at once, the cells of a version only when one of its pages is drawn.
     """
     problems = [p for v in versions for s in v.sections for p in s.problems]
     most = max(len(p.values) for p in problems)
@@ -788,7 +945,10 @@ def layout_sheets(
     styles = sorted({large_print or copy.large_print for copy in copies})
     geos = {
         large: fitted(
-            geometry(paper, large, most, cards, last, largest),
+            replace(
+                geometry(paper, large, most, cards, last, largest),
+                fills=Fills.of([c for c in copies if (large_print or c.large_print) == large]),
+            ),
             versions[0],
             words,
             pagination.per_page,
@@ -796,17 +956,28 @@ def layout_sheets(
         )
         for large in styles
     }
-    forms: dict[str, tuple[Item, ...]] = {}
+    forms = LaterForms()
     spots: dict[tuple[int, bool], list[Spots]] = {}
     for large, geo in geos.items():
         for v, version in enumerate(versions):
-            built = paginate(version, words, geo, pagination.per_page)
-            spots[v, large] = [page.spots for page in built]
-            for k, page in enumerate(built):
-                forms[form_name(version.letter, k, large)] = page.items
+            cut, caps = page_cut(version, words, geo, pagination.per_page)
+            spots[v, large] = [page.spots for page in cut]
+            names = [form_name(version.letter, k, large) for k in range(len(cut))]
+            forms.later(names, partial(_drawn, version, words, geo, pagination.per_page, caps))
     letters = [version.letter for version in versions]
     return copies_document(copies, letters, spots, forms, geos, words, key, paper, large_print,
                            pagination)  # fmt: skip
+
+
+def _drawn(
+    version: VersionSheet,
+    words: SheetWords,
+    geo: Geometry,
+    per_page: int | None,
+    caps: tuple[int, ...],
+) -> list[tuple[Item, ...]]:
+    """The items of a version's pages as `paginate` cuts them (`page_cut` gave the caps)."""
+    return [page.items for page in version_pages(version, words, geo, per_page, caps)]
 
 
 def layout_worksheet(

@@ -11,7 +11,7 @@ the family worksheets' (`worksheet.layout`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from generator.render.dice import die_face
 from generator.render.fit import lines_without_orphan
@@ -33,6 +33,7 @@ from generator.worksheet.layout import (
     LEADING,
     MARGIN,
     SECTION_GAP,
+    Fills,
     Geometry,
     Pagination,
     Spots,
@@ -649,7 +650,8 @@ def layout_topic_sheets(
     spots: dict[tuple[int, bool], list[Spots]] = {}
     geos: dict[bool, Geometry] = {}
     for large in styles:
-        geo = geometry(paper, large, 3, False)
+        own = [c for c in copies if (large_print or c.large_print) == large]
+        geo = replace(geometry(paper, large, 3, False), fills=Fills.of(own))
         geos[large] = geo
         look = LARGE if large else NORMAL
         for v, version in enumerate(versions):

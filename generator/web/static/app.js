@@ -37,6 +37,7 @@ function livePoster(form, url, onOk, status, extra) {
       if (extra) extra(body);
       const response = await fetch(url(), { method: "POST", body, signal: mine.signal });
       const data = await response.json();
+      if (controller !== mine) return;  // a newer request was sent meanwhile: its answer counts
       // 503: every worker busy, or this build took too long: the server's own words
       if (response.status === 503) { status.textContent = data.message || status.dataset.busy; return; }
       if (!data.ok) { showErrors(form, data.errors || {}, data.general); setStatus(status, "failed"); return; }
@@ -97,6 +98,9 @@ function showPageView(view) {
   box.hidden = false;
 }
 
+// A number the teacher is typing into the page field (not asked for yet) stays as it is:
+// an answer that arrives meanwhile (the page shown renewed after a change of the form)
+// moves the buttons, never the field, so Enter asks for the page typed.
 function setPager(count, at) {
   const pager = document.getElementById("pager");
   if (!pager || !count) return;
@@ -105,7 +109,7 @@ function setPager(count, at) {
   const input = pager.querySelector("[name=preview_page]");
   let page = Number(at || input.value) || 1;
   page = Math.min(Math.max(page, 1), count);
-  input.value = String(page);
+  if (!pager.dataset.typed) input.value = String(page);
   document.getElementById("pager-of").textContent = (pager.dataset.of || "").replace("{pages}", String(count));
   pager.querySelectorAll("[data-step]").forEach((b) => {
     const next = page + Number(b.dataset.step);
@@ -127,6 +131,7 @@ function setupPager(form, url, status) {
     body.delete("preview_go");
     body.set("preview_page", input.value);
     body.set("preview_only", "1");
+    delete pager.dataset.typed;  // asked for: the answer may set the field again
   });
   pager.querySelectorAll("[data-step]").forEach((b) => b.addEventListener("click", (e) => {
     e.preventDefault();
@@ -134,7 +139,7 @@ function setupPager(form, url, status) {
     fetchPage();
   }));
   input.addEventListener("change", (e) => { e.stopPropagation(); fetchPage(); });
-  input.addEventListener("input", (e) => e.stopPropagation());
+  input.addEventListener("input", (e) => { e.stopPropagation(); pager.dataset.typed = "1"; });
   input.addEventListener("keydown", (e) => {
     if (e.key === "Enter") { e.preventDefault(); e.stopPropagation(); fetchPage(); }
   });
