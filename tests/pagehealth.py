@@ -408,7 +408,10 @@ def _to_unicode(cmap: bytes) -> dict[int, str]:
     text = cmap.decode("latin-1")
     for block in re.findall(r"beginbfchar(.*?)endbfchar", text, re.S):
         for code, uni in re.findall(r"<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]*)>", block):
-            out[int(code, 16)] = bytes.fromhex(uni).decode("utf-16-be", "replace")
+            out[int(code, 16)] = (  # ReportLab writes a code point past U+FFFF bare
+                bytes.fromhex(uni).decode("utf-16-be", "replace") if len(uni) % 4 == 0
+                else chr(int(uni, 16))
+            )  # fmt: skip
     for block in re.findall(r"beginbfrange(.*?)endbfrange", text, re.S):
         for lo, hi, uni in re.findall(r"<(\w+)>\s*<(\w+)>\s*<(\w+)>", block):
             start = int(uni, 16)
