@@ -947,12 +947,16 @@ PRODUCTS: dict[str, Product] = {
             templates=KRIBBELN_TEMPLATES,
             # a balanced six-sheet German pad with rules page and answer key
             defaults=({"pages": 6, "lang": "de"},),
-            rehearse=(Rehearse("Kribbeln block", {"names": "Anna,Ben"}),),
+            rehearse=(
+                Rehearse("Kribbeln block", {"names": "Anna,Ben"}),
+                Rehearse("Kribbeln block of sheets chosen by hand", {}, tweak="chosen"),
+            ),
             # the shipped tasks balance six sheets and no more (seven: no block meets the
             # shipped balance); the command line prints more with a balance or sheets of its own
             web=WebPage("kribbeln", most={"pages": KRIBBELN_WEB_PAGES},
                         most_why={"pages": "balance"}),
             fresh_seed=True,
+            since="generator.kribbeln.build:news_not_on",
         ),
         Product(
             "report",

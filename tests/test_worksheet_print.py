@@ -150,3 +150,18 @@ def test_cells_grow_to_use_the_page(paper, problems, per_page, large) -> None:
     assert [n for page in numbers for n in page] == [str(n) for n in range(1, problems + 1)]
     if per_page:
         assert max(len(page) for page in numbers) <= per_page
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+@pytest.mark.parametrize("family", ["koepfchen", "24"])
+def test_the_key_explains_the_difficulty_in_plain_words(lang, family) -> None:
+    """A teacher reads sentences, not a formula: no "(fewest numbers − 1)", no "3/2/1/0";
+    fractions are mentioned only where the rules allow them."""
+    req = WorksheetRequest(family=family, level=2, problems=4, lang=lang, seed=3)
+    key = " ".join(texts(req)[sum(s["pages"] for s in pdf_of(req)[1]["sheets"]) :])
+    plain = {"de": "1 Punkt für jede Zahl nach der ersten",
+             "en": "1 point for each number after the first"}  # fmt: skip
+    assert plain[lang] in key
+    assert "3/2/1/0" not in key and " − 1)" not in key and "=" not in key
+    fraction = {"de": "Bruch", "en": "fraction"}[lang]
+    assert (fraction in key) == (family == "24")

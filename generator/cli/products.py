@@ -6,11 +6,48 @@ new product needs no CLI code: its registry entry names its request, load and bu
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
-from generator.cli.options import announce_seed, fresh_seed, run_catalog, write_out
-from generator.surface.model import Product
+from generator.cli.options import announce_seed, fresh_seed, run_catalog, warn, write_out
+from generator.core.built import Built
+from generator.surface.model import Product, resolve
+
+MAX_MANIFEST_BYTES = 5_000_000  # a manifest is far smaller; a larger file is not one
+
+
+def last_manifest(product: Product, target: Path) -> Path | None:
+    """The manifest of the last file of `product`: the one beside the file this run
+    replaces, else the newest of the product's default names in that folder."""
+    beside = target.with_suffix(".json")
+    if beside.is_file():
+        return beside
+    found = [
+        p
+        for pattern in product.files
+        for p in target.parent.glob(pattern.removesuffix(".pdf") + ".json")
+        if p.is_file()
+    ]
+    return max(found, key=lambda p: (p.stat().st_mtime_ns, p.name), default=None)
+
+
+def since_last(product: Product, built: Built, out: str | None) -> tuple[Any, ...]:
+    """What the build says against the last file of its kind (nothing without one)."""
+    from generator.io.writer import resolve_out
+
+    assert product.since is not None
+    last = last_manifest(product, resolve_out(out, built.name))
+    if last is None or last.stat().st_size > MAX_MANIFEST_BYTES:
+        return ()
+    try:
+        contents = json.loads(last.read_text(encoding="utf-8"))["contents"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return ()  # not a manifest of ours: nothing to compare with
+    if not isinstance(contents, dict):
+        return ()
+    return tuple(resolve(product.since)(contents, built.contents, str(last)))
 
 
 def run(product: Product, params: Mapping[str, Any]) -> None:
@@ -21,6 +58,8 @@ def run(product: Product, params: Mapping[str, Any]) -> None:
     if product.fresh_seed:
         values["seed"], drawn = fresh_seed(values.get("seed"))
     built = product.make(values, run_catalog())
+    if product.since is not None:
+        warn(since_last(product, built, out))
     targets = {role: values.get(name) for role, name in product.extra.items()}
     write_out(built, out, targets or None)
     if drawn:  # after writing, so an error stays the only line

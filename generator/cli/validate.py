@@ -16,6 +16,8 @@ def validate_command(files: tuple[str, ...], folder: str | None, strict: bool) -
         click.echo(line, err=True)
     for line in report.warnings:
         click.echo(f"warning: {line}", err=True)
+    for line in report.notes:  # no problem: not counted, not even with --strict
+        click.echo(f"note: {line}", err=True)
     bad = len(report.errors) + (len(report.warnings) if strict else 0)
     click.echo(
         f"{counted(report.files, 'file')} checked: {counted(len(report.errors), 'problem')}, "

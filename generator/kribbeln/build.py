@@ -12,7 +12,9 @@ key, so a block can be checked and simulated later).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -160,6 +162,36 @@ def missed_constraints(block: KribbelnBlock, file: str) -> tuple[Note, ...]:
     )
 
 
+def task_hashes(catalog: TaskCatalog) -> dict[str, str]:
+    """Every task's fingerprint: its type, numbers and family (its words come from them), so
+    the next pad can tell a task added or changed since this one."""
+    out = {}
+    for t in catalog.tasks:
+        text = json.dumps([t.type, t.params(), t.family], sort_keys=True, ensure_ascii=False)
+        out[t.id] = hashlib.sha256(text.encode()).hexdigest()[:12]
+    return out
+
+
+def news_not_on(
+    last: Mapping[str, Any], contents: Mapping[str, Any], last_file: str
+) -> tuple[Note, ...]:
+    """A warning per task added or changed since the last pad (its manifest's `contents`)
+    that this pad does not print (nothing when the last pad recorded no fingerprints)."""
+    before = last.get("task_hashes")
+    if not isinstance(before, dict):
+        return ()
+    printed = {t["id"] for sheet in contents["sheets"] for t in sheet["tasks"]}
+    notes = []
+    for task_id, fingerprint in contents["task_hashes"].items():
+        if task_id in printed or before.get(task_id) == fingerprint:
+            continue
+        if task_id not in before:
+            notes.append(Note(Msg("task_added_not_on_pad", task=task_id, last=last_file)))
+        else:
+            notes.append(Note(Msg("task_changed_not_on_pad", task=task_id, last=last_file)))
+    return tuple(notes)
+
+
 def _r(x: float) -> float:
     return round(float(x), _DIGITS)
 
@@ -219,6 +251,7 @@ def block_contents(block: KribbelnBlock, lang: str) -> dict[str, Any]:
         "block_mean_p_success": _r(sum(means_p) / len(means_p)),
         "block_mean_expected_pips": _r(sum(means_pips) / len(means_pips)),
         "sheets": sheets,
+        "task_hashes": task_hashes(block.catalog),
     }
 
 

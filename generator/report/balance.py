@@ -23,6 +23,7 @@ from generator.text.words import Templates, Texts, number, percent
 if TYPE_CHECKING:
     from generator.koepfchen.profile import Profile
     from generator.kribbeln.build import KribbelnBlock
+    from generator.kribbeln.reach import Unreachable
     from generator.kribbeln.simulate import Simulation
 
 
@@ -56,6 +57,7 @@ class ReportInputs:
     profile: Profile | None = None
     block: KribbelnBlock | None = None
     simulation: Simulation | None = None  # the games of exactly `block`
+    unreachable: tuple[Unreachable, ...] = ()  # the catalog's tasks no pad uses, and why
 
 
 def load_report(req: ReportRequest, catalog: Catalog | None = None) -> ReportInputs:
@@ -73,7 +75,11 @@ def load_report(req: ReportRequest, catalog: Catalog | None = None) -> ReportInp
     from generator.kribbeln.playtest import play
 
     block_req = BlockRequest(req.pages, req.seed, req.balance_file, req.dice_file, req.tasks_file)
-    block = sample_block_of(load_block(block_req, catalog), req.pages, req.seed)
+    from generator.kribbeln.reach import unreachable
+
+    inputs = load_block(block_req, catalog)
+    block = sample_block_of(inputs, req.pages, req.seed)
+    unused = unreachable(inputs, store=DISK)
     source = f"kribbeln block --pages {req.pages} --seed {req.seed}"
     with progress(req.games, "simulating games") as tick:
         simulation = play(
@@ -88,7 +94,7 @@ def load_report(req: ReportRequest, catalog: Catalog | None = None) -> ReportInp
             tick,
             store=DISK,
         )
-    return ReportInputs(catalog.templates(), block=block, simulation=simulation)
+    return ReportInputs(catalog.templates(), block=block, simulation=simulation, unreachable=unused)
 
 
 def build_report(inputs: ReportInputs, req: ReportRequest) -> Built:
@@ -113,7 +119,12 @@ def build_report(inputs: ReportInputs, req: ReportRequest) -> Built:
             tasks=req.tasks_file,
         )
         report = kribbeln_report(
-            inputs.block, inputs.simulation, req.players, req.lang, inputs.templates
+            inputs.block,
+            inputs.simulation,
+            req.players,
+            req.lang,
+            inputs.templates,
+            inputs.unreachable,
         )
     doc = layout_report(report, req.lang, req.paper, req.landscape)
     contents = {"kind": f"{report.game}-report", "figures": dict(report.figures), **report.data}
@@ -259,10 +270,12 @@ def kribbeln_report(
     players: int,
     lang: str,
     templates: Templates | None = None,
+    unreachable: Sequence[Unreachable] = (),
 ) -> BalanceReport:
     """Difficulty per sheet and area, the catalog's odds, simulated X rates and seat points.
 
-    `sim` is the simulation of exactly `block`'s sheets (`playtest.play`).
+    `sim` is the simulation of exactly `block`'s sheets (`playtest.play`); `unreachable`
+    the catalog's tasks no pad uses (the figures count them, the manifest lists each).
     """
     t = Texts("report", lang, templates)
     pages, seed = len(block.sheets), block.seed
@@ -277,6 +290,7 @@ def kribbeln_report(
     for fig in catalog_figures.values():
         counts[min(19, int(fig.p_success * 20))] += 1
     from generator.kribbeln.layout import AREA_STYLES
+    from generator.kribbeln.reach import SAMPLES
 
     balance = block.balance
     block_p = [block.figures[x.id].p_success for s in block.sheets for x in s.tasks]
@@ -355,6 +369,17 @@ def kribbeln_report(
         (t("kr_games"), f"{sim.games}"),
         (t("kr_tie_rate"), percent(sim.tie_rate, lang)),
         (t("kr_tiebreak"), percent(sim.tiebreak_decides, lang)),
+        (
+            t("kr_unreachable"),
+            t(
+                "kr_unreachable_value",
+                total=len(unreachable),
+                above=sum(u.reason == "above" for u in unreachable),
+                below=sum(u.reason == "below" for u in unreachable),
+                never=sum(u.reason == "never_drawn" for u in unreachable),
+                samples=SAMPLES,
+            ),
+        ),
     )
     data = {
         "game": "kribbeln",
@@ -367,6 +392,8 @@ def kribbeln_report(
             k: round(v.p_success, 12) for k, v in sorted(catalog_figures.items())
         },
         "simulation": sim.to_json(),
+        "unreachable": [u.to_json() for u in unreachable],
+        "unreachable_samples": SAMPLES,
     }
     return BalanceReport(
         "kribbeln",

@@ -229,6 +229,9 @@ class Product(NamedTuple):
     warm: str | None = None  # solver work `all` may start early in another process
     warm_imports: tuple[str, ...] = ()
     prepare: str | None = None  # the build in two steps, for `all` while the warm-up runs
+    # "module:function"(last contents, new contents, last file) → warnings: what a build
+    # says against the manifest of the last file of its kind (the CLI finds it)
+    since: str | None = None
 
     def request_of(self, params: Mapping[str, Any], **fixed: Any) -> Any:
         """The product's request from parameters: every field by its option's name."""

@@ -28,6 +28,7 @@ from generator.io.yamlload import load_file
 
 if TYPE_CHECKING:
     from generator.kribbeln.dice import DiceSet
+    from generator.kribbeln.tasks import TaskCatalog
 
 
 @dataclass
@@ -36,6 +37,8 @@ class Report:
 
     errors: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    # what a designer should know that is no problem: the tasks no pad can use
+    notes: list[str] = field(default_factory=list)
     files: int = 0
     # what rendering the products found, by template file (reported with that file)
     rendered: dict[str, list[CatalogError]] = field(default_factory=dict)
@@ -152,10 +155,36 @@ def _check_tasks(
     dice = _catalog_dice(catalog, report, label)
     tasks = load_tasks_file(path, label, dice, problems)  # the tasks without problems
     states = roll_states(dice)
-    for task in tasks.tasks:
-        if not np.any(task_mask(task, states)):
-            message = Msg("no_roll_fulfils", task=task.id)
-            report.add(CatalogError(message, file=label, line=task.line, column=task.column))
+    impossible = [t for t in tasks.tasks if not np.any(task_mask(t, states))]
+    for task in impossible:
+        message = Msg("no_roll_fulfils", task=task.id)
+        report.add(CatalogError(message, file=label, line=task.line, column=task.column))
+    if not problems and not impossible:  # a pad of the tasks as they stand, not of a part
+        _note_unreachable(tasks, dice, label, report, catalog)
+
+
+def _note_unreachable(
+    tasks: TaskCatalog, dice: DiceSet, label: str, report: Report, catalog: Catalog
+) -> None:
+    """Every task no pad can use under the catalog's balance, with the reason and the figure."""
+    from generator.kribbeln.build import BlockInputs
+    from generator.kribbeln.load import load_balance
+    from generator.kribbeln.reach import unreachable
+    from generator.kribbeln.solver import analyze_tasks
+
+    try:
+        balance = load_balance(catalog=catalog)
+    except CatalogError:
+        return  # reported where the balance file is checked
+    if not tasks.tasks:
+        return
+    figures = analyze_tasks(dice, tasks.tasks, tasks.rolls, store=DISK)
+    inputs = BlockInputs(dice, tasks, balance, figures, (), catalog.templates())
+    for task in unreachable(inputs, store=DISK):
+        where = CatalogError(
+            task.msg(balance.p_min, balance.p_max), file=label, line=task.line, column=task.column
+        )
+        report.notes.append(Note.of(where))
 
 
 def _check_balance(

@@ -114,12 +114,25 @@ def _topics(inputs: Any) -> Any:
     return replace(inputs, spec=WorksheetSpec(None, sections))
 
 
+def _chosen(inputs: Any) -> Any:
+    """A pad of sheets chosen by hand that misses constraints (the key says which)."""
+    from generator.kribbeln.balance import TASKS_PER_SHEET
+    from generator.kribbeln.block import Sheet
+
+    tasks = inputs.catalog.tasks
+    if len(tasks) < TASKS_PER_SHEET:
+        return inputs
+    # the catalog's first tasks, as a designer might list them: one family, areas unordered
+    return replace(inputs, chosen=("sheets.csv", (Sheet(1, tuple(tasks[:TASKS_PER_SHEET])),)))
+
+
 # what a variant sets that no option does (`Rehearse.tweak` names one)
 TWEAKS: dict[str, Callable[[Any], Any]] = {
     "pupils": _pupils,
     "levels": _levels,
     "rational": _rational,
     "topics": _topics,
+    "chosen": _chosen,
 }
 
 

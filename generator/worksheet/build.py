@@ -413,7 +413,8 @@ def answer_key(ws: Worksheet) -> AnswerKey:
                 ops=_ops(only.level, ws.lang),
             )
         )
-    intro.append(t("difficulty_explained"))
+    intro.append(t("difficulty_explained", fractions=any(s.level.rules.rational
+                                                         for s in ws.sections)))  # fmt: skip
     roster = tuple(
         (t("roster_name", name=copy.name, large_print=copy.large_print), ws.letters[copy.version])
         for copy in ws.copies
@@ -611,7 +612,8 @@ def levels_key(groups: Sequence[LevelGroup], title: str, req: WorksheetRequest) 
         section = t("key_section", heading=level.name[req.lang], family=ws.sections[0].family
                     .name[req.lang], level=level.level, ops=_ops(level, req.lang))  # fmt: skip
         intro.append(t("key_level_versions", section=section, letters=list(ws.letters)))
-    intro.append(t("difficulty_explained"))
+    rational = any(s.level.rules.rational for g in groups for s in g.worksheet.sections)
+    intro.append(t("difficulty_explained", fractions=rational))
     versions = [
         replace(version, heading=t("key_level_version", version=letter, level=g.level))
         for g, key in zip(groups, keys)
