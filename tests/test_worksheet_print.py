@@ -5,17 +5,20 @@ from __future__ import annotations
 
 import io
 from dataclasses import replace
+from fractions import Fraction
 from functools import cache
 
 import pdfplumber
 import pytest
 
 from generator.core.errors import DoesNotFit
+from generator.io.cache import DISK
 from generator.render.draw import render_pdf
 from generator.render.primitives import MM
 from generator.worksheet.build import WorksheetRequest
 from generator.worksheet.layout import LARGE, MARGIN, NORMAL
-from generator.worksheet.load import load_worksheet
+from generator.worksheet.load import load_family, load_worksheet
+from generator.worksheet.pool import level_pool
 from generator.worksheet.sheet import build_sheet
 
 BRACKETS = {"de": "Klammern sind erlaubt.", "en": "Brackets are allowed."}
@@ -165,3 +168,46 @@ def test_the_key_explains_the_difficulty_in_plain_words(lang, family) -> None:
     assert "3/2/1/0" not in key and " − 1)" not in key and "=" not in key
     fraction = {"de": "Bruch", "en": "fraction"}[lang]
     assert (fraction in key) == (family == "24")
+
+
+def left_to_right(text: str) -> list[Fraction]:
+    """Every step of `text` worked strictly left to right, as a pupil who has not learnt
+    Punkt vor Strich reads it (a bracket first); the last is the result."""
+    tokens = text.replace("(", " ( ").replace(")", " ) ").split()
+    steps: list[Fraction] = []
+
+    def run(pos: int) -> tuple[Fraction, int]:
+        value, pos = operand(pos)
+        while pos < len(tokens) and tokens[pos] != ")":
+            op = tokens[pos]
+            right, pos = operand(pos + 1)
+            value = {"+": value + right, "−": value - right, "×": value * right,
+                     "·": value * right, "÷": value / right, ":": value / right}[op]  # fmt: skip
+            steps.append(value)
+        return value, pos
+
+    def operand(pos: int) -> tuple[Fraction, int]:
+        if tokens[pos] == "(":
+            value, pos = run(pos + 1)
+            return value, pos + 1
+        return Fraction(int(tokens[pos])), pos + 1
+
+    value, _ = run(0)
+    return [*steps, value]
+
+
+@pytest.mark.parametrize(("family", "level"), [("koepfchen", 1), ("koepfchen", 2),
+                                               ("koepfchen", 3), ("koepfchen", 4), ("24", 1),
+                                               ("24", 2)])  # fmt: skip
+def test_the_keys_solutions_read_left_to_right(family, level) -> None:
+    """Every solution a key can print (the whole pool of the level), read left to right,
+    makes the target and never goes below 0 or off the whole numbers on the way
+    ("4 − (6 ÷ 6)", never "4 − 6 ÷ 6"; the 24 game's whole-step solutions alike)."""
+    pool = level_pool(load_family(family).level(level), store=DISK)
+    assert pool.solvable
+    for problem in pool.solvable:
+        assert problem.simplest is not None
+        steps = left_to_right(problem.simplest)
+        assert steps[-1] == problem.target, problem.simplest
+        if family == "koepfchen":
+            assert all(s >= 0 and s.denominator == 1 for s in steps), problem.simplest

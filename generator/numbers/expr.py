@@ -271,6 +271,32 @@ def _factor_text(node: Expr) -> str:
     return f"({node.text})" if node.kind == SUM else node.text
 
 
+def reading_text(node: Expr) -> str:
+    """`node` as a pupil reads it, left to right without Punkt vor Strich: its printed
+    form with brackets round every product in a sum but the first term ("4 − (6 ÷ 6)",
+    not "4 − 6 ÷ 6"). Added terms come before subtracted ones and factors before
+    divisors, so read so no step goes below the end result (whole steps stay whole)."""
+    if node.kind == NUMBER:
+        return node.text
+    if node.kind == PRODUCT:
+
+        def factor(f: Expr) -> str:
+            return f"({reading_text(f)})" if f.kind == SUM else reading_text(f)
+
+        return " ".join(
+            [f" {TIMES} ".join(factor(f) for f in node.plus)]
+            + [f"{DIVIDE} {factor(f)}" for f in node.minus]
+        )
+
+    def term(t: Expr, first: bool) -> str:
+        return reading_text(t) if first or t.kind != PRODUCT else f"({reading_text(t)})"
+
+    return " ".join(
+        [f" {PLUS} ".join(term(t, k == 0) for k, t in enumerate(node.plus))]
+        + [f"{MINUS} {term(t, False)}" for t in node.minus]
+    )
+
+
 # --- written expressions: binary trees as a person writes them --------------------------
 
 

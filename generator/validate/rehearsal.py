@@ -143,6 +143,11 @@ def _job(product: Product, variant: Rehearse) -> Job:
         if variant.tweak is not None:
             inputs = TWEAKS[variant.tweak](inputs)
         built: Built = resolve(product.build)(inputs, req)
+        # a form drawn only when a page is rendered (a worksheet's) says its words then:
+        # draw every one now, so validate sees every text the PDF prints
+        for document in (built.document, *(doc for _, doc in built.extra)):
+            for name in document.forms:
+                document.forms[name]
         return built
 
     return job

@@ -23,7 +23,7 @@ from typing import Any
 
 from generator.core.errors import UserError
 from generator.numbers import Rules, Solution, evaluate, solve
-from generator.numbers.expr import MINUS
+from generator.numbers.expr import MINUS, reading_text
 
 OP_POINTS = {"-": 1, "*": 2, "/": 3}
 BRACKET_POINTS = 2
@@ -123,13 +123,18 @@ def difficulty_of(
 
 
 def key_solution(solutions: Sequence[Solution], fractions: frozenset[str]) -> Solution:
-    """The solution the answer key prints: the simplest, preferring whole-number steps.
+    """The solution the answer key prints: the simplest, preferring whole-number steps
+    and, among equally simple ones, one that reads left to right as printed.
 
     `solutions` come simplest first (the solver's order); under the 24 rules the first one
     without a fraction or a negative number along the way wins when there is one, so the
     key shows (9 − 3) × (7 − 3) rather than (3 − 7) × (3 − 9).
     """
-    return next((s for s in solutions if s.key not in fractions), solutions[0])
+    whole = [s for s in solutions if s.key not in fractions] or list(solutions)
+    # of the equally simple ones, one a pupil reads left to right as printed (2 × 3 + 6
+    # rather than 4 − 6 ÷ 6); the key writes it with `reading_text` in any case
+    ties = [s for s in whole if s.complexity == whole[0].complexity]
+    return next((s for s in ties if reading_text(s.expr) == s.text), ties[0])
 
 
 @dataclass(frozen=True)
@@ -139,6 +144,11 @@ class Assessment:
     solutions: list[Solution]  # simplest first
     difficulty: Difficulty | None  # None: no solution
     simplest: Solution | None  # the one the answer key prints
+
+    @property
+    def shown(self) -> str | None:
+        """The key's solution as printed: read left to right, it is right."""
+        return reading_text(self.simplest.expr) if self.simplest else None
 
 
 def assess(numbers: Sequence[int], target: int, rules: Rules) -> Assessment:

@@ -19,7 +19,7 @@ from generator.core.store import Store, key_for
 from generator.worksheet.difficulty import Difficulty, assess, uses_op
 from generator.worksheet.levels import Level
 
-POOL_VERSION = 2  # bump when the pool or the difficulty formula changes
+POOL_VERSION = 3  # bump when the pool or the difficulty formula changes
 
 Progress = Callable[[str, int, int], None]
 """A progress callback: (stage, done, total)."""
@@ -102,7 +102,7 @@ def compute_pool(level: Level, progress: Progress | None = None) -> dict[str, An
         for target in range(low, high + 1):
             found = assess(numbers, target, level.rules)
             solutions, difficulty = found.solutions, found.difficulty
-            if difficulty is None or found.simplest is None:
+            if difficulty is None or found.shown is None:
                 if target <= high_mark:
                     impossible.append([list(numbers), target])
                 continue
@@ -114,7 +114,7 @@ def compute_pool(level: Level, progress: Progress | None = None) -> dict[str, An
                     list(numbers),
                     target,
                     len(solutions),
-                    found.simplest.text,
+                    found.shown,
                     [
                         difficulty.numbers,
                         difficulty.op_points,
