@@ -560,8 +560,6 @@ KNOWN: dict[tuple[str, str], str] = {
     "30-mal mit einem Würfel …' (dice-tally, dice-chance; A4 and Letter, de)",
     ("topic-key", "used"): "#26 to route: number-house key on Letter: Gruppe A alone on the "
     "key's first page (54 % used), Gruppe B on the next although it fits below",
-    ("report-kribbeln", "size"): "#26 to route: Letter landscape en, the catalog chart's "
-    "note '23, 0 of them never drawn' at 5.8 pt (below 6 pt)",
 }
 
 
