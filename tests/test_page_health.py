@@ -1,8 +1,9 @@
 """Page health of every page kind × A4/Letter × portrait/landscape × de/en with stress inputs.
 
 Every product is built in memory through its `build_*()` with the harshest inputs a
-user gives — eight long Unicode names (one of them CJK, which the font cannot
-print), a 90-character title, large print where it exists — and every page is read
+user gives — eight long Unicode names (one of them CJK), a 90-character title, the
+longest date, large print where it exists, odd and small player and game counts, the
+options that change a layout — and every page is read
 back from the PDF by the checks of `tests/pagehealth.py`. One test per page kind ×
 check gathers the findings of the whole matrix, so a kind's check passes only when
 it holds on every paper, orientation and language.
@@ -17,6 +18,7 @@ kribbeln-sheet [check]`.
 from __future__ import annotations
 
 import itertools
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -39,12 +41,15 @@ NAMES = (
 )
 TITLE = "Würfelrechnen für die Klassen 3a und 3b der Grundschule am Schlossberg – Wiederholung 2026"
 assert len(TITLE) == 90
+DATE = "Montag, 14. September 2026"  # a worksheet's --date: the longest weekday and month
+DATA = (*NAMES.split(", "), TITLE, DATE)
+"""The user's texts of the matrix: wherever a page prints one, it prints it whole."""
 LANGS = ("de", "en")
 PAPERS = (("a4", False), ("a4", True), ("letter", False), ("letter", True))
 PLAYERS = Expect(body_min=8.0, orphans=False)  # a sheet players write on: no story
 LARGE_PRINT = Expect(body_min=16.0, large_print=True, orphans=False)  # promised ≥ 16 pt
 TEXT = Expect(body_min=8.0)  # rules pages the players read
-TEACHER = Expect(body_min=None)  # keys and reports: for the grown-up at the table
+TEACHER = Expect(body_min=6.0)  # keys and reports: for the grown-up at the table
 
 
 @dataclass(frozen=True)
@@ -54,6 +59,15 @@ class Case:
     built: Built
     kinds: tuple[str, ...]  # the page kind of every page
     expect: tuple[Expect, ...]
+    ends: frozenset[int] = frozenset()  # pages (1-based) that end a document inside a run
+    # of one kind (a pupil's last page); a run's last page always ends one
+
+    def expectations(self) -> tuple[Expect, ...]:
+        """`expect`, each document's last page marked `last` (exempt from "used")."""
+        n = len(self.kinds)
+        ends = {k for k in range(1, n + 1) if k == n or self.kinds[k - 1] != self.kinds[k]}
+        return tuple(replace(e, last=True) if k in ends | self.ends else e
+                     for k, e in enumerate(self.expect, start=1))  # fmt: skip
 
 
 # --- the products, loaded once (the inputs do not depend on paper or language) ----------
@@ -108,7 +122,7 @@ def _worksheet_request(family: str, level: int, names: str, lang: str, paper: st
     from generator.worksheet.build import WorksheetRequest
 
     return WorksheetRequest(
-        family=family, level=level, lang=lang, paper=paper, title=TITLE, names=names,
+        family=family, level=level, lang=lang, paper=paper, title=TITLE, names=names, date=DATE,
         large_print_for=LARGE if "王" in names else names.split(",")[0],
     )  # fmt: skip
 
@@ -259,7 +273,7 @@ def _koepfchen(paper: str, landscape: bool, lang: str) -> list[Case]:
     return cases
 
 
-KRIBBELN_PLAYERS = (3, 5)
+KRIBBELN_PLAYERS = (2, 3, 5)
 """Player counts of the Kribbeln block beside the eight stress names: odd and small."""
 
 
@@ -308,7 +322,7 @@ def _kribbeln(paper: str, landscape: bool, lang: str, roster: str = NAMES) -> li
 
 
 def _worksheet_fields(doc: Any, k: int, large: bool) -> tuple[Field, ...]:
-    """A sheet page's writing lines and dice (or cards), measured on its form, with the
+    """A sheet page's writing lines and dice (or cards), measured on its forms, with the
     promises of worksheet/layout.py: lines 8.5 mm apart (large print 12 mm), dice at
     least 8 mm (large print 12 mm: never smaller than normal print's)."""
     from generator.render.primitives import Line, Rect, UseForm
@@ -316,8 +330,8 @@ def _worksheet_fields(doc: Any, k: int, large: bool) -> tuple[Field, ...]:
     from generator.worksheet.layout import LINE_GREY, NORMAL
 
     style = LARGE_STYLE if large else NORMAL
-    [form] = [i.name for i in doc.pages[k - 1].items if isinstance(i, UseForm)]
-    items = doc.forms[form]
+    page = doc.pages[k - 1].items  # the sheet's own form, or (a page of several) drawn on it
+    items = [j for i in page if isinstance(i, UseForm) for j in doc.forms[i.name]] + list(page)
     cells: dict[tuple[float, float], list[float]] = {}
     for i in items:  # the writing lines of a cell share their ends
         if isinstance(i, Line) and i.stroke == LINE_GREY:
@@ -329,7 +343,6 @@ def _worksheet_fields(doc: Any, k: int, large: bool) -> tuple[Field, ...]:
         fields += [Field("writing lines", k, 0, g, 0, style.line_gap) for g in gaps]
     values = [i for i in items if isinstance(i, Rect) and i.fill in ("#ffffff", "#fbfbf4")]
     fields += [Field("a die or card", k, r.w, r.w, style.min_die) for r in values]
-    assert fields, "a sheet page without writing lines or dice"
     return tuple(fields)
 
 
@@ -342,16 +355,71 @@ def _worksheet(paper: str, landscape: bool, lang: str) -> list[Case]:
     for family, level, names in WORKSHEETS:
         inputs = _worksheet_inputs(family, level, names, lang)
         built = build_worksheet(inputs, _worksheet_request(family, level, names, lang, paper))
-        n = len(built.document.pages)
-        kinds, expect = ["worksheet-key"] * n, [TEACHER] * n
-        for sheet in built.contents["sheets"]:
-            large = sheet["large_print"]
-            for k in range(sheet["first_page"] - 1, sheet["first_page"] - 1 + sheet["pages"]):
-                kinds[k] = "worksheet-large-sheet" if large else "worksheet-sheet"
-                fields = _worksheet_fields(built.document, k + 1, large)
-                expect[k] = replace(LARGE_PRINT if large else PLAYERS, fields=fields)
-        cases.append(Case(built, tuple(kinds), tuple(expect)))
-    return cases + _topics(paper, landscape, lang)
+        cases.append(_worksheet_case(built))
+    return cases + _worksheet_options(paper, landscape, lang) + _topics(paper, landscape, lang)
+
+
+def _worksheet_case(built: Built, duplex: bool = False) -> Case:
+    """A worksheet's pages: each pupil's sheet (a document of its own), then the key;
+    `duplex`: a sheet's last page may be the blank that evens it."""
+    n = len(built.document.pages)
+    kinds, expect = ["worksheet-key"] * n, [TEACHER] * n
+    ends = frozenset(s["first_page"] + s["pages"] - 1 for s in built.contents["sheets"])
+    for sheet in built.contents["sheets"]:
+        large = sheet["large_print"]
+        for k in range(sheet["first_page"] - 1, sheet["first_page"] - 1 + sheet["pages"]):
+            kinds[k] = "worksheet-large-sheet" if large else "worksheet-sheet"
+            fields = _worksheet_fields(built.document, k + 1, large)
+            expect[k] = replace(LARGE_PRINT if large else PLAYERS, fields=fields)
+            if not fields:
+                assert duplex and k + 1 in ends, "a sheet page without writing lines or dice"
+                expect[k] = replace(expect[k], blank_pages=frozenset({k + 1}))
+    return Case(built, tuple(kinds), tuple(expect), ends)
+
+
+CLASS = (
+    "Anna Berger, Ben Yılmaz, Çağla Demir, Dmitri Wolkow, Émilie Laurent, Finn-Ole Hansen, "
+    "Greta Nußbaum, Hüseyin Öztürk, Ida Lindqvist, Jonas Schäfer, Katarzyna Wiśniewska, "
+    "Lars Jørgensen, Mia-Sophie Krüger, Nguyễn Thị Lan, Oskar Žukauskas, Paula Grünwald, "
+    "Quentin Dubois, Rania Haddad, Samuel Weiß, Tereza Nováková, Uwe Brandtner, "
+    "Valentina Rossi, Wiebke Aßmann, Yusuf Kaya"
+)
+assert len(CLASS.split(", ")) == 24
+"""A class set of 24 pupils, the last two in large print."""
+
+WORKSHEET_OPTIONS: tuple[tuple[tuple[str, bool, str], dict[str, Any]], ...] = (
+    (("a4", False, "de"), {"problems": 12, "per_page": 4}),
+    (("letter", False, "en"), {"problems": 12, "per_page": 6, "large_print_for": None}),
+    (("a4", False, "en"), {"problems": 12, "one_page": True, "large_print_for": None}),
+    (("letter", False, "de"), {"level": 3, "ops": "+−×÷", "problems": 8}),
+    (("letter", False, "en"), {"roster": "docs/examples/klasse3b.csv", "names": None,
+                              "large_print_for": None}),
+    (("a4", False, "en"), {"spec": "mixed", "large_print_for": None}),
+    (("letter", False, "de"), {"spec": "mixed", "large_print_for": "Ben Yılmaz",
+                               "names": "Anna Berger, Ben Yılmaz"}),
+    (("a4", False, "de"), {"names": CLASS, "large_print_for": "Wiebke Aßmann, Yusuf Kaya",
+                           "problems": 12, "versions": 4}),
+)  # fmt: skip
+"""Each option that changes a worksheet's layout, on one paper and language (every paper
+would double the matrix's time for little): `--per-page`, `--one-page`, `--ops`, a roster
+file, `--spec` (and large print in it), a class set of 24. (`--duplex` waits: its blank
+pages have no house footer, which tests/test_house_style.py asks of every page.)"""
+
+
+def _worksheet_options(paper: str, landscape: bool, lang: str) -> list[Case]:
+    from generator.worksheet.build import WorksheetRequest, build_worksheet
+    from generator.worksheet.load import load_worksheet
+
+    cases = []
+    for (want_paper, _, want_lang), options in WORKSHEET_OPTIONS:
+        if (paper, lang) != (want_paper, want_lang) or landscape:
+            continue
+        settings = {"title": TITLE, "date": DATE, "names": "Maximilian-Alexander, Nguyễn Văn An",
+                    "large_print_for": "Nguyễn Văn An", **options}  # fmt: skip
+        req = WorksheetRequest(lang=lang, paper=paper, **settings)
+        built = build_worksheet(load_worksheet(req), req)
+        cases.append(_worksheet_case(built, req.duplex))
+    return cases
 
 
 TOPIC_CLASS = "Maximilian-Alexander, 王小明"  # the second pupil in large print
@@ -370,17 +438,18 @@ def _topics(paper: str, landscape: bool, lang: str) -> list[Case]:
     for topic in TOPICS:
         req = WorksheetRequest(
             topic=topic.id, problems=min(6, topic.default_problems), versions=2, lang=lang,
-            paper=paper, title=TITLE, names=TOPIC_CLASS, large_print_for="王小明",
+            paper=paper, title=TITLE, names=TOPIC_CLASS, large_print_for="王小明", date=DATE,
         )  # fmt: skip
         built = build_topic_worksheet(req, names_roster(TOPIC_CLASS), None)
         n = len(built.document.pages)
         kinds, expect = ["topic-key"] * n, [TEACHER] * n
+        ends = frozenset(s["first_page"] + s["pages"] - 1 for s in built.contents["sheets"])
         for sheet in built.contents["sheets"]:
             large = sheet["large_print"]
             for k in range(sheet["first_page"] - 1, sheet["first_page"] - 1 + sheet["pages"]):
                 kinds[k] = "topic-large-sheet" if large else "topic-sheet"
                 expect[k] = LARGE_PRINT if large else PLAYERS
-        cases.append(Case(built, tuple(kinds), tuple(expect)))
+        cases.append(Case(built, tuple(kinds), tuple(expect), ends))
     return cases
 
 
@@ -472,7 +541,7 @@ def matrix() -> dict[tuple[str, str], list[str]]:
 def _check(case: Case, where: str, found: dict[tuple[str, str], list[str]]) -> None:
     doc = case.built.document
     pdf = render_pdf(doc)
-    for check, lines in page_health(pdf, doc, case.expect).items():
+    for check, lines in page_health(pdf, doc, case.expectations(), DATA).items():
         for line in lines:  # "page k: …"
             kind = case.kinds[int(line.split(":")[0].split()[1]) - 1]
             found[(kind, check)].append(f"{where} · {case.built.name} {line}")
@@ -480,7 +549,20 @@ def _check(case: Case, where: str, found: dict[tuple[str, str], list[str]]) -> N
 
 # --- what still fails, and whose it is -------------------------------------------------
 
-KNOWN: dict[tuple[str, str], str] = {}
+KNOWN: dict[tuple[str, str], str] = {
+    ("topic-sheet", "used"): "#26 issue-26s: dice-tally sets its two tally tables on two "
+    "pages, page 1 37 % (A4) / 40 % (Letter) used, both fit on one (#26 defect 5)",
+    ("topic-large-sheet", "used"): "#26 issue-26s: large print of column-divide, "
+    "column-add, column-times, number-triangle, number-chain sets its problems in the left "
+    "half only, 2 a page, pages 34–60 % used (#26 defect 5)",
+    ("topic-key", "size"): "#26 to route: the topic key's 'Aufgabe' column shrinks a tally's or "
+    "dice-chance's problem text to 5.0–5.9 pt (flow.table's fit_size minimum 5), e.g. 'Würfle "
+    "30-mal mit einem Würfel …' (dice-tally, dice-chance; A4 and Letter, de)",
+    ("topic-key", "used"): "#26 to route: number-house key on Letter: Gruppe A alone on the "
+    "key's first page (54 % used), Gruppe B on the next although it fits below",
+    ("report-kribbeln", "size"): "#26 to route: Letter landscape en, the catalog chart's "
+    "note '23, 0 of them never drawn' at 5.8 pt (below 6 pt)",
+}
 
 
 def _params() -> list[Any]:
@@ -496,6 +578,10 @@ def _params() -> list[Any]:
 
 @pytest.mark.parametrize(("kind", "check"), _params())
 def test_page_health(kind: str, check: str) -> None:
+    from generator.render import fonts
+
+    if check == "glyphs" and not fonts.fallback_installed():  # CI installs it
+        pytest.skip(f"no fallback font for CJK names (apt-get install {fonts.FALLBACK_PACKAGE})")
     findings = product_matrix(PRODUCT_OF[kind])[kind, check]
     assert not findings, f"{kind}: {check}\n" + report({check: findings})
 
@@ -515,8 +601,10 @@ def test_a_product_without_a_case_of_its_own_is_still_read_back() -> None:
 
 
 def test_known_failures_name_a_kind_and_a_check() -> None:
+    """Each entry: a kind and a check, the issue, the branch that owns it (or "to route"
+    for the lead), and the finding."""
     assert all(kind in KINDS and check in CHECKS for kind, check in KNOWN)
-    assert all(reason.startswith("#16 ") for reason in KNOWN.values())
+    assert all(re.match(r"#\d+ (issue-\d+\w+|to route): \S", r) for r in KNOWN.values())
 
 
 if __name__ == "__main__":  # python -m tests.test_page_health [KIND] [CHECK]: the findings
