@@ -211,3 +211,14 @@ def test_the_keys_solutions_read_left_to_right(family, level) -> None:
         assert steps[-1] == problem.target, problem.simplest
         if family == "koepfchen":
             assert all(s >= 0 and s.denominator == 1 for s in steps), problem.simplest
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_large_print_footers_say_what_normal_ones_say(lang) -> None:
+    """The version and the sheet's number in the same words in both print sizes."""
+    req = WorksheetRequest(problems=6, seed=48213, key=False, lang=lang, names="Anna, Ben",
+                           large_print_for="Ben")  # fmt: skip
+    version, number = {"de": ("Gruppe A", "Blatt-Nr. 48213"),
+                       "en": ("version A", "sheet no. 48213")}[lang]  # fmt: skip
+    for text in sheet_texts(req):
+        assert f"{version} · {number}" in text, text[-80:]

@@ -339,8 +339,8 @@ def sheet_words(ws: Worksheet) -> SheetWords:
         version=t("version_label"),
         footer=lambda letter: t("footer", title=ws.title, version=letter, number=ws.seed),
         page=lambda page, pages: t("page_label", page=page, pages=pages),
-        large_page=lambda page, pages: t("large_page_label", number=ws.seed, page=page,
-                                         pages=pages),
+        large_page=lambda letter, page, pages: t("large_page_label", version=letter,
+                                                 number=ws.seed, page=page, pages=pages),
         blank=t("blank_page"),
     )  # fmt: skip
 

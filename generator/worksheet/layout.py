@@ -11,7 +11,7 @@ version is a reusable form; a pupil's page adds only the name, class and date.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 
@@ -528,6 +528,15 @@ def _next_header(letter: str, words: SheetWords, geo: Geometry) -> tuple[list[It
     return items, Spots(_spot(name_start, room_right, row)), badge_bottom - 3 * MM
 
 
+def page_label(words: SheetWords, letter: str, large_print: bool) -> Callable[[int, int], str]:
+    """The footer's page label: in large print it says the version and the sheet's number
+    too ("Gruppe A · Blatt-Nr. 7 · Seite 1/3"), the words of the normal print's footer."""
+    if large_print and words.large_page:
+        large = words.large_page
+        return lambda page, pages: large(letter, page, pages)
+    return words.page
+
+
 def _footer(text: str, page_label: str, geo: Geometry) -> list[Item]:
     # large print keeps every word ≥ 16 pt: the page label says it all
     what = "" if geo.large_print else text
@@ -615,7 +624,7 @@ def version_pages(
         y -= SECTION_GAP
     pages.append((items, spots, on_page, rows))
     total = len(pages)
-    label = words.large_page if geo.large_print and words.large_page else words.page
+    label = page_label(words, version.letter, geo.large_print)
 
     def footer(k: int) -> list[Item]:
         return _footer(words.footer(version.letter), label(k, total), geo) if draw else []

@@ -64,7 +64,7 @@ class SheetWords:
     version: str
     footer: Callable[[str], str]  # version letter → footer text
     page: Callable[[int, int], str]  # (page, pages) → "Seite 1/2"
-    large_page: Callable[[int, int], str] | None = None  # large print: number and page
+    large_page: Callable[[str, int, int], str] | None = None  # large print: (letter, page, pages)
     blank: str = ""  # the note on a back page left blank for double-sided printing
 
 

@@ -43,6 +43,7 @@ from generator.worksheet.layout import (
     copies_document,
     form_name,
     geometry,
+    page_label,
 )
 from generator.worksheet.model import AnswerKey, SheetCopy, SheetWords
 from generator.worksheet.topics import PLACES, REMAINDER, SIGNS, chance_question, tally_text
@@ -667,7 +668,7 @@ def layout_topic_sheets(
                     built = evener
             if pagination.one_page and len(built) > 1:
                 raise TopicPagesDoNotFit(total, len(built), built[0][2])
-            label = words.large_page if large and words.large_page else words.page
+            label = page_label(words, version.letter, large)
             spots[v, large] = [s for _, s, _ in built]
             for k, (drawn, _, _) in enumerate(built):
                 footer = _footer(words.footer(version.letter), label(k + 1, len(built)), geo)

@@ -270,8 +270,8 @@ def _sheet_words(plan: TopicPlan, t: Texts, seed: int) -> SheetWords:
         version=t("version_label"),
         footer=lambda letter: t("footer", title=plan.title, version=letter, number=seed),
         page=lambda page, pages: t("page_label", page=page, pages=pages),
-        large_page=lambda page, pages: t("large_page_label", number=seed, page=page,
-                                         pages=pages),
+        large_page=lambda letter, page, pages: t("large_page_label", version=letter,
+                                                 number=seed, page=page, pages=pages),
         blank=t("blank_page"),
     )  # fmt: skip
 
