@@ -180,11 +180,14 @@ def pages_or_block(params: Mapping[str, Any], given: frozenset[str]) -> None:
 
 
 def sheets_or_pages(params: Mapping[str, Any], given: frozenset[str]) -> None:
-    """`kribbeln block --sheets FILE` prints the file's sheets: as many as it lists."""
+    """`kribbeln block --sheets FILE` prints the file's sheets: as many as it lists, and
+    none of the last pad's (--pin)."""
     from generator.core.errors import Msg, OptionError
 
     if params.get("sheets_file") and "pages" in given:
         raise OptionError("--pages", Msg("sheets_count_pages"))
+    if params.get("sheets_file") and params.get("pin") is not None:
+        raise OptionError("--pin", Msg("pin_or_sheets"))
 
 
 # --- the commands ---------------------------------------------------------------------------
@@ -512,6 +515,10 @@ COMMANDS: dict[str, Command] = {
                        help="Print these sheets instead of sampling: one line of six task ids "
                        "per sheet (CSV or text), a YAML `sheets:` list, or a pad's manifest "
                        "(.json). Missed balance constraints are warnings."),
+                Option(("--pin",), default=None, metavar="2,5",
+                       help="Keep these sheets of the last pad (its manifest beside the "
+                       "output, else the newest pad in that folder) and sample the others "
+                       "without their tasks. Missed balance constraints are warnings."),
                 BALANCE,
                 DICE,
                 TASKS,
@@ -954,7 +961,8 @@ PRODUCTS: dict[str, Product] = {
             ),
             # the shipped tasks balance six sheets and no more (seven: no block meets the
             # shipped balance); the command line prints more with a balance or sheets of its own
-            web=WebPage("kribbeln", most={"pages": KRIBBELN_WEB_PAGES},
+            # --pin reads the last pad in the output folder: the command line's alone
+            web=WebPage("kribbeln", skip=frozenset({"pin"}), most={"pages": KRIBBELN_WEB_PAGES},
                         most_why={"pages": "balance"}),
             fresh_seed=True,
             since="generator.kribbeln.build:news_not_on",

@@ -50,6 +50,18 @@ def since_last(product: Product, built: Built, out: str | None) -> tuple[Any, ..
     return tuple(resolve(product.since)(contents, built.contents, str(last)))
 
 
+def pad_to_pin(product: Product, values: Mapping[str, Any], out: str | None) -> str:
+    """The manifest `--pin` keeps sheets of: the last file of `product` where this one goes."""
+    from generator.core.errors import Msg, OptionError, shown
+    from generator.io.writer import resolve_out
+
+    target = resolve_out(out, product.request_of(values).file_name)
+    last = last_manifest(product, target)
+    if last is None:
+        raise OptionError("--pin", Msg("pin_no_last_pad", folder=shown(target.parent)))
+    return str(last)
+
+
 def run(product: Product, params: Mapping[str, Any]) -> None:
     """Build `product` from the parsed parameters and write it (with its extra files)."""
     values = dict(params)
@@ -57,6 +69,8 @@ def run(product: Product, params: Mapping[str, Any]) -> None:
     drawn = False
     if product.fresh_seed:
         values["seed"], drawn = fresh_seed(values.get("seed"))
+    if values.get("pin") is not None:
+        values["last_pad"] = pad_to_pin(product, values, out)
     built = product.make(values, run_catalog())
     if product.since is not None:
         warn(since_last(product, built, out))

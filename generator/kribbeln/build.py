@@ -51,6 +51,13 @@ class BlockRequest:
     rules: bool = True
     key: bool = True
     sheets_file: str | None = None  # the designer's own sheets instead of sampled ones
+    pin: str | None = None  # "2,5": sheets of the last pad kept, the others sampled
+    last_pad: str | None = None  # the last pad's manifest (the CLI finds it for --pin)
+
+    @property
+    def file_name(self) -> str:
+        """The PDF's default name (the manifest beside it is the last pad of a rebuild)."""
+        return f"kribbeln-block-{self.seed}-{self.lang}.pdf"
 
 
 @dataclass(frozen=True)
@@ -99,6 +106,7 @@ class BlockInputs:
     warnings: tuple[str, ...]  # the dice file's (home-made dice that are no Latin square)
     templates: Templates
     chosen: tuple[str, tuple[Sheet, ...]] | None = None  # --sheets: its file and its sheets
+    pinned: tuple[str, tuple[Sheet, ...]] | None = None  # --pin: the last pad and its sheets
 
 
 class Unbalanced(CatalogError):
@@ -116,8 +124,11 @@ def sample_block_of(inputs: BlockInputs, pages: int, seed: int) -> KribbelnBlock
         raise InputError("pages", Msg("range", low=1, high=MAX_PAGES, noun="sheets", found=pages))
     tasks, figures = inputs.catalog, inputs.figures
     facts = [TaskFacts(t.id, t.family, t.colors, figures[t.id].p_success) for t in tasks.tasks]
+    pinned = {}
+    if inputs.pinned is not None:
+        pinned = {s.number: tuple(t.id for t in s.tasks) for s in inputs.pinned[1]}
     try:
-        sampled = sample_block(facts, inputs.balance, pages, seed)
+        sampled = sample_block(facts, inputs.balance, pages, seed, pinned)
     except CatalogError as exc:
         raise Unbalanced(exc, pages) from None
     sheets = tuple(sheets_from_ids(sampled.sheets, tasks))
@@ -150,14 +161,16 @@ def block_of_sheets(inputs: BlockInputs, sheets: Sequence[Sheet], seed: int) -> 
     )
 
 
-def missed_constraints(block: KribbelnBlock, file: str) -> tuple[Note, ...]:
-    """One warning per balance constraint a block of chosen sheets misses, in the order
-    `violations` finds them (the sampler never returns such a block)."""
+def missed_constraints(
+    block: KribbelnBlock, file: str, message: str = "sheets_miss_constraint"
+) -> tuple[Note, ...]:
+    """One warning per balance constraint a block of chosen (or pinned) sheets misses, in
+    the order `violations` finds them (the sampler never returns such a block)."""
     found: dict[str, list[str]] = {}
     for v in violations([block.facts(s) for s in block.sheets], block.balance):
         found.setdefault(v.constraint, []).append(str(v).partition(": ")[2])
     return tuple(
-        Note(Msg("sheets_miss_constraint", file=file, constraint=name, what="; ".join(what)))
+        Note(Msg(message, file=file, constraint=name, what="; ".join(what)))
         for name, what in found.items()
     )
 
@@ -268,6 +281,8 @@ def build_block(inputs: BlockInputs, req: BlockRequest) -> Built:
         missed = missed_constraints(block, file)
     else:
         block = sample_block_of(inputs, req.pages, req.seed)
+        if inputs.pinned is not None:  # the drawn sheets meet the balance; with the pinned?
+            missed = missed_constraints(block, inputs.pinned[0], "pinned_miss_constraint")
     rolls, templates, lang = block.catalog.rolls, inputs.templates, req.lang
     views = [
         sheet_view(s, len(block.sheets), block.dice, names, lang, req.seed, rolls, templates)
@@ -304,12 +319,14 @@ def build_block(inputs: BlockInputs, req: BlockRequest) -> Built:
             "key_pages": list(range(first_key, first_key + layout.key_pages)),
             "page_size_pt": [round(doc.width, 2), round(doc.height, 2)],
             "sheets_chosen": inputs.chosen is not None,
+            "pinned": [s.number for s in inputs.pinned[1]] if inputs.pinned else [],
             "warnings": [str(m) for m in missed],
         }
     )
     options = {
         "pages": len(block.sheets),
         "sheets": req.sheets_file,
+        "pin": req.pin,
         "balance": req.balance_file,
         "dice": req.dice_file,
         "tasks": req.tasks_file,
@@ -321,7 +338,7 @@ def build_block(inputs: BlockInputs, req: BlockRequest) -> Built:
         "rules": req.rules,
         "key": req.key,
     }
-    name = f"kribbeln-block-{req.seed}-{lang}.pdf"
+    name = req.file_name
     warnings: tuple[str | UserError, ...] = (
         *inputs.warnings,
         *missed,

@@ -175,6 +175,31 @@ def load_sheets_file(file: str, catalog: TaskCatalog) -> list[Sheet]:
     return parse_sheet_lines(text, file, catalog)
 
 
+def pin_numbers(text: str) -> tuple[int, ...]:
+    """The sheet numbers of `--pin 2,5`: whole numbers from 1, in order, each once."""
+    parts = [p.strip() for p in text.split(",")]
+    if not parts or not all(p.isdigit() and p.isascii() and int(p) >= 1 for p in parts):
+        raise InputError("pin", Msg("pin_numbers", found=shown(text)))
+    return tuple(sorted({int(p) for p in parts}))
+
+
+def load_pinned(req: BlockRequest, catalog: TaskCatalog) -> tuple[str, tuple[Sheet, ...]]:
+    """The sheets `--pin` keeps: those of the last pad's manifest (`req.last_pad`) it names."""
+    assert req.pin is not None
+    numbers = pin_numbers(req.pin)
+    if req.last_pad is None:  # the CLI names the folder it looked in
+        raise InputError("pin", Msg("pin_no_last_pad", folder="."))
+    last = load_block_manifest(req.last_pad, catalog)
+    for n in numbers:
+        if n > len(last):
+            raise InputError(
+                "pin", Msg("pin_past_last", number=n, last=shown(req.last_pad), sheets=len(last))
+            )
+        if n > req.pages:
+            raise InputError("pin", Msg("pin_past_pages", number=n, pages=req.pages))
+    return req.last_pad, tuple(last[n - 1] for n in numbers)
+
+
 def check_score_file(path: str | Path) -> ScoreSheet:
     """Read a filled sheet and score it: points per row, totals, winner, breaches."""
     file = str(path)
@@ -195,8 +220,13 @@ def load_block(req: BlockRequest | None = None, catalog: Catalog | None = None) 
     chosen = None
     if req.sheets_file is not None:  # the designer's own sheets, printed as they are
         chosen = (req.sheets_file, tuple(load_sheets_file(req.sheets_file, tasks)))
+    pinned = None
+    if req.pin is not None:  # sheets of the last pad kept
+        pinned = load_pinned(req, tasks)
     figures = analyze_tasks(dice, tasks.tasks, tasks.rolls, store=DISK)
-    return BlockInputs(dice, tasks, balance, figures, tuple(warnings), catalog.templates(), chosen)
+    return BlockInputs(
+        dice, tasks, balance, figures, tuple(warnings), catalog.templates(), chosen, pinned
+    )
 
 
 def export_tasks(

@@ -35,7 +35,7 @@ import dataclasses
 import hashlib
 import itertools
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from generator.core.errors import CatalogError, InputError, Msg
@@ -423,17 +423,19 @@ def _assign(
 def _pad(
     classes: tuple[_Class, ...],
     balance: Balance,
-    pages: int,
+    numbers: Sequence[int],
     seed: int,
     targets: Target,
 ) -> list[list[TaskFacts]] | None:
-    """The sheets for one target, sheet by sheet, each in its own order; None past the budget."""
+    """The sheets `numbers` for one target, sheet by sheet, each in its own order (made from
+    its number, so a sheet drawn beside pinned ones looks where it would without them);
+    None past the budget."""
+    pages = len(numbers)
     search = _Sheets(balance, targets)
     # a class stands where its first task stands in the sheet's order of ids: moving one
     # task to another class (its figures edited) leaves the other classes in place
     orders = [
-        sorted(classes, key=lambda c: min(_h(seed, j, t.id) for t in c.tasks))
-        for j in range(1, pages + 1)
+        sorted(classes, key=lambda c: min(_h(seed, j, t.id) for t in c.tasks)) for j in numbers
     ]
     left = {c.key: len(c.tasks) for c in classes}
     family_left: dict[str, int] = {}
@@ -458,7 +460,8 @@ def _pad(
         for found in search.search(orders[j], left, SHEET_NODES):
             free = {
                 c.key: sorted(
-                    (t for t in c.tasks if t.id not in used), key=lambda t: _h(seed, j + 1, t.id)
+                    (t for t in c.tasks if t.id not in used),
+                    key=lambda t: _h(seed, numbers[j], t.id),
                 )
                 for c in found
             }
@@ -491,26 +494,39 @@ def _pad(
 
 
 def sample_block(
-    tasks: Sequence[TaskFacts], balance: Balance, pages: int, seed: int
+    tasks: Sequence[TaskFacts],
+    balance: Balance,
+    pages: int,
+    seed: int,
+    pinned: Mapping[int, Sequence[str]] | None = None,
 ) -> SampledBlock:
     """`pages` sheets of six different tasks meeting every constraint of `balance`.
 
+    `pinned`: sheets kept as they are (number → task ids in row order); the others are
+    drawn without their tasks, and only they are held to the constraints (the caller
+    checks the whole block).
     Deterministic for a seed: the search is bounded by counts of nodes and targets alone.
     Raises `CatalogError` naming the binding constraint when no block is found.
     """
     if not 1 <= pages <= MAX_PAGES:
         raise InputError("pages", Msg("range", low=1, high=MAX_PAGES, noun="sheets", found=pages))
-    pool = [t for t in tasks if balance.drawable(t.p_success)]
-    _precheck(pool, balance, pages, len(tasks))
+    pinned = pinned or {}
+    on_pins = {i for ids in pinned.values() for i in ids}
+    numbers = [j for j in range(1, pages + 1) if j not in pinned]
+    if not numbers:
+        return SampledBlock(tuple(tuple(pinned[j]) for j in range(1, pages + 1)), 0)
+    pool = [t for t in tasks if balance.drawable(t.p_success) and t.id not in on_pins]
+    free = len(numbers)
+    _precheck(pool, balance, free, len(tasks))
     classes = _classes(pool, balance)
-    for attempt, targets in enumerate(_known_targets(classes, balance, pages), start=1):
+    for attempt, targets in enumerate(_known_targets(classes, balance, free), start=1):
         if attempt > balance.attempts:
             break
-        found = _pad(classes, balance, pages, seed, targets)
+        found = _pad(classes, balance, numbers, seed, targets)
         if found is None:
             continue
         sheets = []
-        for j, sheet in enumerate(found, start=1):
+        for j, sheet in zip(numbers, found, strict=True):
             # which tasks share an area and the areas' order are the search's; the order
             # inside an area is the sheet's own chance
             rng = random.Random(f"{seed}:{j}")
@@ -525,8 +541,10 @@ def sample_block(
             if targets[1] > SHARES[0]:
                 continue
             raise AssertionError("sheets within half windows break the block's constraints")
-        return SampledBlock(tuple(sheets), attempt)
-    raise _infeasible(pool, balance, pages, seed)
+        drawn = iter(sheets)
+        block = tuple(tuple(pinned[j]) if j in pinned else next(drawn) for j in range(1, pages + 1))
+        return SampledBlock(block, attempt)
+    raise _infeasible(pool, balance, free, seed)
 
 
 def _dropped(balance: Balance, constraint: str) -> Balance:
@@ -551,7 +569,8 @@ def _found(pool: Sequence[TaskFacts], balance: Balance, pages: int, seed: int) -
         return False
     classes = _classes(pool, balance)
     targets = itertools.islice(_known_targets(classes, balance, pages), balance.attempts)
-    return any(_pad(classes, balance, pages, seed, t) is not None for t in targets)
+    numbers = range(1, pages + 1)
+    return any(_pad(classes, balance, numbers, seed, t) is not None for t in targets)
 
 
 def _infeasible(pool: Sequence[TaskFacts], balance: Balance, pages: int, seed: int) -> CatalogError:
