@@ -161,16 +161,18 @@ def block_of_sheets(inputs: BlockInputs, sheets: Sequence[Sheet], seed: int) -> 
     )
 
 
-def missed_constraints(
-    block: KribbelnBlock, file: str, message: str = "sheets_miss_constraint"
-) -> tuple[Note, ...]:
+def missed_constraints(block: KribbelnBlock, file: str, pinned: bool = False) -> tuple[Note, ...]:
     """One warning per balance constraint a block of chosen (or pinned) sheets misses, in
     the order `violations` finds them (the sampler never returns such a block)."""
     found: dict[str, list[str]] = {}
     for v in violations([block.facts(s) for s in block.sheets], block.balance):
         found.setdefault(v.constraint, []).append(str(v).partition(": ")[2])
     return tuple(
-        Note(Msg(message, file=file, constraint=name, what="; ".join(what)))
+        Note(
+            Msg("pinned_miss_constraint", file=file, constraint=name, what="; ".join(what))
+            if pinned
+            else Msg("sheets_miss_constraint", file=file, constraint=name, what="; ".join(what))
+        )
         for name, what in found.items()
     )
 
@@ -282,7 +284,7 @@ def build_block(inputs: BlockInputs, req: BlockRequest) -> Built:
     else:
         block = sample_block_of(inputs, req.pages, req.seed)
         if inputs.pinned is not None:  # the drawn sheets meet the balance; with the pinned?
-            missed = missed_constraints(block, inputs.pinned[0], "pinned_miss_constraint")
+            missed = missed_constraints(block, inputs.pinned[0], pinned=True)
     rolls, templates, lang = block.catalog.rolls, inputs.templates, req.lang
     views = [
         sheet_view(s, len(block.sheets), block.dice, names, lang, req.seed, rolls, templates)
